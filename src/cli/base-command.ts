@@ -1,0 +1,87 @@
+import { createInterface } from 'node:readline/promises'
+import { Command, Flags, Errors } from '@oclif/core'
+import { loadWorkspace } from '../config/load.js'
+import { runtimeEnvFrom } from '../config/workspace.js'
+import { toErrorObject, MkError } from '../errors.js'
+import { Resources, type ProgressEvent } from '../tools/context.js'
+import type { AnyTool } from '../tools/define.js'
+import { dispatch } from '../tools/dispatcher.js'
+import { plainStyle } from '../tools/style.js'
+import { renderError, renderOutcome } from './render.js'
+import { terminalStyle } from './style.js'
+
+export interface GlobalFlags {
+  json: boolean
+  cwd?: string | undefined
+}
+
+export interface CallOptions {
+  /** Pre-approve an elevated tool (`--yes`). */
+  yes?: boolean
+  progress?: (event: ProgressEvent) => void
+}
+
+async function askOnTerminal(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    const answer = await prompt.question(`${question} [y/N] `)
+    return /^y(es)?$/i.test(answer.trim())
+  } finally {
+    prompt.close()
+  }
+}
+
+/** Every mk command: parse flags, call one tool through the dispatcher, print, set the exit code. */
+export abstract class MkCommand extends Command {
+  static override baseFlags = {
+    json: Flags.boolean({ description: 'Print the result (or the error object) as JSON on stdout and nothing else.', helpGroup: 'GLOBAL' }),
+    cwd: Flags.string({ description: 'Run as if mk was started in this directory.', helpGroup: 'GLOBAL' }),
+  }
+
+  protected async callTool(tool: AnyTool, input: Record<string, unknown>, flags: GlobalFlags, options: CallOptions = {}): Promise<void> {
+    const streams = { stdout: process.stdout, stderr: process.stderr }
+    const style = flags.json ? plainStyle : terminalStyle(process.stdout, process.env)
+    const warn = (message: string): void => {
+      process.stderr.write(`${terminalStyle(process.stderr, process.env).yellow('warning')} ${message}\n`)
+    }
+    const resources = new Resources()
+    try {
+      const workspace = await loadWorkspace({ cwd: flags.cwd ?? process.cwd(), env: process.env })
+      const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
+      const outcome = await dispatch(tool, dropUndefined(input), {
+        workspace,
+        runtime: runtimeEnvFrom(process.env),
+        style,
+        resources,
+        warn,
+        ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
+        ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
+      })
+      process.exitCode = renderOutcome(outcome, flags.json, streams, style)
+    } catch (error) {
+      renderError(toErrorObject(error), flags.json, streams, style)
+      process.exitCode = 2
+    } finally {
+      await resources.closeAll()
+    }
+  }
+
+  /** Flag and argument errors from oclif become the standard error shape: one line, exit 2, no stack. */
+  protected override async catch(error: Error & { exitCode?: number }): Promise<void> {
+    const json = this.argv.includes('--json')
+    const style = json ? plainStyle : terminalStyle(process.stderr, process.env)
+    const streams = { stdout: process.stdout, stderr: process.stderr }
+    if (error instanceof Errors.CLIError || error instanceof MkError) {
+      const message = error.message.split('\n')[0] ?? error.message
+      const mkError = error instanceof MkError ? error : new MkError('INVALID_INPUT', message, { details: { hint: `see mk ${this.id?.replaceAll(':', ' ') ?? ''} --help` } })
+      renderError(toErrorObject(mkError), json, streams, style)
+    } else {
+      renderError(toErrorObject(error), json, streams, style)
+    }
+    process.exitCode = 2
+  }
+}
+
+function dropUndefined(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
+}

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { parseDocument } from 'yaml'
+import { MkError } from '../errors.js'
+import { describeIssues } from '../validation.js'
+import { configSchema, type Config } from './schema.js'
+import type { Workspace } from './workspace.js'
+
+export const configFileNames = ['.mkrc', '.mkrc.yaml', '.mkrc.yml', '.mkrc.json'] as const
+
+function findUp(start: string, names: readonly string[]): string | undefined {
+  let directory = resolve(start)
+  for (;;) {
+    for (const name of names) {
+      const candidate = join(directory, name)
+      if (existsSync(candidate)) return candidate
+    }
+    const parent = dirname(directory)
+    if (parent === directory) return undefined
+    directory = parent
+  }
+}
+
+export function findGitRoot(start: string): string | undefined {
+  const dotGit = findUp(start, ['.git'])
+  return dotGit === undefined ? undefined : dirname(dotGit)
+}
+
+async function readConfigFile(path: string): Promise<unknown> {
+  const text = await readFile(path, 'utf8').catch((error: unknown) => {
+    throw new MkError('INVALID_INPUT', `cannot read config file ${path}: ${(error as Error).message}`, { details: { file: path } })
+  })
+  if (text.trim() === '') return {}
+  // YAML is a superset of JSON, so one parser reads every config file name.
+  const document = parseDocument(text, { prettyErrors: false })
+  const first = document.errors[0]
+  if (first !== undefined) {
+    const line = first.pos[0] === undefined ? undefined : text.slice(0, first.pos[0]).split("\n").length
+    throw new MkError('INVALID_INPUT', `${path}${line === undefined ? '' : `:${line}`}: malformed config: ${first.message.split('\n')[0] ?? ''}`, {
+      details: { file: path, line },
+    })
+  }
+  return document.toJS() ?? {}
+}
+
+export function validateConfig(raw: unknown, file: string): Config {
+  const parsed = configSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const problems = describeIssues(parsed.error.issues, raw)
+  const first = problems[0]
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''
+  throw new MkError('INVALID_INPUT', `${file}: ${first?.message ?? 'invalid config'}${more}`, { details: { file, problems } })
+}
+
+export interface LoadWorkspaceOptions {
+  cwd: string
+  env: NodeJS.ProcessEnv
+}
+
+export async function loadWorkspace({ cwd, env }: LoadWorkspaceOptions): Promise<Workspace> {
+  const start = resolve(cwd)
+  if (!existsSync(start)) {
+    throw new MkError('INVALID_INPUT', `working directory ${start} does not exist`, { details: { cwd: start } })
+  }
+  const configPath = findUp(start, configFileNames)
+  const config = configPath === undefined ? validateConfig({}, '(defaults)') : validateConfig(await readConfigFile(configPath), configPath)
+  const root = configPath === undefined ? (findGitRoot(start) ?? start) : dirname(configPath)
+  const mkHome = resolve(env.MK_HOME !== undefined && env.MK_HOME !== '' ? env.MK_HOME : join(homedir(), '.mk'))
+  return { root, configPath, config, mkHome, stateDir: join(root, '.mk') }
+}

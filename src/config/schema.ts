@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import { knowledgeLayers } from './layers.js'
+
+const sourceName = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'a name of letters, digits, ".", "_" or "-"')
+
+const pathSource = z.strictObject({
+  name: sourceName,
+  layer: z.enum(knowledgeLayers),
+  path: z.string().min(1),
+})
+
+const gitSource = z.strictObject({
+  name: sourceName,
+  layer: z.enum(knowledgeLayers),
+  url: z.string().min(1),
+  ref: z.string().min(1).optional(),
+  dir: z.string().min(1).optional(),
+  tokenEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/i, 'an environment variable name').optional(),
+})
+
+export const knowledgeSourceSchema = z.union([pathSource, gitSource])
+
+export const dependencyFields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const
+
+export const configSchema = z.strictObject({
+  knowledge: z
+    .strictObject({
+      sources: z.array(knowledgeSourceSchema).min(1).default([{ name: 'project', layer: 'project', path: 'knowledge' }]),
+    })
+    .prefault({}),
+  memory: z
+    .strictObject({
+      dir: z.string().min(1).default('knowledge/memory'),
+    })
+    .prefault({}),
+  check: z
+    .strictObject({
+      ignore: z.array(z.string()).default([]),
+      dependencyFields: z.array(z.enum(dependencyFields)).min(1).default([...dependencyFields]),
+      failOn: z.enum(['block', 'warn']).default('block'),
+    })
+    .prefault({}),
+  search: z
+    .strictObject({
+      embedding: z
+        .strictObject({
+          provider: z.enum(['bundled', 'transformers', 'none']).default('bundled'),
+          model: z.string().min(1).optional(),
+          allowDownload: z.boolean().default(false),
+        })
+        .prefault({}),
+      textWeight: z.number().min(0).max(1).default(0.7),
+    })
+    .prefault({}),
+})
+
+export type Config = z.output<typeof configSchema>
+export type KnowledgeSourceConfig = z.output<typeof knowledgeSourceSchema>

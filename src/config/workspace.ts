@@ -1,0 +1,38 @@
+import type { Config } from './schema.js'
+
+/** Everything a tool needs to know about where it runs. Paths are absolute. */
+export interface Workspace {
+  /** The folder holding `.mkrc`, else the git root, else the working directory. */
+  root: string
+  /** The config file in use, if any. */
+  configPath: string | undefined
+  config: Config
+  /** Private state: agent/session/user memories, cloned sources. Default `~/.mk`. */
+  mkHome: string
+  /** Derived state of this workspace (index, sync state); gitignored. */
+  stateDir: string
+}
+
+export interface RuntimeEnv {
+  readOnly: boolean
+  logJson: boolean
+  agentId: string | undefined
+  sessionId: string | undefined
+}
+
+export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
+  return {
+    readOnly: isTruthy(env.MK_READ_ONLY),
+    logJson: env.MK_LOG === 'json',
+    agentId: nonEmpty(env.MK_AGENT_ID),
+    sessionId: nonEmpty(env.MK_SESSION_ID),
+  }
+}
+
+function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase())
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}

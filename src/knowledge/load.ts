@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { basename, relative, resolve } from 'node:path'
+import { layerRank } from '../config/layers.js'
+import type { Workspace } from '../config/workspace.js'
+import { MkError } from '../errors.js'
+import { toPosix, walkFiles } from '../fs/walk.js'
+import type { KnowledgeItem, KnowledgeProblem } from './model.js'
+import { parseKnowledgeFile } from './parse.js'
+import { resolveSources, type ResolvedSource } from './sources.js'
+
+export interface KnowledgeBase {
+  /** One item per id: the most specific layer wins. */
+  items: KnowledgeItem[]
+  /** Every parsed item of every layer, shadowed ones included (constraints of every layer apply). */
+  allItems: KnowledgeItem[]
+  /** For an id, the items of less specific layers that the winner hides. */
+  shadowed: ReadonlyMap<string, KnowledgeItem[]>
+  problems: KnowledgeProblem[]
+  sources: ResolvedSource[]
+  filesRead: number
+}
+
+const notKnowledge = /^(readme|index|changelog|license|.*template.*)\.md$/i
+
+function isKnowledgeFile(relativePath: string): boolean {
+  return relativePath.toLowerCase().endsWith('.md') && !notKnowledge.test(basename(relativePath))
+}
+
+async function listSourceFiles(workspace: Workspace, source: ResolvedSource, problems: KnowledgeProblem[]): Promise<string[]> {
+  const shown = toPosix(relative(workspace.root, source.directory)) || '.'
+  if (!existsSync(source.directory)) {
+    problems.push({
+      file: shown,
+      line: 0,
+      code: 'missing-source',
+      message:
+        source.kind === 'git'
+          ? `knowledge source "${source.name}" has not been synced yet (run mk sync)`
+          : `knowledge folder ${shown} of source "${source.name}" does not exist (create it with mk init, or fix knowledge.sources in .mkrc)`,
+      severity: source.kind === 'git' ? 'warning' : 'error',
+    })
+    return []
+  }
+  const memoryDir = resolve(workspace.root, workspace.config.memory.dir)
+  const files = await walkFiles(source.directory, {
+    include: (path, isDirectory) => {
+      const absolute = resolve(source.directory, path)
+      if (absolute === memoryDir || absolute.startsWith(`${memoryDir}/`)) return false
+      return isDirectory || isKnowledgeFile(path)
+    },
+  })
+  return files.map((file) => resolve(source.directory, file))
+}
+
+function resolveLayers(parsed: KnowledgeItem[], problems: KnowledgeProblem[]): Pick<KnowledgeBase, 'items' | 'shadowed'> {
+  const byId = new Map<string, KnowledgeItem[]>()
+  for (const item of parsed) byId.set(item.id, [...(byId.get(item.id) ?? []), item])
+  const items: KnowledgeItem[] = []
+  const shadowed = new Map<string, KnowledgeItem[]>()
+  for (const [id, candidates] of byId) {
+    const ordered = [...candidates].sort((a, b) => layerRank(a.layer) - layerRank(b.layer) || a.path.localeCompare(b.path))
+    const [winner, ...rest] = ordered
+    if (winner === undefined) continue
+    for (const other of rest.filter((candidate) => candidate.layer === winner.layer)) {
+      problems.push({
+        file: other.path,
+        line: 1,
+        code: 'duplicate-id',
+        message: `duplicate id "${id}": also defined in ${winner.path} (layer ${winner.layer})`,
+        severity: 'error',
+      })
+    }
+    items.push(winner)
+    const hidden = rest.filter((candidate) => candidate.layer !== winner.layer)
+    if (hidden.length > 0) shadowed.set(id, hidden)
+  }
+  items.sort((a, b) => a.id.localeCompare(b.id))
+  return { items, shadowed }
+}
+
+/** Read and parse every knowledge file of every configured source. Never throws on a bad file: it becomes a problem. */
+export async function loadKnowledge(workspace: Workspace): Promise<KnowledgeBase> {
+  const sources = resolveSources(workspace)
+  const problems: KnowledgeProblem[] = []
+  const parsed: KnowledgeItem[] = []
+  let filesRead = 0
+  for (const source of sources) {
+    const files = await listSourceFiles(workspace, source, problems)
+    const results = await Promise.all(
+      files.map(async (absolutePath) => {
+        const path = toPosix(relative(workspace.root, absolutePath))
+        try {
+          const text = await readFile(absolutePath, 'utf8')
+          return parseKnowledgeFile({ path, absolutePath, source: source.name, layer: source.layer, text })
+        } catch (error) {
+          const problem: KnowledgeProblem = { file: path, line: 0, code: 'unreadable', message: `cannot read file: ${(error as Error).message}`, severity: 'error' }
+          return { item: undefined, problems: [problem] }
+        }
+      }),
+    )
+    filesRead += files.length
+    for (const result of results) {
+      problems.push(...result.problems)
+      if (result.item !== undefined) parsed.push(result.item)
+    }
+  }
+  return { ...resolveLayers(parsed, problems), allItems: parsed, problems, sources, filesRead }
+}
+
+export function formatProblem(problem: KnowledgeProblem): string {
+  return `${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.message}`
+}
+
+/** Reading tools refuse to answer from knowledge they could not fully parse. */
+export function assertNoErrors(base: KnowledgeBase): void {
+  const errors = base.problems.filter((problem) => problem.severity === 'error')
+  const first = errors[0]
+  if (first === undefined) return
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''
+  const code = first.code === 'missing-source' ? 'NOT_FOUND' : 'INVALID_INPUT'
+  throw new MkError(code, `${formatProblem(first)}${more}`, {
+    details: { problems: errors, hint: 'run mk knowledge lint to see every problem' },
+  })
+}

@@ -1,0 +1,88 @@
+import type { KnowledgeLayer } from '../config/layers.js'
+
+export const knowledgeTypes = ['adr', 'policy', 'pattern', 'spec', 'rule'] as const
+export type KnowledgeType = (typeof knowledgeTypes)[number]
+
+/** `rejected` is not in mk's own vocabulary but MADR and Nygard ADRs use it, and they must load unchanged. */
+export const knowledgeStatuses = ['draft', 'proposed', 'accepted', 'rejected', 'deprecated', 'superseded'] as const
+export type KnowledgeStatus = (typeof knowledgeStatuses)[number]
+
+export const severities = ['info', 'warn', 'block'] as const
+export type Severity = (typeof severities)[number]
+
+export const constraintTargets = ['dependency', 'import', 'code', 'file'] as const
+export type ConstraintTarget = (typeof constraintTargets)[number]
+
+export const constraintOperators = ['must_use', 'must_not_use', 'must_match', 'must_not_match', 'must_exist', 'must_not_exist'] as const
+export type ConstraintOperator = (typeof constraintOperators)[number]
+
+/** Which operators make sense for which target; any other pair is a lint error. */
+export const operatorsByTarget: Readonly<Record<ConstraintTarget, readonly ConstraintOperator[]>> = {
+  dependency: ['must_use', 'must_not_use'],
+  import: ['must_use', 'must_not_use'],
+  code: ['must_match', 'must_not_match'],
+  file: ['must_exist', 'must_not_exist'],
+}
+
+export interface Constraint {
+  /** Default `<item id>#<index>`. */
+  id: string
+  operator: ConstraintOperator
+  target: ConstraintTarget
+  pattern: string
+  /** Globs relative to the workspace; empty means everything. */
+  paths: string[]
+  exclude: string[]
+  severity: Severity
+  message: string | undefined
+  waivable: boolean
+  /** Line of the constraint in its knowledge file. */
+  line: number
+}
+
+/** The ADR dialect a file was written in; mk reads all three. */
+export type KnowledgeFormat = 'mk' | 'madr' | 'adr-tools'
+
+export interface Section {
+  /** Heading texts from the top down, e.g. ["Decision", "Consequences"]. */
+  headingPath: string[]
+  line: number
+  text: string
+}
+
+export interface KnowledgeItem {
+  id: string
+  type: KnowledgeType
+  title: string
+  status: KnowledgeStatus
+  layer: KnowledgeLayer
+  /** Default severity of its constraints. */
+  severity: Severity | undefined
+  tags: string[]
+  summary: string | undefined
+  supersedes: string[]
+  supersededBy: string[]
+  constraints: Constraint[]
+  date: string | undefined
+  format: KnowledgeFormat
+  /** Source name from `.mkrc`. */
+  source: string
+  /** Path relative to the workspace root (posix). */
+  path: string
+  /** Absolute path on disk. */
+  absolutePath: string
+  /** Markdown body without frontmatter. */
+  body: string
+  sections: Section[]
+}
+
+export type ProblemSeverity = 'error' | 'warning'
+
+/** Something wrong in a knowledge file, located precisely enough to fix. */
+export interface KnowledgeProblem {
+  file: string
+  line: number
+  code: string
+  message: string
+  severity: ProblemSeverity
+}

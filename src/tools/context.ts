@@ -1,0 +1,53 @@
+import type { RuntimeEnv, Workspace } from '../config/workspace.js'
+import type { Style } from './style.js'
+
+export interface ProgressEvent {
+  phase: string
+  done: number
+  total: number | undefined
+  message?: string
+}
+
+/**
+ * Long-lived resources (an open index, a loaded model) shared by every call in
+ * one process: a CLI run makes one per command, the MCP server keeps one for its life.
+ */
+export class Resources {
+  private readonly pending = new Map<string, Promise<unknown>>()
+  private readonly closers: (() => Promise<void> | void)[] = []
+
+  get<T>(key: string, create: () => Promise<T>, close?: (value: T) => Promise<void> | void): Promise<T> {
+    const existing = this.pending.get(key)
+    if (existing !== undefined) return existing as Promise<T>
+    const created = create()
+    this.pending.set(key, created)
+    created.then(
+      (value) => {
+        if (close !== undefined) this.closers.push(() => close(value))
+      },
+      () => this.pending.delete(key),
+    )
+    return created
+  }
+
+  async closeAll(): Promise<void> {
+    const closers = this.closers.splice(0)
+    this.pending.clear()
+    for (const close of closers.reverse()) await close()
+  }
+}
+
+export interface ToolContext {
+  workspace: Workspace
+  runtime: RuntimeEnv
+  style: Style
+  resources: Resources
+  /** Aborted when the call times out. */
+  signal: AbortSignal
+  requestId: string
+  /** Warnings that do not stop the call (a skipped corrupt file); shown on stderr or in the MCP result. */
+  warn(message: string): void
+  progress?: (event: ProgressEvent) => void
+  /** Asks a human to approve an elevated call; absent where nobody can be asked. */
+  approve?: (question: string) => Promise<boolean>
+}

@@ -1,0 +1,44 @@
+import type { z } from 'zod'
+import type { ToolContext } from './context.js'
+
+export const tiers = ['read_only', 'workspace', 'system', 'elevated'] as const
+export type Tier = (typeof tiers)[number]
+
+export interface ToolResult<Output> {
+  output: Output
+  /** The human rendering of `output`. */
+  display: string
+  /** 1: the tool ran and found blocking problems (a failed check); 2: the result cannot be trusted (lint errors). */
+  exitCode?: 1 | 2
+}
+
+export interface ToolExample<Input, Output> {
+  title: string
+  input: Input
+  output: Output
+}
+
+export interface ToolDefinition<InputSchema extends z.ZodType = z.ZodType, OutputSchema extends z.ZodType = z.ZodType> {
+  /** snake_case, stable: agents call tools by this name. */
+  name: string
+  title: string
+  /** What a model reads to decide whether to call the tool. */
+  description: string
+  tier: Tier
+  idempotent: boolean
+  timeoutMs?: number
+  input: InputSchema
+  output: OutputSchema
+  examples: readonly ToolExample<z.input<InputSchema>, z.output<OutputSchema>>[]
+  run(input: z.output<InputSchema>, ctx: ToolContext): Promise<ToolResult<z.output<OutputSchema>>>
+}
+
+/** The one place a tool is described; the CLI, MCP server and generated documents all read it. */
+export function defineTool<InputSchema extends z.ZodType, OutputSchema extends z.ZodType>(
+  definition: ToolDefinition<InputSchema, OutputSchema>,
+): ToolDefinition<InputSchema, OutputSchema> {
+  return definition
+}
+
+/** A tool whose schemas have been erased, for registries and dispatch. */
+export type AnyTool = ToolDefinition<z.ZodType, z.ZodType>

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto'
+import { MkError, toErrorObject, type ErrorObject } from '../errors.js'
+import { describeIssues } from '../validation.js'
+import type { ToolContext } from './context.js'
+import type { AnyTool } from './define.js'
+
+export type DispatchOutcome =
+  | { ok: true; output: unknown; display: string; exitCode: 0 | 1 | 2; warnings: string[] }
+  | { ok: false; error: ErrorObject; warnings: string[] }
+
+/** What a caller provides; the dispatcher adds the request id, the abort signal and warning collection. */
+export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn'> & { warn?: (message: string) => void }
+
+export const defaultTimeoutMs = 30_000
+
+function invalidInput(tool: AnyTool, rawInput: unknown, issues: Parameters<typeof describeIssues>[0]): MkError {
+  const problems = describeIssues(issues, rawInput)
+  const first = problems[0]
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''
+  return new MkError('INVALID_INPUT', `invalid input for ${tool.name}: ${first?.message ?? 'invalid'}${more}`, {
+    details: { tool: tool.name, problems },
+  })
+}
+
+function checkTier(tool: AnyTool, ctx: CallerContext): Promise<void> | void {
+  if (tool.tier === 'read_only') return
+  if (ctx.runtime.readOnly) {
+    throw new MkError('FORBIDDEN', `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY=1)`, {
+      details: { tool: tool.name, tier: tool.tier },
+    })
+  }
+  if (tool.tier !== 'elevated') return
+  if (ctx.approve === undefined) {
+    throw new MkError('FORBIDDEN', `${tool.name} needs a person's approval and none can be asked here`, {
+      details: { tool: tool.name, tier: tool.tier, hint: 'run it from a terminal, or pass --yes' },
+    })
+  }
+  return ctx.approve(`Allow ${tool.title} (${tool.name})?`).then((approved) => {
+    if (!approved) throw new MkError('FORBIDDEN', `${tool.name} was not approved`, { details: { tool: tool.name, tier: tool.tier } })
+  })
+}
+
+function withTimeout<T>(work: Promise<T>, timeoutMs: number, controller: AbortController, toolName: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort()
+      reject(new MkError('TIMEOUT', `${toolName} did not finish within ${timeoutMs} ms`, { details: { timeoutMs } }))
+    }, timeoutMs)
+    timer.unref()
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
+
+function logCall(ctx: CallerContext, entry: { request_id: string; tool: string; duration_ms: number; status: string; error_code?: string }): void {
+  if (!ctx.runtime.logJson) return
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`)
+}
+
+/** Every caller (CLI, MCP, programmatic) runs tools through here. */
+export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerContext): Promise<DispatchOutcome> {
+  const requestId = randomUUID()
+  const started = performance.now()
+  const warnings: string[] = []
+  const controller = new AbortController()
+  const ctx: ToolContext = {
+    ...caller,
+    requestId,
+    signal: controller.signal,
+    warn(message) {
+      warnings.push(message)
+      caller.warn?.(message)
+    },
+  }
+  try {
+    const parsed = tool.input.safeParse(rawInput ?? {})
+    if (!parsed.success) throw invalidInput(tool, rawInput, parsed.error.issues)
+    await checkTier(tool, caller)
+    const result = await withTimeout(tool.run(parsed.data, ctx), tool.timeoutMs ?? defaultTimeoutMs, controller, tool.name)
+    // Parsing strips every key the schema does not name: outputs are whitelisted.
+    const output = tool.output.safeParse(result.output)
+    if (!output.success) {
+      throw new MkError('INTERNAL_ERROR', `${tool.name} produced output that does not match its schema`, {
+        details: { problems: describeIssues(output.error.issues, result.output) },
+      })
+    }
+    logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(performance.now() - started), status: 'ok' })
+    return { ok: true, output: output.data, display: result.display, exitCode: result.exitCode ?? 0, warnings }
+  } catch (thrown) {
+    const error = toErrorObject(thrown)
+    logCall(caller, {
+      request_id: requestId,
+      tool: tool.name,
+      duration_ms: Math.round(performance.now() - started),
+      status: 'error',
+      error_code: error.errorCode,
+    })
+    return { ok: false, error, warnings }
+  }
+}

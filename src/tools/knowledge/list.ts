@@ -1,0 +1,74 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { renderTable } from '../table.js'
+import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary } from './schemas.js'
+
+export const knowledgeList = defineTool({
+  name: 'knowledge_list',
+  title: 'List knowledge items',
+  description:
+    'List every knowledge item (ADRs, policies, patterns, specs, rules) of every configured source, with type, layer and status. Use knowledge_query to search by text instead.',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({
+    type: oneOrMany(knowledgeTypeSchema).optional().describe('Only items of these types'),
+    layer: oneOrMany(knowledgeLayerSchema).optional().describe('Only items of these layers'),
+    status: oneOrMany(knowledgeStatusSchema).optional().describe('Only items with these statuses (default: every status)'),
+  }),
+  output: z.strictObject({
+    items: z.array(knowledgeSummarySchema),
+    totalCount: z.number().int(),
+  }),
+  examples: [
+    {
+      title: 'List accepted ADRs',
+      input: { type: 'adr', status: 'accepted' },
+      output: {
+        items: [
+          {
+            id: 'adr-0001-use-postgresql',
+            type: 'adr',
+            layer: 'project',
+            title: 'Use PostgreSQL for relational data',
+            summary: 'New services store relational data in PostgreSQL.',
+            status: 'accepted',
+            tags: ['database'],
+            hasConstraints: true,
+            path: 'knowledge/adr/adr-0001-use-postgresql.md',
+          },
+        ],
+        totalCount: 1,
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const { loadKnowledge, assertNoErrors } = await import('../../knowledge/load.js')
+    const base = await loadKnowledge(ctx.workspace)
+    assertNoErrors(base)
+    const items = base.items
+      .filter((item) => input.type === undefined || input.type.includes(item.type))
+      .filter((item) => input.layer === undefined || input.layer.includes(item.layer))
+      .filter((item) => input.status === undefined || input.status.includes(item.status))
+      .map(toSummary)
+    const { style } = ctx
+    const display =
+      items.length === 0
+        ? 'No knowledge items found.'
+        : `${renderTable(
+            items,
+            [
+              { header: 'ID', value: (item) => item.id, decorate: (text) => style.cyan(text), max: 48 },
+              { header: 'TYPE', value: (item) => item.type },
+              { header: 'LAYER', value: (item) => item.layer },
+              {
+                header: 'STATUS',
+                value: (item) => item.status,
+                decorate: (text, item) => (item.status === 'accepted' ? style.green(text) : style.dim(text)),
+              },
+              { header: 'TITLE', value: (item) => `${item.title}${item.hasConstraints ? ' ⚑' : ''}`, max: 70 },
+            ],
+            style.bold,
+          )}\n${style.dim(`${items.length} item${items.length === 1 ? '' : 's'}; ⚑ has constraints`)}`
+    return { output: { items, totalCount: items.length }, display }
+  },
+})
