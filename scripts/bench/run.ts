@@ -1,0 +1,15 @@
+import { benchStartup } from './startup.js'
+
+/** Each area of mk contributes one benchmark; all print as one JSON document. */
+const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
+  startup: benchStartup,
+}
+
+const only = process.argv.slice(2)
+const results: Record<string, unknown> = { node: process.version, cpus: (await import('node:os')).cpus().length }
+for (const [name, bench] of Object.entries(benchmarks)) {
+  if (only.length > 0 && !only.includes(name)) continue
+  process.stderr.write(`bench: ${name}...\n`)
+  results[name] = await bench()
+}
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)
