@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { MkError, toErrorObject, type ErrorObject } from '../errors.js'
 import { describeIssues } from '../validation.js'
+import { requireApproval } from './approval.js'
 import type { ToolContext } from './context.js'
 import type { AnyTool } from './define.js'
 
@@ -22,22 +23,14 @@ function invalidInput(tool: AnyTool, rawInput: unknown, issues: Parameters<typeo
   })
 }
 
-function checkTier(tool: AnyTool, ctx: CallerContext): Promise<void> | void {
+async function checkTier(tool: AnyTool, ctx: CallerContext): Promise<void> {
   if (tool.tier === 'read_only') return
   if (ctx.runtime.readOnly) {
     throw new MkError('FORBIDDEN', `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY=1)`, {
-      details: { tool: tool.name, tier: tool.tier },
+      details: { tool: tool.name, tier: tool.tier, hint: 'unset MK_READ_ONLY to allow changes' },
     })
   }
-  if (tool.tier !== 'elevated') return
-  if (ctx.approve === undefined) {
-    throw new MkError('FORBIDDEN', `${tool.name} needs a person's approval and none can be asked here`, {
-      details: { tool: tool.name, tier: tool.tier, hint: 'run it from a terminal, or pass --yes' },
-    })
-  }
-  return ctx.approve(`Allow ${tool.title} (${tool.name})?`).then((approved) => {
-    if (!approved) throw new MkError('FORBIDDEN', `${tool.name} was not approved`, { details: { tool: tool.name, tier: tool.tier } })
-  })
+  if (tool.tier === 'elevated') await requireApproval(ctx, tool.name, `Allow ${tool.title} (${tool.name})?`)
 }
 
 function withTimeout<T>(work: Promise<T>, timeoutMs: number, controller: AbortController, toolName: string): Promise<T> {
