@@ -147,7 +147,7 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
   const toRead = input.paths.filter((path) => !contentExcluded(path) && contentNeeded(path, rules, globs))
   const { sources, binary, tooLarge } = await readSources(input, toRead)
 
-  const context = new EvaluationContext(input, globs, sources, check.dependencyFields)
+  const context = new EvaluationContext(input, globs, sources, check.dependencyFields, rules)
   const findings: Finding[] = []
   let constraintsSkipped = 0
   for (const rule of rules) {

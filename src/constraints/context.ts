@@ -1,15 +1,20 @@
 import { basename } from 'node:path'
 import type { CheckInput } from './input.js'
-import { findImports, type ImportSite } from './imports.js'
+import { findImports, readsImports, type ModuleImport } from './imports.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
 import type { Finding, Rule } from './model.js'
+import { compilePatternSet } from './regex.js'
 import { inScope, type GlobMatcher } from './scope.js'
 import type { SourceText } from './source-text.js'
 
 /** What every target evaluator reads: the input, the files read for their content, and parse caches. */
 export class EvaluationContext {
   private readonly manifestCache = new Map<string, ManifestDependency[]>()
-  private readonly importCache = new Map<string, ImportSite[]>()
+  private readonly importCache = new Map<string, ModuleImport[]>()
+  private importIndex: Map<string, { source: SourceText; site: ModuleImport }[]> | undefined
+  private readonly codeHitCache = new Map<string, ReadonlySet<number>>()
+  private readonly codeRuleIndex = new Map<Rule, number>()
+  private readonly searchCode: (text: string) => ReadonlySet<number>
 
   constructor(
     readonly input: CheckInput,
@@ -17,7 +22,22 @@ export class EvaluationContext {
     /** Text files read for content constraints, by path. */
     readonly sources: ReadonlyMap<string, SourceText>,
     private readonly dependencyFields: readonly string[],
-  ) {}
+    rules: readonly Rule[],
+  ) {
+    const codeRules = rules.filter((rule) => rule.constraint.target === 'code')
+    codeRules.forEach((rule, index) => this.codeRuleIndex.set(rule, index))
+    this.searchCode = compilePatternSet(codeRules.map((rule) => rule.constraint.pattern))
+  }
+
+  /** Whether a code rule's pattern occurs anywhere in the file (possibly across lines). */
+  codeOccurs(rule: Rule, source: SourceText): boolean {
+    let hits = this.codeHitCache.get(source.path)
+    if (hits === undefined) {
+      hits = this.searchCode(source.text)
+      this.codeHitCache.set(source.path, hits)
+    }
+    return hits.has(this.codeRuleIndex.get(rule) ?? -1)
+  }
 
   inScope(rule: Rule, path: string): boolean {
     return inScope(rule.constraint, path, this.globs)
@@ -37,7 +57,25 @@ export class EvaluationContext {
     return dependencies
   }
 
-  imports(source: SourceText): ImportSite[] {
+  /** Every import of every file that reads imports, grouped by specifier and package root, so a rule tests each distinct module once. */
+  importsByModule(): ReadonlyMap<string, { source: SourceText; site: ModuleImport }[]> {
+    if (this.importIndex === undefined) {
+      const index = new Map<string, { source: SourceText; site: ModuleImport }[]>()
+      for (const source of this.sources.values()) {
+        if (!readsImports(source.path)) continue
+        for (const site of this.imports(source)) {
+          const key = `${site.specifier}\0${site.root}`
+          const list = index.get(key)
+          if (list === undefined) index.set(key, [{ source, site }])
+          else list.push({ source, site })
+        }
+      }
+      this.importIndex = index
+    }
+    return this.importIndex
+  }
+
+  imports(source: SourceText): ModuleImport[] {
     let sites = this.importCache.get(source.path)
     if (sites === undefined) {
       sites = findImports(source.path, source.text)

@@ -109,14 +109,33 @@ class ImportRecognizer {
     this.state = State.Idle
   }
 
+  get idle(): boolean {
+    return this.state === State.Idle
+  }
+
   private start(state: State, offset: number): void {
     this.state = state
     this.keywordOffset = offset
   }
 }
 
+/**
+ * Every import starts with one of these words (an `export` that declares a
+ * function, class or variable cannot re-export a module). Lexing stops after
+ * the last of them, which skips most of a typical file.
+ */
+const importWord = /\bimport\b|\brequire\b|\bexport\b(?!\s+(?:function|class|const|let|var|default|async|interface|enum|abstract|declare|namespace)\b)/g
+
+function endOfLastImportWord(text: string): number {
+  let end = -1
+  importWord.lastIndex = 0
+  for (let match = importWord.exec(text); match !== null; match = importWord.exec(text)) end = match.index + match[0].length
+  return end
+}
+
 export function findJsImports(text: string): ImportSite[] {
-  if (!text.includes('import') && !text.includes('require') && !text.includes('export')) return []
+  const lastWordEnd = endOfLastImportWord(text)
+  if (lastWordEnd === -1) return []
   const recognizer = new ImportRecognizer()
   const length = text.length
   /** One entry per open `{`: true when it opened a template literal substitution `${`. */
@@ -148,7 +167,7 @@ export function findJsImports(text: string): ImportSite[] {
     return position
   }
 
-  while (index < length) {
+  while (index < length && !(index > lastWordEnd && recognizer.idle)) {
     const char = text.charCodeAt(index)
     if (char === code.space || char === code.tab || char === code.newline || char === code.carriageReturn) {
       index++

@@ -21,7 +21,9 @@ function isWordChar(char: number): boolean {
 }
 
 export function findPythonImports(text: string): ImportSite[] {
-  if (!text.includes('import')) return []
+  // Every import statement contains the word `import`: nothing after the last one needs lexing.
+  const lastImport = text.lastIndexOf('import')
+  if (lastImport === -1) return []
   const sites: ImportSite[] = []
   const length = text.length
   let state = State.Idle
@@ -41,7 +43,7 @@ export function findPythonImports(text: string): ImportSite[] {
   }
 
   let index = 0
-  while (index < length) {
+  while (index < length && !(index > lastImport && state === State.Idle)) {
     const char = text.charCodeAt(index)
     if (char === 10) {
       index++

@@ -9,6 +9,11 @@ export interface ImportSite {
   offset: number
 }
 
+export interface ModuleImport extends ImportSite {
+  /** The package the specifier belongs to (see packageRoot). */
+  root: string
+}
+
 const readersByExtension: Readonly<Record<string, (text: string) => ImportSite[]>> = {
   '.js': findJsImports,
   '.jsx': findJsImports,
@@ -25,17 +30,19 @@ export function readsImports(path: string): boolean {
   return extname(path) in readersByExtension
 }
 
-export function findImports(path: string, text: string): ImportSite[] {
-  return readersByExtension[extname(path)]?.(text) ?? []
+export function findImports(path: string, text: string): ModuleImport[] {
+  const sites = readersByExtension[extname(path)]?.(text) ?? []
+  const python = extname(path) === '.py'
+  return sites.map((site) => ({ ...site, root: packageRoot(site.specifier, python) }))
 }
 
 /**
  * The package a specifier belongs to: `lodash/fp` -> `lodash`, `@scope/pkg/x` ->
  * `@scope/pkg`, `os.path` -> `os`. Relative and absolute specifiers are their own root.
  */
-export function packageRoot(path: string, specifier: string): string {
+export function packageRoot(specifier: string, python: boolean): string {
   if (specifier.startsWith('.') || specifier.startsWith('/')) return specifier
-  if (extname(path) === '.py') return specifier.split('.')[0] ?? specifier
+  if (python) return specifier.split('.')[0] ?? specifier
   const parts = specifier.split('/')
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier)
 }

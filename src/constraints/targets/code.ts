@@ -9,33 +9,33 @@ function mustNotMatch(rule: Rule, regex: CompiledPattern, context: EvaluationCon
   const findings: Finding[] = []
   for (const source of context.sourcesInScope(rule)) {
     // One search over the whole file first: most files do not match at all.
-    if (!regex.occursIn(source.text)) continue
-    source.lines.forEach((lineText, index) => {
-      for (const start of regex.matchColumns(lineText)) {
-        findings.push({
-          rule,
-          file: source.path,
-          line: index + 1,
-          column: start + 1,
-          subject: lineText.slice(start, start + maxSubjectLength).trim(),
-          message: rule.constraint.message ?? `code matches ${patternText(rule)}`,
-          lineText,
-        })
-      }
-    })
+    if (!context.codeOccurs(rule, source)) continue
+    for (const offset of regex.lineMatchOffsets(source.text)) {
+      const { line, column } = source.position(offset)
+      const lineText = source.line(line)
+      findings.push({
+        rule,
+        file: source.path,
+        line,
+        column,
+        subject: lineText.slice(column - 1, column - 1 + maxSubjectLength).trim(),
+        message: rule.constraint.message ?? `code matches ${patternText(rule)}`,
+        lineText,
+      })
+    }
   }
   return findings
 }
 
-function hasLineMatch(regex: CompiledPattern, source: SourceText): boolean {
-  return regex.occursIn(source.text) && source.lines.some((line) => regex.occursIn(line))
+function hasLineMatch(rule: Rule, regex: CompiledPattern, source: SourceText, context: EvaluationContext): boolean {
+  return context.codeOccurs(rule, source) && regex.lineMatchOffsets(source.text).length > 0
 }
 
 /** must_match is judged per file: each file in scope needs a matching line. */
 function mustMatch(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] {
   return context
     .sourcesInScope(rule)
-    .filter((source) => !hasLineMatch(regex, source))
+    .filter((source) => !hasLineMatch(rule, regex, source, context))
     .map((source) => ({
       rule,
       file: source.path,

@@ -1,19 +1,19 @@
 import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
-import { packageRoot, readsImports } from '../imports.js'
+import type { ModuleImport } from '../imports.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
 import type { CompiledPattern } from '../regex.js'
 
-function matchesModule(regex: CompiledPattern, path: string, specifier: string): boolean {
-  if (regex.matchesWhole(specifier)) return true
-  const root = packageRoot(path, specifier)
-  return root !== specifier && regex.matchesWhole(root)
+function matchesModule(regex: CompiledPattern, site: ModuleImport): boolean {
+  return regex.matchesWhole(site.specifier) || (site.root !== site.specifier && regex.matchesWhole(site.root))
 }
 
 function mustNotUse(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
-  for (const source of context.sourcesInScope(rule, readsImports)) {
-    for (const site of context.imports(source)) {
-      if (!matchesModule(regex, source.path, site.specifier)) continue
+  for (const occurrences of context.importsByModule().values()) {
+    const first = occurrences[0]
+    if (first === undefined || !matchesModule(regex, first.site)) continue
+    for (const { source, site } of occurrences) {
+      if (!context.inScope(rule, source.path)) continue
       const { line, column } = source.position(site.offset)
       findings.push({
         rule,
@@ -32,9 +32,10 @@ function mustNotUse(rule: Rule, regex: CompiledPattern, context: EvaluationConte
 /** must_use is repository-wide: some file in scope must import a matching module. */
 function mustUse(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] | undefined {
   if (!context.input.complete) return undefined
-  const used = context
-    .sourcesInScope(rule, readsImports)
-    .some((source) => context.imports(source).some((site) => matchesModule(regex, source.path, site.specifier)))
+  const used = [...context.importsByModule().values()].some(
+    (occurrences) =>
+      occurrences[0] !== undefined && matchesModule(regex, occurrences[0].site) && occurrences.some(({ source }) => context.inScope(rule, source.path)),
+  )
   if (used) return []
   return [
     {

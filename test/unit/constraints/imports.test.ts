@@ -91,10 +91,10 @@ describe('Python imports', () => {
 
 describe('packageRoot', () => {
   it('reduces specifiers to their package', () => {
-    expect(packageRoot('a.ts', 'lodash/fp')).toBe('lodash')
-    expect(packageRoot('a.ts', '@scope/pkg/x')).toBe('@scope/pkg')
-    expect(packageRoot('a.ts', './local.js')).toBe('./local.js')
-    expect(packageRoot('a.py', 'os.path')).toBe('os')
-    expect(packageRoot('a.py', '.models')).toBe('.models')
+    expect(packageRoot('lodash/fp', false)).toBe('lodash')
+    expect(packageRoot('@scope/pkg/x', false)).toBe('@scope/pkg')
+    expect(packageRoot('./local.js', false)).toBe('./local.js')
+    expect(packageRoot('os.path', true)).toBe('os')
+    expect(packageRoot('.models', true)).toBe('.models')
   })
 })
