@@ -78,6 +78,7 @@ export function loadFileWaivers(root: string, file: string): Waiver[] {
 }
 
 const commentMarkers = ['//', '#', '/*', '*', '<!--', '--', ';', '%']
+const constraintIdShape = /^[\w.#/@:-]+$/
 const directive = 'mk-ignore'
 
 /**
@@ -103,7 +104,8 @@ export function findInlineWaivers(source: SourceText): Waiver[] {
     const idsText = separator === -1 ? rest : rest.slice(0, separator)
     const reason = separator === -1 ? '' : rest.slice(separator + 3).trim()
     const constraintIds = idsText.split(/[\s,]+/).filter((id) => id !== '')
-    if (constraintIds.length === 0) return
+    // Text that talks about the syntax (`mk-ignore <id> -- <reason>`) is not a waiver.
+    if (constraintIds.length === 0 || !constraintIds.every((id) => constraintIdShape.test(id))) return
     waivers.push({ source: 'inline', file: source.path, line: index + 1, constraintIds, paths: [], coversLine: index + 1, reason, owner: undefined, expires: undefined })
   })
   return waivers

@@ -29,7 +29,10 @@ const options = (sources: SourceText[], fileWaivers: Waiver[] = [], complete = t
 
 describe('inline waivers', () => {
   it('reads ids and the reason from a comment, not from code', () => {
-    const source = new SourceText('a.ts', ['x() // mk-ignore no-x, strict -- legacy API, removed in Q3', 'const s = "mk-ignore no-x -- in a string"', '/* mk-ignore no-x */'].join('\n'))
+    const source = new SourceText(
+      'a.ts',
+      ['x() // mk-ignore no-x, strict -- legacy API, removed in Q3', 'const s = "mk-ignore no-x -- in a string"', '/* mk-ignore no-x */', '// syntax: mk-ignore <id> -- <reason>'].join('\n'),
+    )
     const waivers = findInlineWaivers(source)
     expect(waivers.map((waiver) => [waiver.line, waiver.constraintIds, waiver.reason])).toEqual([
       [1, ['no-x', 'strict'], 'legacy API, removed in Q3'],
