@@ -13,9 +13,15 @@ export class SourceText {
     return this.lineList
   }
 
-  /** Text of a 1-based line, '' beyond the end. */
+  /** Text of a 1-based line, '' beyond the end; read from the line table, without splitting the file. */
   line(number: number): string {
-    return this.lines[number - 1] ?? ''
+    if (this.lineList !== undefined) return this.lineList[number - 1] ?? ''
+    const starts = this.starts()
+    const start = starts[number - 1]
+    if (start === undefined) return ''
+    const end = starts[number] === undefined ? this.text.length : (starts[number] as number) - 1
+    const text = this.text.slice(start, end)
+    return text.endsWith('\r') ? text.slice(0, -1) : text
   }
 
   /** 1-based line and column (UTF-16 code units, as SARIF counts by default) of an offset. */

@@ -23,7 +23,11 @@ function describeFinding(finding: Finding, style: ReportStyle): string[] {
 
 function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
   const groups = new Map<string, Finding[]>()
-  for (const finding of findings) groups.set(finding.file, [...(groups.get(finding.file) ?? []), finding])
+  for (const finding of findings) {
+    const group = groups.get(finding.file)
+    if (group === undefined) groups.set(finding.file, [finding])
+    else group.push(finding)
+  }
   return groups
 }
 

@@ -68,6 +68,8 @@ export const knowledgeCheck = defineTool({
     '`staged` checks the git index, `paths` only the named files on disk. passed=false means a violation at or above failOn remains; each violation names the knowledge item and constraint that forbid it.',
   tier: 'read_only',
   idempotent: true,
+  // Whole-repository checks of large monorepos take longer than the dispatcher's default.
+  timeoutMs: 10 * 60 * 1000,
   input: z.strictObject({
     files: z
       .array(z.strictObject({ path: z.string().min(1).describe('Workspace-relative path'), content: z.string().describe('The whole proposed file content') }))

@@ -9,6 +9,7 @@ export const knowledgeUpdateBaseline = defineTool({
     'Entries are keyed by constraint id, file and a hash of the offending line text; violations fixed since the last update are pruned. Use when adopting mk in an existing repository.',
   tier: 'workspace',
   idempotent: true,
+  timeoutMs: 10 * 60 * 1000,
   input: z.strictObject({}),
   output: z.strictObject({
     file: z.string().describe('Workspace-relative path of the baseline file'),
