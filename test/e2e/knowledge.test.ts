@@ -52,7 +52,7 @@ describe('mk knowledge list', () => {
     expect(run.exitCode).toBe(0)
     expect(run.stdout).toContain('adr-0001-use-postgresql')
     expect(run.stdout).not.toContain('no-eval')
-    expect(run.stdout).not.toMatch(/\u001b\[/)
+    expect(run.stdout).not.toContain('\u001b[')
   })
 
   it('logs one JSON line per tool call on stderr with MK_LOG=json', async () => {
