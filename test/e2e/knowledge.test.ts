@@ -195,6 +195,17 @@ describe('bad input: one clear line, exit 2, no stack trace', () => {
     expect(parseJson(json)).toMatchObject({ success: false, errorCode: 'INVALID_INPUT' })
   })
 
+  it('an unknown command suggests the nearest ones', async () => {
+    await setup(mkRepo)
+    expect(expectCleanError(await mk(['knowledge', 'lsit']))).toMatch(/no command "mk knowledge lsit"; did you mean mk knowledge lint, mk knowledge list/)
+    expect(parseJson(await mk(['nope', '--json']))).toMatchObject({ errorCode: 'NOT_FOUND', details: { command: 'nope' } })
+  })
+
+  it('a missing argument is named', async () => {
+    await setup(mkRepo)
+    expect(expectCleanError(await mk(['knowledge', 'show']))).toMatch(/Missing 1 required arg: id/)
+  })
+
   it('lint reports every problem with file and line and exits 2', async () => {
     await setup({
       'knowledge/a.md': '---\nid: same\ntitle: A\nstatus: aproved\nsupersedes: [ghost]\n---\nx\n',
