@@ -1,5 +1,10 @@
 import type { AnyTool } from './define.js'
+import { init } from './init.js'
+import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
+import { knowledgeNew } from './knowledge/new.js'
+import { knowledgeQuery } from './knowledge/query.js'
+import { knowledgeShow } from './knowledge/show.js'
 // knowledge check (issue 3)
 import { hookInstall } from './hook/install.js'
 import { knowledgeCheck } from './knowledge/check.js'
@@ -10,7 +15,12 @@ import { knowledgeUpdateBaseline } from './knowledge/update-baseline.js'
  * function schemas are generated from this list; CLI commands import their tool directly.
  */
 export const tools: readonly AnyTool[] = [
+  init,
   knowledgeList,
+  knowledgeQuery,
+  knowledgeShow,
+  knowledgeNew,
+  knowledgeLint,
   // knowledge check (issue 3)
   knowledgeCheck,
   knowledgeUpdateBaseline,
