@@ -1,8 +1,12 @@
 import { benchStartup } from './startup.js'
+// knowledge check (issue 3)
+import { benchCheck } from './check.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
+  // knowledge check (issue 3)
+  check: benchCheck,
 }
 
 const only = process.argv.slice(2)
