@@ -1,13 +1,12 @@
 import type { AnyTool } from './define.js'
+import { hookInstall } from './hook/install.js'
 import { init } from './init.js'
+import { knowledgeCheck } from './knowledge/check.js'
 import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
 import { knowledgeNew } from './knowledge/new.js'
 import { knowledgeQuery } from './knowledge/query.js'
 import { knowledgeShow } from './knowledge/show.js'
-// knowledge check (issue 3)
-import { hookInstall } from './hook/install.js'
-import { knowledgeCheck } from './knowledge/check.js'
 import { knowledgeUpdateBaseline } from './knowledge/update-baseline.js'
 
 /**
@@ -21,7 +20,6 @@ export const tools: readonly AnyTool[] = [
   knowledgeShow,
   knowledgeNew,
   knowledgeLint,
-  // knowledge check (issue 3)
   knowledgeCheck,
   knowledgeUpdateBaseline,
   hookInstall,
