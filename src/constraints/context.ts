@@ -1,9 +1,9 @@
 import { basename } from 'node:path'
+import { compileCodeSearch } from './code-search.js'
 import type { CheckInput } from './input.js'
 import { findImports, readsImports, type ModuleImport } from './imports.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
 import type { Finding, Rule } from './model.js'
-import { compilePatternSet } from './regex.js'
 import { inScope, type GlobMatcher } from './scope.js'
 import type { SourceText } from './source-text.js'
 
@@ -26,11 +26,11 @@ export class EvaluationContext {
   ) {
     const codeRules = rules.filter((rule) => rule.constraint.target === 'code')
     codeRules.forEach((rule, index) => this.codeRuleIndex.set(rule, index))
-    this.searchCode = compilePatternSet(codeRules.map((rule) => rule.constraint.pattern))
+    this.searchCode = compileCodeSearch(codeRules.map((rule) => rule.constraint.pattern))
   }
 
-  /** Whether a code rule's pattern occurs anywhere in the file (possibly across lines). */
-  codeOccurs(rule: Rule, source: SourceText): boolean {
+  /** Whether a code rule's pattern may occur in the file (possibly across lines); false means it does not. */
+  codeMayOccur(rule: Rule, source: SourceText): boolean {
     let hits = this.codeHitCache.get(source.path)
     if (hits === undefined) {
       hits = this.searchCode(source.text)

@@ -8,8 +8,8 @@ const maxSubjectLength = 80
 function mustNotMatch(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
   for (const source of context.sourcesInScope(rule)) {
-    // One search over the whole file first: most files do not match at all.
-    if (!context.codeOccurs(rule, source)) continue
+    // A cheap test over the whole file first: most files do not match at all.
+    if (!context.codeMayOccur(rule, source)) continue
     for (const offset of regex.lineMatchOffsets(source.text)) {
       const { line, column } = source.position(offset)
       const lineText = source.line(line)
@@ -28,7 +28,7 @@ function mustNotMatch(rule: Rule, regex: CompiledPattern, context: EvaluationCon
 }
 
 function hasLineMatch(rule: Rule, regex: CompiledPattern, source: SourceText, context: EvaluationContext): boolean {
-  return context.codeOccurs(rule, source) && regex.lineMatchOffsets(source.text).length > 0
+  return context.codeMayOccur(rule, source) && regex.lineMatchOffsets(source.text).length > 0
 }
 
 /** must_match is judged per file: each file in scope needs a matching line. */
