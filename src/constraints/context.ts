@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import { compileCodeSearch } from './code-search.js'
+import { compileCodeSearch, type CodeSearch, type FileSearch } from './code-search.js'
 import type { CheckInput } from './input.js'
 import { findImports, readsImports, type ModuleImport } from './imports.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
@@ -12,9 +12,9 @@ export class EvaluationContext {
   private readonly manifestCache = new Map<string, ManifestDependency[]>()
   private readonly importCache = new Map<string, ModuleImport[]>()
   private importIndex: Map<string, { source: SourceText; site: ModuleImport }[]> | undefined
-  private readonly codeHitCache = new Map<string, ReadonlySet<number>>()
+  private readonly codeSearchCache = new Map<string, FileSearch>()
   private readonly codeRuleIndex = new Map<Rule, number>()
-  private readonly searchCode: (text: string) => ReadonlySet<number>
+  private readonly codeSearch: CodeSearch
 
   constructor(
     readonly input: CheckInput,
@@ -26,17 +26,19 @@ export class EvaluationContext {
   ) {
     const codeRules = rules.filter((rule) => rule.constraint.target === 'code')
     codeRules.forEach((rule, index) => this.codeRuleIndex.set(rule, index))
-    this.searchCode = compileCodeSearch(codeRules.map((rule) => rule.constraint.pattern))
+    this.codeSearch = compileCodeSearch(codeRules.map((rule) => ({ pattern: rule.constraint.pattern, regex: rule.regex })))
   }
 
-  /** Whether a code rule's pattern may occur in the file (possibly across lines); false means it does not. */
-  codeMayOccur(rule: Rule, source: SourceText): boolean {
-    let hits = this.codeHitCache.get(source.path)
-    if (hits === undefined) {
-      hits = this.searchCode(source.text)
-      this.codeHitCache.set(source.path, hits)
+  /** Start offsets of a code rule's matches in a file, each judged within its own line. */
+  codeMatchOffsets(rule: Rule, source: SourceText): number[] {
+    const index = this.codeRuleIndex.get(rule)
+    if (index === undefined) return []
+    let found = this.codeSearchCache.get(source.path)
+    if (found === undefined) {
+      found = this.codeSearch.search(source.text)
+      this.codeSearchCache.set(source.path, found)
     }
-    return hits.has(this.codeRuleIndex.get(rule) ?? -1)
+    return found.lineMatchOffsets(index)
   }
 
   inScope(rule: Rule, path: string): boolean {

@@ -10,6 +10,19 @@ export interface RequiredLiterals {
   anyOf: readonly string[]
   /** Compare with the lower-cased text: the pattern folds case somewhere. */
   lowerCase: boolean
+  /**
+   * The pattern never anchors at the ends of the whole text (no `\A`, `\z`,
+   * `(?-m)`): a match judged within its own line can then be found by searching
+   * that line alone, and only lines that contain a literal can hold one.
+   */
+  lineLocal: boolean
+}
+
+/** Every match contains `min` consecutive characters from an ASCII class: `[A-Z0-9]{32,}`. */
+export interface ClassRun {
+  /** 1 at the code of each member (all below 128). */
+  members: Uint8Array
+  min: number
 }
 
 /** What is known about the strings a piece of a pattern matches. */
@@ -18,6 +31,9 @@ interface Facts {
   exact: string[] | undefined
   /** Every match of the piece contains one of these; undefined when nothing is known. */
   required: string[] | undefined
+  run?: ClassRun | undefined
+  /** The piece is one character class: a repetition multiplies its run. */
+  singleClass?: boolean
 }
 
 const unknown: Facts = { exact: undefined, required: undefined }
@@ -66,7 +82,9 @@ function concatenate(items: readonly Facts[]): Facts {
     }
   }
   candidates.push(run)
-  return { exact: whole, required: best(candidates) }
+  const runs = items.flatMap((item) => (item.run === undefined ? [] : [item.run]))
+  const longest = runs.reduce<ClassRun | undefined>((chosen, classRun) => (chosen === undefined || classRun.min > chosen.min ? classRun : chosen), undefined)
+  return { exact: whole, required: best(candidates), run: longest }
 }
 
 function alternate(branches: readonly Facts[]): Facts {
@@ -79,9 +97,48 @@ function alternate(branches: readonly Facts[]): Facts {
   }
 }
 
+function addRange(members: Uint8Array, low: string, high: string): void {
+  for (let code = low.charCodeAt(0); code <= high.charCodeAt(0); code++) members[code] = 1
+}
+
+/** Members of a class body made only of printable ASCII characters, ranges, `\\d`, `\\w` and escaped punctuation; else undefined. */
+function asciiMembers(body: readonly string[]): Uint8Array | undefined {
+  const members = new Uint8Array(128)
+  for (let index = 0; index < body.length; index++) {
+    let char = body[index] as string
+    if (char === '\\') {
+      const escaped = body[++index] ?? ''
+      if (escaped === 'd' || escaped === 'w') {
+        addRange(members, '0', '9')
+        if (escaped === 'w') {
+          addRange(members, 'a', 'z')
+          addRange(members, 'A', 'Z')
+          members[0x5f] = 1
+        }
+        continue
+      }
+      if (!punctuation.test(escaped)) return undefined
+      char = escaped
+    } else if (char === '[' || char.length !== 1 || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) > 0x7e) {
+      return undefined
+    }
+    const high = body[index + 2]
+    if (body[index + 1] === '-' && high !== undefined) {
+      if (high === '\\' || high.length !== 1 || high < char || high.charCodeAt(0) > 0x7e) return undefined
+      addRange(members, char, high)
+      index += 2
+    } else {
+      members[char.charCodeAt(0)] = 1
+    }
+  }
+  return members
+}
+
 class LiteralReader {
   private position = 0
   private readonly chars: string[]
+  /** Some atom anchors at the ends of the whole text. */
+  anchorsText = false
 
   constructor(
     pattern: string,
@@ -131,7 +188,7 @@ class LiteralReader {
       facts = unknown
     } else if (char === '+') {
       this.position++
-      facts = { exact: undefined, required: best([atom.required, atom.exact]) }
+      facts = { exact: undefined, required: best([atom.required, atom.exact]), run: atom.run }
     } else if (char === '?') {
       this.position++
       facts = { exact: atom.exact === undefined ? undefined : [...new Set(['', ...atom.exact])], required: undefined }
@@ -143,7 +200,10 @@ class LiteralReader {
       const min = Number(repeat[1])
       if (min === 0) facts = unknown
       else if (min === 1 && repeat[2] === undefined) facts = atom
-      else facts = { exact: undefined, required: best([atom.required, atom.exact]) }
+      else {
+        const run = atom.run === undefined ? undefined : { members: atom.run.members, min: atom.singleClass === true ? min : atom.run.min }
+        facts = { exact: undefined, required: best([atom.required, atom.exact]), run }
+      }
     } else {
       return atom
     }
@@ -158,8 +218,7 @@ class LiteralReader {
       case '(':
         return this.group()
       case '[':
-        this.skipClass()
-        return unknown
+        return this.characterClass()
       case '\\':
         return this.escape()
       case '.':
@@ -200,23 +259,32 @@ class LiteralReader {
     return inner
   }
 
-  private skipClass(): void {
-    if (this.peek() === '^') this.position++
-    if (this.peek() === ']') this.position++
+  private characterClass(): Facts {
+    const negated = this.peek() === '^'
+    if (negated) this.position++
+    const body: string[] = []
+    if (this.peek() === ']') body.push(this.next())
     for (let char = this.next(); char !== ']'; char = this.next()) {
-      if (char === '\\') this.next()
+      body.push(char)
+      if (char === '\\') body.push(this.next())
       else if (char === '[' && this.peek() === ':') {
         this.position++
         while (!(this.next() === ':' && this.peek() === ']'));
         this.position++
       }
     }
+    const members = negated || this.lowerCase ? undefined : asciiMembers(body)
+    return members === undefined ? unknown : { exact: undefined, required: undefined, run: { members, min: 1 }, singleClass: true }
   }
 
   private escape(): Facts {
     const char = this.next()
     if (punctuation.test(char)) return this.literal(char)
-    if (classEscapes.has(char)) return unknown
+    if (classEscapes.has(char)) {
+      if (char === 'A' || char === 'z') this.anchorsText = true
+      const members = char === 'd' || char === 'w' ? asciiMembers(['\\', char]) : undefined
+      return members === undefined ? unknown : { exact: undefined, required: undefined, run: { members, min: 1 }, singleClass: true }
+    }
     if (char === 'p' || char === 'P' || char === 'x') {
       if (this.peek() === '{') while (this.next() !== '}');
       else this.position += char === 'x' ? 2 : 1
@@ -226,16 +294,30 @@ class LiteralReader {
   }
 }
 
-/** The literals every match of a (valid RE2) pattern contains, or undefined when none can be told. */
-export function requiredLiterals(pattern: string): RequiredLiterals | undefined {
-  // A flag group that turns on `i` anywhere lower-cases every literal: still a sound test for the case-sensitive parts.
-  const lowerCase = /\(\?[a-zA-Z-]*i/u.test(pattern)
+function readFacts(pattern: string, lowerCase: boolean): { facts: Facts; anchorsText: boolean } | undefined {
   try {
-    const facts = new LiteralReader(pattern, lowerCase).read()
-    const anyOf = best([facts.required, facts.exact])
-    return anyOf === undefined ? undefined : { anyOf, lowerCase }
+    const reader = new LiteralReader(pattern, lowerCase)
+    return { facts: reader.read(), anchorsText: reader.anchorsText }
   } catch (error) {
     if (error instanceof Unsupported) return undefined
     throw error
   }
+}
+
+/** The longest run of class members every match of a (valid RE2) pattern contains, when at least two. */
+export function requiredRun(pattern: string): ClassRun | undefined {
+  if (/\(\?[a-zA-Z-]*i/u.test(pattern)) return undefined
+  const run = readFacts(pattern, false)?.facts.run
+  return run !== undefined && run.min >= 2 ? run : undefined
+}
+
+/** The literals every match of a (valid RE2) pattern contains, or undefined when none can be told. */
+export function requiredLiterals(pattern: string): RequiredLiterals | undefined {
+  // A flag group that turns on `i` anywhere lower-cases every literal: still a sound test for the case-sensitive parts.
+  const lowerCase = /\(\?[a-zA-Z-]*i/u.test(pattern)
+  // `m` switched off makes `^` and `$` anchor at the ends of the text.
+  const flagsAnchorText = /\(\?[a-zA-Z-]*m/u.test(pattern)
+  const read = readFacts(pattern, lowerCase)
+  const anyOf = read === undefined ? undefined : best([read.facts.required, read.facts.exact])
+  return read === undefined || anyOf === undefined ? undefined : { anyOf, lowerCase, lineLocal: !read.anchorsText && !flagsAnchorText }
 }
