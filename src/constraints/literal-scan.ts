@@ -90,19 +90,17 @@ export class LiteralScanner {
     const lines = this.literals.map((): number[] => [])
     const { unitClass, next, accepting, literals } = this
     let row = 0
-    let lineStart = 0
     for (let index = 0; index < text.length; index++) {
-      const unit = text.charCodeAt(index)
-      row = next[row + (unitClass[unit] as number)] as number
-      if (accepting[row] === 1) {
-        for (const literal of this.ending.get(row) ?? []) {
-          const { text: literalText, foldCase } = literals[literal] as ScannedLiteral
-          if (!foldCase && !text.startsWith(literalText, index + 1 - literalText.length)) continue
-          const starts = lines[literal] as number[]
-          if (starts[starts.length - 1] !== lineStart) starts.push(lineStart)
-        }
+      row = next[row + (unitClass[text.charCodeAt(index)] as number)] as number
+      if (accepting[row] !== 1) continue
+      // Hits are rare: the line is looked up only for them.
+      for (const literal of this.ending.get(row) ?? []) {
+        const { text: literalText, foldCase } = literals[literal] as ScannedLiteral
+        if (!foldCase && !text.startsWith(literalText, index + 1 - literalText.length)) continue
+        const lineStart = index === 0 ? 0 : text.lastIndexOf('\n', index - 1) + 1
+        const starts = lines[literal] as number[]
+        if (starts[starts.length - 1] !== lineStart) starts.push(lineStart)
       }
-      if (unit === 0x0a) lineStart = index + 1
     }
     return lines
   }
