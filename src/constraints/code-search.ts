@@ -87,21 +87,27 @@ export function compileCodeSearch(patterns: readonly { pattern: string; regex?: 
     search(text) {
       const scanned = scanner.scan(text)
       const restFound = withoutLiterals.length > 0 ? new Set([...searchRest(text)].map((found) => withoutLiterals[found])) : new Set<number>()
-      const lineStarts = (entry: Entry): number[] => {
-        const starts = entry.scanned.flatMap((literal) => scanned[literal] ?? [])
-        return entry.scanned.length === 1 ? starts : [...new Set(starts)].sort((a, b) => a - b)
+      const lineStartsByIndex = new Map<number, number[]>()
+      const lineStarts = (entry: Entry, index: number): number[] => {
+        let starts = lineStartsByIndex.get(index)
+        if (starts === undefined) {
+          starts = entry.scanned.flatMap((literal) => scanned[literal] ?? [])
+          if (entry.scanned.length > 1) starts = [...new Set(starts)].sort((a, b) => a - b)
+          lineStartsByIndex.set(index, starts)
+        }
+        return starts
       }
       return {
         mayOccur(index) {
           const entry = entries[index]
           if (entry === undefined) return false
-          if (entry.literals !== undefined) return lineStarts(entry).length > 0
+          if (entry.literals !== undefined) return lineStarts(entry, index).length > 0
           return entry.run === undefined ? restFound.has(index) : containsRun(text, entry.run)
         },
         lineMatchOffsets(index) {
           const entry = entries[index]
           if (entry === undefined || !this.mayOccur(index)) return []
-          return entry.literals?.lineLocal === true ? lineLocalOffsets(entry.regex, text, lineStarts(entry)) : entry.regex.lineMatchOffsets(text)
+          return entry.literals?.lineLocal === true ? lineLocalOffsets(entry.regex, text, lineStarts(entry, index)) : entry.regex.lineMatchOffsets(text)
         },
       }
     },

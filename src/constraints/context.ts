@@ -13,6 +13,7 @@ export class EvaluationContext {
   private readonly importCache = new Map<string, ModuleImport[]>()
   private importIndex: Map<string, { source: SourceText; site: ModuleImport }[]> | undefined
   private readonly codeSearchCache = new Map<string, FileSearch>()
+  private readonly scopeCache = new Map<string, SourceText[]>()
   private readonly codeRuleIndex = new Map<Rule, number>()
   private readonly codeSearch: CodeSearch
 
@@ -45,9 +46,16 @@ export class EvaluationContext {
     return inScope(rule.constraint, path, this.globs)
   }
 
-  /** Text sources in the rule's scope, in path order. */
-  sourcesInScope(rule: Rule, accept: (path: string) => boolean = () => true): SourceText[] {
-    return [...this.sources.values()].filter((source) => accept(source.path) && this.inScope(rule, source.path))
+  /** Text sources in the rule's scope, in path order; computed once per distinct scope, which most rules share. */
+  sourcesInScope(rule: Rule, accept?: (path: string) => boolean): SourceText[] {
+    const { paths, exclude } = rule.constraint
+    const key = JSON.stringify([paths, exclude])
+    let inScope = this.scopeCache.get(key)
+    if (inScope === undefined) {
+      inScope = [...this.sources.values()].filter((source) => this.inScope(rule, source.path))
+      this.scopeCache.set(key, inScope)
+    }
+    return accept === undefined ? inScope : inScope.filter((source) => accept(source.path))
   }
 
   manifest(source: SourceText): ManifestDependency[] {
