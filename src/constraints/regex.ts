@@ -31,7 +31,8 @@ export function regexSyntaxError(pattern: string): string | undefined {
 export function compilePattern(pattern: string): CompiledPattern {
   const whole = RE2JS.compile(pattern)
   // Multiline: `^` and `$` anchor at line boundaries when a whole file is searched at once.
-  const lines = RE2JS.compile(pattern, RE2JS.MULTILINE)
+  // Compiled on first use: names, specifiers and literal-guided searches never need it.
+  let lines: RE2JS | undefined
   // Names and module specifiers repeat across files; each re2js call has a fixed cost.
   const wholeResults = new Map<string, boolean>()
   return {
@@ -54,6 +55,7 @@ export function compilePattern(pattern: string): CompiledPattern {
     },
     lineMatchOffsets(text) {
       const offsets: number[] = []
+      lines ??= RE2JS.compile(pattern, RE2JS.MULTILINE)
       const matcher = lines.matcher(text)
       let from = 0
       while (from <= text.length && matcher.find(from)) {
