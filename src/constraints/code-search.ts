@@ -39,6 +39,13 @@ function lineLocalOffsets(regex: CompiledPattern, text: string, lineStarts: read
   return offsets
 }
 
+const noLines: number[] = []
+
+function linesOfAny(scanned: ReadonlyMap<number, number[]>, literals: readonly number[]): number[] {
+  const starts = literals.flatMap((literal) => scanned.get(literal) ?? noLines)
+  return starts.length === 0 ? noLines : [...new Set(starts)].sort((a, b) => a - b)
+}
+
 /** One scanner for every literal of every pattern. */
 function scannerFor(entries: readonly Entry[]): LiteralScanner {
   const literals: ScannedLiteral[] = []
@@ -91,8 +98,7 @@ export function compileCodeSearch(patterns: readonly { pattern: string; regex?: 
       const lineStarts = (entry: Entry, index: number): number[] => {
         let starts = lineStartsByIndex.get(index)
         if (starts === undefined) {
-          starts = entry.scanned.flatMap((literal) => scanned[literal] ?? [])
-          if (entry.scanned.length > 1) starts = [...new Set(starts)].sort((a, b) => a - b)
+          starts = entry.scanned.length === 1 ? (scanned.get(entry.scanned[0] as number) ?? noLines) : linesOfAny(scanned, entry.scanned)
           lineStartsByIndex.set(index, starts)
         }
         return starts

@@ -85,9 +85,9 @@ export class LiteralScanner {
     })
   }
 
-  /** For each literal, the ascending start offsets of the lines it ends on; empty when it does not occur. */
-  scan(text: string): number[][] {
-    const lines = this.literals.map((): number[] => [])
+  /** By literal index, the ascending start offsets of the lines it ends on; literals that do not occur are absent. */
+  scan(text: string): Map<number, number[]> {
+    const lines = new Map<number, number[]>()
     const { unitClass, next, accepting, literals } = this
     let row = 0
     for (let index = 0; index < text.length; index++) {
@@ -98,8 +98,9 @@ export class LiteralScanner {
         const { text: literalText, foldCase } = literals[literal] as ScannedLiteral
         if (!foldCase && !text.startsWith(literalText, index + 1 - literalText.length)) continue
         const lineStart = index === 0 ? 0 : text.lastIndexOf('\n', index - 1) + 1
-        const starts = lines[literal] as number[]
-        if (starts[starts.length - 1] !== lineStart) starts.push(lineStart)
+        const starts = lines.get(literal)
+        if (starts === undefined) lines.set(literal, [lineStart])
+        else if (starts[starts.length - 1] !== lineStart) starts.push(lineStart)
       }
     }
     return lines

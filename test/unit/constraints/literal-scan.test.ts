@@ -6,7 +6,7 @@ const exact = (...texts: string[]) => texts.map((text) => ({ text, foldCase: fal
 describe('literal scanner', () => {
   it('reports the lines each literal ends on, overlapping and nested literals included', () => {
     const scanner = new LiteralScanner(exact('he', 'she', 'hers', 'x'))
-    expect(scanner.scan('ushers\nhe he\nnothing\nShe')).toEqual([[0, 7, 21], [0], [0], []])
+    expect(scanner.scan('ushers\nhe he\nnothing\nShe')).toEqual(new Map([[0, [0, 7, 21]], [1, [0]], [2, [0]]]))
   })
 
   it('folds ASCII case and the Kelvin sign only for literals that ask for it', () => {
@@ -15,11 +15,11 @@ describe('literal scanner', () => {
       { text: 'kb', foldCase: false },
       { text: 'KB', foldCase: false },
     ])
-    expect(scanner.scan('a\u212aB\nKB\nkb\nk b')).toEqual([[0, 4, 7], [7], [4]])
+    expect(scanner.scan('a\u212aB\nKB\nkb\nk b')).toEqual(new Map([[0, [0, 4, 7]], [1, [7]], [2, [4]]]))
   })
 
   it('handles characters outside the basic plane and no literals at all', () => {
-    expect(new LiteralScanner(exact('😀x')).scan('a😀\n😀x')).toEqual([[4]])
-    expect(new LiteralScanner([]).scan('anything')).toEqual([])
+    expect(new LiteralScanner(exact('😀x')).scan('a😀\n😀x')).toEqual(new Map([[0, [4]]]))
+    expect(new LiteralScanner([]).scan('anything')).toEqual(new Map())
   })
 })
