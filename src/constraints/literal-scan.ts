@@ -17,12 +17,14 @@ export class LiteralScanner {
   /** Code unit -> column of the transition table; 0 for every unit no literal uses. */
   private readonly unitClass = new Uint16Array(0x10000)
   private readonly width: number
-  /** Row offset (state * width) of the next state, by row offset + column. */
+  /**
+   * Row offset (state * width) of the next state, by row offset + column;
+   * bitwise negated when some literal ends in that state, so the loop tests
+   * for a hit without a second table.
+   */
   private readonly next: Int32Array
   /** Literals that end in each state (through failure links too), by row offset. */
   private readonly ending = new Map<number, readonly number[]>()
-  /** 1 at the row offset of each state in which some literal ends. */
-  private readonly accepting: Uint8Array
 
   constructor(private readonly literals: readonly ScannedLiteral[]) {
     let classes = 1
@@ -75,24 +77,25 @@ export class LiteralScanner {
         }
       }
     }
-    // The scan loop indexes rows directly: one multiplication less per character.
-    this.next = next.map((state) => state * classes)
-    this.accepting = new Uint8Array(trie.length * classes)
     endingByState.forEach((ending, state) => {
-      if (ending.length === 0) return
-      this.accepting[state * classes] = 1
-      this.ending.set(state * classes, ending)
+      if (ending.length > 0) this.ending.set(state * classes, ending)
     })
+    // The scan loop indexes rows directly: one multiplication less per character.
+    this.next = next.map((state) => (this.ending.has(state * classes) ? ~(state * classes) : state * classes))
   }
 
   /** By literal index, the ascending start offsets of the lines it ends on; literals that do not occur are absent. */
   scan(text: string): Map<number, number[]> {
     const lines = new Map<number, number[]>()
-    const { unitClass, next, accepting, literals } = this
+    const { unitClass, next, literals } = this
     let row = 0
     for (let index = 0; index < text.length; index++) {
-      row = next[row + (unitClass[text.charCodeAt(index)] as number)] as number
-      if (accepting[row] !== 1) continue
+      const entry = next[row + (unitClass[text.charCodeAt(index)] as number)] as number
+      if (entry >= 0) {
+        row = entry
+        continue
+      }
+      row = ~entry
       // Hits are rare: the line is looked up only for them.
       for (const literal of this.ending.get(row) ?? []) {
         const { text: literalText, foldCase } = literals[literal] as ScannedLiteral
