@@ -193,7 +193,8 @@ class LiteralReader {
       this.position++
       facts = { exact: atom.exact === undefined ? undefined : [...new Set(['', ...atom.exact])], required: undefined }
     } else if (char === '{') {
-      const repeat = /^\{(\d+)(,\d*)?\}/u.exec(this.chars.slice(this.position).join(''))
+      // `{1000,1000}` is the longest repetition RE2 accepts: a short window keeps reading linear.
+      const repeat = /^\{(\d+)(,\d*)?\}/u.exec(this.chars.slice(this.position, this.position + 16).join(''))
       // RE2 reads a brace that is not a repetition as a literal; not worth modelling.
       if (repeat === null) throw new Unsupported()
       this.position += [...repeat[0]].length
@@ -299,7 +300,8 @@ function readFacts(pattern: string, lowerCase: boolean): { facts: Facts; anchors
     const reader = new LiteralReader(pattern, lowerCase)
     return { facts: reader.read(), anchorsText: reader.anchorsText }
   } catch (error) {
-    if (error instanceof Unsupported) return undefined
+    // RangeError: groups nested deeper than the call stack; no literal then, as for any syntax not modelled.
+    if (error instanceof Unsupported || error instanceof RangeError) return undefined
     throw error
   }
 }

@@ -29,6 +29,11 @@ describe('required literals', () => {
     expect(['\\Aab', 'ab\\z', '(?-m)^ab', '(?m)ab'].map(lineLocal)).toEqual(Array(4).fill(false))
   })
 
+  it('reads long and deeply nested patterns without failing', () => {
+    expect(requiredLiterals(`${'(?:'.repeat(20_000)}x${')'.repeat(20_000)}`)).toBeUndefined()
+    expect(requiredLiterals('ab{2}'.repeat(20_000))?.anyOf).toEqual(['a'])
+  })
+
   it('gives none when a match may contain no literal, or the syntax is not modelled', () => {
     for (const pattern of ['[A-Z0-9]{32,}', 'a*b?', '(a|)', '\\Qabc\\E', '\\d+', '(?i)sss', '']) expect(requiredLiterals(pattern)).toBeUndefined()
   })
