@@ -1,8 +1,28 @@
 import type { AnyTool } from './define.js'
 import { knowledgeList } from './knowledge/list.js'
+import { indexRebuild } from './index/rebuild.js'
+import { indexStatus } from './index/status.js'
+import { indexUpdate } from './index/update.js'
+import { memoryAdd } from './memory/add.js'
+import { memoryDelete } from './memory/delete.js'
+import { memoryList } from './memory/list.js'
+import { memoryRestore } from './memory/restore.js'
+import { memorySearch } from './memory/search.js'
+import { memoryShow } from './memory/show.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
  * function schemas are generated from this list; CLI commands import their tool directly.
  */
-export const tools: readonly AnyTool[] = [knowledgeList]
+export const tools: readonly AnyTool[] = [
+  knowledgeList,
+  memoryAdd,
+  memorySearch,
+  memoryList,
+  memoryShow,
+  memoryDelete,
+  memoryRestore,
+  indexStatus,
+  indexUpdate,
+  indexRebuild,
+]
