@@ -18,7 +18,7 @@ export const memoryAdd = defineTool({
     content: z
       .string()
       .max(maxContentLength, `at most ${maxContentLength} characters`)
-      .refine((value) => value.trim() !== '', 'must not be empty')
+      .refine((value) => value.trim() !== '', 'non-empty text')
       .describe('The fact to remember, in plain language'),
     layer: memoryLayerSchema.default('user').describe('Where to keep it (default user)'),
     tags: z.array(z.string().trim().min(1).max(64)).max(32).default([]).describe('Labels to filter by'),

@@ -19,7 +19,7 @@ export const memorySearch = defineTool({
     query: z
       .string()
       .max(2000)
-      .refine((value) => value.trim() !== '', 'must not be empty')
+      .refine((value) => value.trim() !== '', 'non-empty text')
       .describe('What you want to recall, in plain language'),
     layers: oneOrMany(memoryLayerSchema).optional().describe('Only these layers (default: every layer visible here)'),
     limit: z.number().int().min(1).max(100).default(10).describe('Most results to return (1-100)'),
