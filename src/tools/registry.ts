@@ -1,5 +1,6 @@
 import type { AnyTool } from './define.js'
 import { knowledgeList } from './knowledge/list.js'
+import { evalRun } from './eval/run.js'
 import { indexRebuild } from './index/rebuild.js'
 import { indexStatus } from './index/status.js'
 import { indexUpdate } from './index/update.js'
@@ -25,4 +26,5 @@ export const tools: readonly AnyTool[] = [
   indexStatus,
   indexUpdate,
   indexRebuild,
+  evalRun,
 ]
