@@ -1,5 +1,10 @@
 import type { AnyTool } from './define.js'
+import { init } from './init.js'
+import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
+import { knowledgeNew } from './knowledge/new.js'
+import { knowledgeQuery } from './knowledge/query.js'
+import { knowledgeShow } from './knowledge/show.js'
 import { evalRun } from './eval/run.js'
 import { indexRebuild } from './index/rebuild.js'
 import { indexStatus } from './index/status.js'
@@ -16,7 +21,12 @@ import { memoryShow } from './memory/show.js'
  * function schemas are generated from this list; CLI commands import their tool directly.
  */
 export const tools: readonly AnyTool[] = [
+  init,
   knowledgeList,
+  knowledgeQuery,
+  knowledgeShow,
+  knowledgeNew,
+  knowledgeLint,
   memoryAdd,
   memorySearch,
   memoryList,
