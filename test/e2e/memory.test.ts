@@ -184,3 +184,28 @@ describe('mk memory', () => {
   }, 240_000)
 })
 
+describe('search through the index with the bundled encoder', () => {
+  it('finds "We store everything in Postgres" for "what database do we use" by meaning', async () => {
+    await ws.write('.mkrc', '')
+    const postgres = await add('We store everything in Postgres', '--layer', 'project')
+    await add('The office plants need watering on Mondays')
+    await add('Lunch is served at noon in the canteen')
+    const found = await search('what database do we use')
+    expect(found.searchMode).toBe('hybrid')
+    expect(found.results[0]?.memoryId).toBe(postgres.memoryId)
+    const status = parseJson<{ model: string; pendingEmbeddings: number }>(await mk(['index', 'status', '--json']))
+    expect(status).toMatchObject({ model: expect.stringMatching(/^bundled/), pendingEmbeddings: 0 })
+  }, 120_000)
+
+  it('knowledge_query sees a knowledge file edited since the last query', async () => {
+    const adr = (title: string, body: string): string => `---\ntitle: ${title}\ntype: adr\nstatus: accepted\n---\n${body}\n`
+    await ws.write('knowledge/adr/adr-0001-queue.md', adr('Use RabbitMQ', 'Messages go through RabbitMQ.'))
+    await ws.write('knowledge/adr/adr-0002-db.md', adr('Use PostgreSQL', 'Relational data lives in PostgreSQL.'))
+    const query = async (text: string): Promise<string[]> =>
+      parseJson<{ items: { id: string }[] }>(await mk(['knowledge', 'query', text, '--json'])).items.map((item) => item.id)
+    expect(await query('rabbitmq')).toEqual(['adr-0001-queue'])
+    await ws.write('knowledge/adr/adr-0001-queue.md', adr('Use Kafka', 'Messages go through Kafka.'))
+    expect(await query('rabbitmq')).toEqual([])
+    expect(await query('kafka')).toEqual(['adr-0001-queue'])
+  })
+})
