@@ -1,10 +1,9 @@
 import * as fs from 'node:fs'
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import git from 'isomorphic-git'
+import { commitFiles, initRepository } from './git-objects.js'
 import { withLock } from './lock.js'
-
-const author = { name: 'mk', email: 'mk@localhost' }
 
 /** Paths in the history repository are posix and relative to MK_HOME. */
 export interface HistoryChange {
@@ -13,20 +12,14 @@ export interface HistoryChange {
   message: string
 }
 
-async function ensureRepository(home: string): Promise<void> {
-  if (existsSync(join(home, '.git'))) return
-  fs.mkdirSync(home, { recursive: true })
-  await git.init({ fs, dir: home, defaultBranch: 'main' })
-}
-
 /** Record a change of MK_HOME as one commit, so every memory change is audited and can be undone. */
 export async function commitChange(home: string, change: HistoryChange): Promise<string> {
-  // isomorphic-git only serialises writers inside one process; other mk processes commit here too.
+  // Other mk processes commit here too: one at a time.
   return withLock(join(home, '.locks', 'history'), async () => {
-    await ensureRepository(home)
-    for (const filepath of change.add ?? []) await git.add({ fs, dir: home, filepath })
-    for (const filepath of change.remove ?? []) await git.remove({ fs, dir: home, filepath })
-    return git.commit({ fs, dir: home, message: change.message, author })
+    await initRepository(home)
+    const added = await Promise.all((change.add ?? []).map(async (path) => ({ path, content: await readFile(join(home, path)) })))
+    const removed = (change.remove ?? []).map((path) => ({ path, content: undefined }))
+    return commitFiles(home, [...added, ...removed], change.message)
   })
 }
 
@@ -40,6 +33,7 @@ export interface DeletedVersion {
 /** The last deletion of `id`: the commit whose message starts with `delete <id>`, and the file it removed or archived. */
 export async function findDeletion(home: string, id: string): Promise<DeletedVersion | undefined> {
   if (!existsSync(join(home, '.git'))) return undefined
+  const { default: git } = await import('isomorphic-git')
   let commits: Awaited<ReturnType<typeof git.log>>
   try {
     commits = await git.log({ fs, dir: home })

@@ -70,6 +70,29 @@ function warnUnreadable(unreadable: readonly UnreadableMemory[], warn: (message:
   for (const entry of unreadable) warn(`skipped memory file ${entry.file}: ${entry.problem}`)
 }
 
+function idOfFile(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1, -3)
+}
+
+/** Files that did not parse are read again on every refresh (an edit in place does not touch the folder), and warned about while broken. */
+async function retryUnreadable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, unreadableKey: string, options: RefreshOptions): Promise<RefreshReport> {
+  const previous = JSON.parse(index.state(unreadableKey) ?? '[]') as UnreadableMemory[]
+  if (previous.length === 0) return { added: 0, removed: 0, knowledgeReloaded: false }
+  const documents: IndexDocument[] = []
+  const stillBroken: UnreadableMemory[] = []
+  for (const entry of previous) {
+    const file = join(folder.dir, `${idOfFile(entry.file)}.md`)
+    if (!existsSync(file)) continue
+    const read = await readMemoryFile(workspace, folder, file)
+    if (isStored(read)) documents.push(memoryDocument(read.record, folder))
+    else stillBroken.push(read)
+  }
+  index.upsert(documents)
+  index.setState(unreadableKey, stillBroken.length === 0 ? undefined : JSON.stringify(stillBroken))
+  warnUnreadable(stillBroken, options.warn)
+  return { added: documents.length, removed: 0, knowledgeReloaded: false }
+}
+
 /**
  * Bring one memory folder's documents up to date. Adding or deleting a file changes the
  * folder's modification time, so an unchanged folder costs one stat.
@@ -80,8 +103,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
   // Taken before listing: a file added while we list changes the folder again and is picked up next time.
   const signature = await folderSignature(folder.dir)
   if (options.force !== true && index.state(stateKey) === signature) {
-    warnUnreadable(JSON.parse(index.state(unreadableKey) ?? '[]') as UnreadableMemory[], options.warn)
-    return { added: 0, removed: 0, knowledgeReloaded: false }
+    return retryUnreadable(index, workspace, folder, unreadableKey, options)
   }
   const names = await listMemoryFiles(folder)
   const indexed = index.idsOfSource(folder.key)
@@ -94,7 +116,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
     if (isStored(read)) documents.push(memoryDocument(read.record, folder))
     else unreadable.push(read)
   }
-  const unreadableIds = new Set(unreadable.map((entry) => entry.file.slice(entry.file.lastIndexOf('/') + 1, -3)))
+  const unreadableIds = new Set(unreadable.map((entry) => idOfFile(entry.file)))
   const gone = [...indexed].filter((id) => !onDisk.has(id) || unreadableIds.has(id))
   index.upsert(documents)
   const removed = index.remove(gone)

@@ -125,6 +125,12 @@ describe('mk memory', () => {
     const found = await search('cache')
     expect(found.results.map((result) => result.memoryId)).toEqual([good.memoryId])
     expect(found.run.stderr).toMatch(/skipped memory file \$MK_HOME\/memory\/user\/mem_01JAAAAAAAAAAAAAAAAAAAAAAA\.md: malformed frontmatter/)
+    // Fixed in place (the folder itself does not change): the next search finds it.
+    const fixed = '---\nid: mem_01JAAAAAAAAAAAAAAAAAAAAAAA\nlayer: user\ncreated: 2026-11-20\n---\nthe cache is warmed at six\n'
+    await writeFile(join(ws.mkHome, 'memory', 'user', 'mem_01JAAAAAAAAAAAAAAAAAAAAAAA.md'), fixed)
+    const again = await search('cache')
+    expect(again.results.map((result) => result.memoryId).sort()).toEqual(['mem_01JAAAAAAAAAAAAAAAAAAAAAAA', good.memoryId].sort())
+    expect(again.run.stderr).not.toMatch(/skipped/)
   })
 
   it('rebuilds a truncated index from the files with a notice, losing nothing', async () => {
