@@ -52,3 +52,21 @@ export async function ensureFresh(index: SearchIndex, workspace: Workspace, opti
   index.setState('refreshed_at', new Date().toISOString())
   return report
 }
+
+/**
+ * A search embeds the documents still waiting for a vector, but only a few: embedding runs at
+ * tens of texts a second, and one search must stay quick. The rest are found by full text
+ * until `mk index update` (or later searches) embed them.
+ */
+export const maxEmbeddedPerSearch = 64
+
+export async function embedSomePending(index: SearchIndex, warn: (message: string) => void): Promise<void> {
+  if (!index.canSearchVectors) return
+  const pending = index.pendingCount()
+  if (pending === 0) return
+  if (pending > maxEmbeddedPerSearch) {
+    warn(`${pending} documents have no embedding yet and are found by full text only; run mk index update to embed them`)
+    return
+  }
+  await index.embedPending()
+}
