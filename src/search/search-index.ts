@@ -13,9 +13,7 @@ export interface OpenIndexOptions {
   embedder?: EmbeddingProvider | undefined
 }
 
-export interface StoredDocument extends IndexDocument {
-  embedded: boolean
-}
+export type StoredDocument = IndexDocument
 
 interface DocRow {
   rowid: number
@@ -60,7 +58,6 @@ function fromRow(row: DocRow): StoredDocument {
     expiresAt: row.expires_at ?? undefined,
     type: row.type ?? undefined,
     status: row.status ?? undefined,
-    embedded: row.embedded === 1,
   }
 }
 
@@ -100,8 +97,6 @@ function hasNarrowingFilter(filters: SearchFilters | undefined): boolean {
 export class SearchIndex {
   /** Notices for the user: why the index was rebuilt, that the model changed. */
   readonly notices: string[] = []
-  /** True when the database was created (or recreated) by this open: it must be filled from the files. */
-  readonly created: boolean
   private readonly db: Database.Database
   private readonly embedder: EmbeddingProvider | undefined
   private vectorTableReady = false
@@ -120,7 +115,6 @@ export class SearchIndex {
     if (opened.rebuiltBecause !== undefined) {
       this.notices.push(`the search index ${path} was ${opened.rebuiltBecause}; it was recreated and is rebuilt from the files`)
     }
-    this.created = opened.rebuiltBecause !== undefined || this.count() === 0
     if (this.embedder !== undefined) this.prepareVectors(this.embedder)
     this.hasVectorTable = this.tableExists('vectors')
   }
@@ -253,11 +247,6 @@ export class SearchIndex {
         return removed
       })
       .immediate()
-  }
-
-  get(id: string): StoredDocument | undefined {
-    const row = this.db.prepare('SELECT * FROM docs WHERE id = ?').get(id) as DocRow | undefined
-    return row === undefined ? undefined : fromRow(row)
   }
 
   getMany(ids: readonly string[]): StoredDocument[] {
