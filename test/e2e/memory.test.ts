@@ -162,6 +162,16 @@ describe('mk memory', () => {
     expect(JSON.stringify(status)).not.toContain(ws.mkHome)
   })
 
+  it('keeps adding and finding memories by full text when the model folder is missing, with a warning', async () => {
+    await ws.write('.mkrc', 'search:\n  embedding:\n    provider: transformers\n    model: ./models/missing\n')
+    const added = await mk(['memory', 'add', 'The nightly job prunes old artifacts', '--json'])
+    expect(added.exitCode).toBe(0)
+    expect(added.stderr).toMatch(/models\/missing does not exist; searching full text only until the embedding model is fixed/)
+    const found = await search('artifacts')
+    expect(found.searchMode).toBe('fulltext')
+    expect(found.results.map((result) => result.memoryId)).toEqual([parseJson<AddOutput>(added).memoryId])
+  })
+
   it('rejects bad input with one clear line and exit 2', async () => {
     expectCleanError(await mk(['memory', 'add', '   ', '--json']), /content: expected non-empty text/)
     expectCleanError(await mk(['memory', 'add', 'x'.repeat(10_001), '--json']), /content: .*at most 10000 characters/)
