@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { fuse, type Scored } from './fusion.js'
 import { contentHash, dedupKey } from './normalise.js'
-import { openDatabase } from './open-database.js'
+import { isCorruptionError, openDatabase, recreateDatabase } from './open-database.js'
 import { ftsQuery } from './query-text.js'
 import { createVectorTable, schemaVersion } from './schema.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
@@ -97,11 +97,11 @@ function hasNarrowingFilter(filters: SearchFilters | undefined): boolean {
 export class SearchIndex {
   /** Notices for the user: why the index was rebuilt, that the model changed. */
   readonly notices: string[] = []
-  private readonly db: Database.Database
+  private db: Database.Database
   private readonly embedder: EmbeddingProvider | undefined
   private vectorTableReady = false
   /** Vectors of a previous model may exist even when this process has no embedder; removals must clear them too. */
-  private readonly hasVectorTable: boolean
+  private hasVectorTable: boolean
   /** True once this process has embedded something: the model is loaded and more embedding is cheap. */
   embedderWarm = false
 
@@ -217,14 +217,27 @@ export class SearchIndex {
       .immediate()
   }
 
-  /** Empty every table but the metadata, so the next refresh reads all files again. */
+  /**
+   * Empty every table but the metadata, so the next refresh reads all files again. A database
+   * too damaged to empty (a corrupt page the cheap open check cannot see) is recreated instead.
+   */
   clear(): void {
-    this.db
-      .transaction(() => {
-        for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) this.db.exec(`DELETE FROM ${table}`)
-        if (this.hasVectorTable) this.db.exec('DELETE FROM vectors')
-      })
-      .immediate()
+    try {
+      this.db
+        .transaction(() => {
+          for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) this.db.exec(`DELETE FROM ${table}`)
+          if (this.hasVectorTable) this.db.exec('DELETE FROM vectors')
+        })
+        .immediate()
+    } catch (error) {
+      if (!isCorruptionError(error)) throw error
+      this.db.close()
+      this.db = recreateDatabase(this.path)
+      this.notices.push(`the search index ${this.path} was corrupt (${(error as Error).message}); it was recreated`)
+      this.vectorTableReady = false
+      if (this.embedder !== undefined) this.prepareVectors(this.embedder)
+      this.hasVectorTable = this.tableExists('vectors')
+    }
   }
 
   /** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
