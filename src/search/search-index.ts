@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs'
 import type Database from 'better-sqlite3'
+import { MkError } from '../errors.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { fuse, type Scored } from './fusion.js'
 import { contentHash, dedupKey } from './normalise.js'
@@ -163,6 +164,10 @@ export class SearchIndex {
 
   /** Insert or replace documents in one transaction. Never embeds: changed documents wait for embedPending. */
   upsert(docs: readonly IndexDocument[]): void {
+    this.guard(() => this.upsertAll(docs))
+  }
+
+  private upsertAll(docs: readonly IndexDocument[]): void {
     const find = this.db.prepare('SELECT rowid, content_hash FROM docs WHERE id = ?')
     const insert = this.db.prepare(
       `INSERT INTO docs (id, kind, layer, source, path, type, status, title, content, tags, content_hash, dedup_key, updated_at, expires_at, embedded)
@@ -355,6 +360,30 @@ export class SearchIndex {
   }
 
   async search(request: SearchRequest): Promise<SearchHit[]> {
+    try {
+      return await this.rank(request)
+    } catch (error) {
+      throw this.explain(error)
+    }
+  }
+
+  /** A damaged page found in use: say what to do instead of SQLite's "database disk image is malformed". */
+  private explain(error: unknown): unknown {
+    if (!isCorruptionError(error)) return error
+    return new MkError('INTERNAL_ERROR', `the search index ${this.path} is corrupt (${(error as Error).message})`, {
+      details: { hint: 'run mk index rebuild: the index is rebuilt from the memory and knowledge files, which are untouched' },
+    })
+  }
+
+  private guard<T>(work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      throw this.explain(error)
+    }
+  }
+
+  private async rank(request: SearchRequest): Promise<SearchHit[]> {
     const mode = this.effectiveMode(request.mode)
     const candidates = Math.max(request.limit, minCandidates)
     const textList = mode === 'vector' ? [] : this.textCandidates(request.text, request.filters, candidates)

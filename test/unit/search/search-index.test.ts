@@ -91,7 +91,7 @@ describe('search index', () => {
     reopened.close()
   })
 
-  it('clear() recreates an index whose pages are damaged where the open check cannot see', async () => {
+  it('explains a damaged page met in a search, and clear() recreates the index', async () => {
     const index = openIndex(path)
     index.upsert(Array.from({ length: 300 }, (_, n) => memory(`m${n}`, `memory number ${n} `.repeat(20))))
     index.close()
@@ -103,6 +103,11 @@ describe('search index', () => {
     await file.close()
     const damaged = openIndex(path)
     expect(damaged.notices).toEqual([])
+    await expect(damaged.search({ text: 'memory number', mode: 'fulltext', limit: 300 })).rejects.toMatchObject({
+      code: 'INTERNAL_ERROR',
+      message: expect.stringMatching(/index\.db is corrupt/),
+      details: { hint: expect.stringMatching(/run mk index rebuild/) },
+    })
     damaged.clear()
     expect(damaged.notices.join('\n')).toMatch(/was corrupt \(.*\); it was recreated/)
     damaged.upsert([memory('fresh', 'written after the repair')])
