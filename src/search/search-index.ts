@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type Database from 'better-sqlite3'
 import { MkError } from '../errors.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
@@ -370,7 +371,7 @@ export class SearchIndex {
   /** A damaged page found in use: say what to do instead of SQLite's "database disk image is malformed". */
   private explain(error: unknown): unknown {
     if (!isCorruptionError(error)) return error
-    return new MkError('INTERNAL_ERROR', `the search index ${this.path} is corrupt (${(error as Error).message})`, {
+    return new MkError('INTERNAL_ERROR', `the search index ${join(basename(dirname(this.path)), basename(this.path))} is corrupt (${(error as Error).message})`, {
       details: { hint: 'run mk index rebuild: the index is rebuilt from the memory and knowledge files, which are untouched' },
     })
   }
