@@ -1,8 +1,10 @@
 import { benchStartup } from './startup.js'
+import { benchEval } from './eval.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
+  eval: benchEval,
 }
 
 const only = process.argv.slice(2)
