@@ -105,6 +105,10 @@ export class SearchIndex {
   private readonly db: Database.Database
   private readonly embedder: EmbeddingProvider | undefined
   private vectorTableReady = false
+  /** Vectors of a previous model may exist even when this process has no embedder; removals must clear them too. */
+  private readonly hasVectorTable: boolean
+  /** True once this process has embedded something: the model is loaded and more embedding is cheap. */
+  embedderWarm = false
 
   constructor(
     readonly path: string,
@@ -118,6 +122,7 @@ export class SearchIndex {
     }
     this.created = opened.rebuiltBecause !== undefined || this.count() === 0
     if (this.embedder !== undefined) this.prepareVectors(this.embedder)
+    this.hasVectorTable = this.tableExists('vectors')
   }
 
   /** Record the model; a different model than the one that built the vectors means dropping them and embedding again. */
@@ -179,7 +184,7 @@ export class SearchIndex {
     const insertText = this.db.prepare('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)')
     const deleteTags = this.db.prepare('DELETE FROM doc_tags WHERE doc = ?')
     const insertTag = this.db.prepare('INSERT OR IGNORE INTO doc_tags (tag, doc) VALUES (?, ?)')
-    const deleteVector = this.vectorTableReady ? this.db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
+    const deleteVector = this.hasVectorTable ? this.db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
     this.db
       .transaction(() => {
         for (const doc of docs) {
@@ -218,10 +223,20 @@ export class SearchIndex {
       .immediate()
   }
 
+  /** Empty every table but the metadata, so the next refresh reads all files again. */
+  clear(): void {
+    this.db
+      .transaction(() => {
+        for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) this.db.exec(`DELETE FROM ${table}`)
+        if (this.hasVectorTable) this.db.exec('DELETE FROM vectors')
+      })
+      .immediate()
+  }
+
   /** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
   remove(ids: readonly string[]): number {
     const find = this.db.prepare('SELECT rowid FROM docs WHERE id = ?').pluck()
-    const deleteVector = this.vectorTableReady ? this.db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
+    const deleteVector = this.hasVectorTable ? this.db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
     const statements = ['DELETE FROM docs_fts WHERE rowid = ?', 'DELETE FROM doc_tags WHERE doc = ?', 'DELETE FROM docs WHERE rowid = ?'].map((sql) =>
       this.db.prepare(sql),
     )
@@ -318,6 +333,7 @@ export class SearchIndex {
         searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
       )
       const vectors = await embedder.embed(texts, 'document')
+      this.embedderWarm = true
       this.db
         .transaction(() => {
           batch.forEach((row, index) => {
@@ -371,6 +387,7 @@ export class SearchIndex {
     const embedder = this.embedder
     if (embedder === undefined || text.trim() === '') return []
     const [query] = await embedder.embed([text], 'query')
+    this.embedderWarm = true
     if (query === undefined) return []
     const where = filterClause(filters)
     const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
@@ -391,6 +408,15 @@ export class SearchIndex {
       )
       .all(query, ...where.params, limit) as Scored[]
     return exact
+  }
+
+  /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
+  async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
+    const candidates = await this.vectorCandidates(text, filters, limit)
+    const idOf = this.db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
+    return candidates
+      .filter((candidate) => candidate.score >= minSimilarity)
+      .map((candidate) => ({ id: idOf.get(candidate.rowid) as string, score: candidate.score, scores: { vector: candidate.score } }))
   }
 
   stats(): IndexStats {

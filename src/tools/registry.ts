@@ -1,12 +1,40 @@
 import type { AnyTool } from './define.js'
+import { init } from './init.js'
+import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
+import { knowledgeNew } from './knowledge/new.js'
+import { knowledgeQuery } from './knowledge/query.js'
+import { knowledgeShow } from './knowledge/show.js'
 import { evalRun } from './eval/run.js'
+import { indexRebuild } from './index/rebuild.js'
+import { indexStatus } from './index/status.js'
+import { indexUpdate } from './index/update.js'
+import { memoryAdd } from './memory/add.js'
+import { memoryDelete } from './memory/delete.js'
+import { memoryList } from './memory/list.js'
+import { memoryRestore } from './memory/restore.js'
+import { memorySearch } from './memory/search.js'
+import { memoryShow } from './memory/show.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
  * function schemas are generated from this list; CLI commands import their tool directly.
  */
 export const tools: readonly AnyTool[] = [
+  init,
   knowledgeList,
+  knowledgeQuery,
+  knowledgeShow,
+  knowledgeNew,
+  knowledgeLint,
+  memoryAdd,
+  memorySearch,
+  memoryList,
+  memoryShow,
+  memoryDelete,
+  memoryRestore,
+  indexStatus,
+  indexUpdate,
+  indexRebuild,
   evalRun,
 ]

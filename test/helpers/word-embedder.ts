@@ -19,7 +19,8 @@ export function wordEmbedder(options: { modelId?: string; dimensions?: number; s
           const word = synonyms[raw] ?? raw
           let hash = 2166136261
           for (const char of word) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619)
-          vector[(hash >>> 0) % dimensions] += 1
+          const bucket = (hash >>> 0) % dimensions
+        vector[bucket] = (vector[bucket] ?? 0) + 1
         }
         const norm = Math.hypot(...vector) || 1
         return vector.map((value) => value / norm)

@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import { MkError } from '../../errors.js'
+import { defineTool } from '../define.js'
+import { identityOf } from '../memory/schemas.js'
+import { workspaceIndex } from '../search-index.js'
+import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary } from './schemas.js'
+
+export const knowledgeQuery = defineTool({
+  name: 'knowledge_query',
+  title: 'Search knowledge items',
+  description:
+    'Find the organisation\'s decisions and rules (ADRs, policies, patterns, specs) relevant to a question or a planned change: items containing any of the words, ranked by full text (BM25) fused with meaning (embeddings). Filters by type, layer, tags and status (default: accepted only). Use knowledge_show to read one item in full.',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({
+    text: z.string().optional().describe('Words to look for in title, summary, tags and body; omit to list by filters only'),
+    type: oneOrMany(knowledgeTypeSchema).optional().describe('Only these types'),
+    layer: oneOrMany(knowledgeLayerSchema).optional().describe('Only these layers'),
+    tags: oneOrMany(z.string().min(1)).optional().describe('Only items carrying every one of these tags'),
+    status: oneOrMany(knowledgeStatusSchema).default(['accepted']).describe('Only these statuses (default: accepted)'),
+    limit: z.number().int().min(1).max(100).default(10).describe('Most results to return (1-100)'),
+  }),
+  output: z.strictObject({
+    items: z.array(knowledgeSummarySchema),
+    totalCount: z.number().int().describe('Matches before the limit was applied'),
+  }),
+  examples: [
+    {
+      title: 'Which decisions cover databases?',
+      input: { text: 'database', type: 'adr' },
+      output: {
+        items: [
+          {
+            id: 'adr-0001-use-postgresql',
+            type: 'adr',
+            layer: 'project',
+            title: 'Use PostgreSQL for relational data',
+            summary: 'New services store relational data in PostgreSQL.',
+            status: 'accepted',
+            tags: ['database'],
+            hasConstraints: true,
+            path: 'knowledge/adr/adr-0001-use-postgresql.md',
+          },
+        ],
+        totalCount: 1,
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([import('../../search/workspace-index.js'), import('../../search/knowledge-items.js')])
+    const index = await workspaceIndex(ctx)
+    const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
+    const first = fresh.knowledgeProblems[0]
+    if (first !== undefined) {
+      const more = fresh.knowledgeProblems.length > 1 ? ` (and ${fresh.knowledgeProblems.length - 1} more)` : ''
+      throw new MkError('INVALID_INPUT', `${first}${more}`, { details: { problems: fresh.knowledgeProblems, hint: 'run mk knowledge lint to see every problem' } })
+    }
+    const filters = {
+      kind: 'knowledge' as const,
+      statuses: input.status,
+      ...(input.type === undefined ? {} : { types: input.type }),
+      ...(input.layer === undefined ? {} : { layers: input.layer }),
+      ...(input.tags === undefined ? {} : { tags: input.tags }),
+    }
+    let ids: string[]
+    if (input.text === undefined || input.text.trim() === '') {
+      ids = index
+        .list(filters)
+        .map((doc) => doc.id)
+        .sort((a, b) => a.localeCompare(b))
+    } else {
+      await embedSomePending(index, ctx.warn)
+      const hits = await index.search({ text: input.text, mode: 'hybrid', limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
+      // Similarities of the bundled encoder have no usable absolute floor (unrelated texts reach 0.6), so an item
+      // must contain a query word to match; meaning then decides the order among the matches.
+      ids = hits.filter((hit) => hit.scores.text !== undefined).map((hit) => hit.id)
+    }
+    const items = (await readKnowledgeItems(ctx.workspace, index.getMany(ids.slice(0, input.limit)))).map(toSummary)
+    const { style } = ctx
+    const display =
+      items.length === 0
+        ? 'No matching knowledge items.'
+        : items
+            .map((item) => `${style.cyan(item.id)} ${style.dim(`${item.type} · ${item.layer} · ${item.status}`)}\n  ${item.title}${item.summary === undefined ? '' : `\n  ${style.dim(item.summary)}`}`)
+            .join('\n')
+    return { output: { items, totalCount: ids.length }, display }
+  },
+})
