@@ -1,21 +1,7 @@
 import { Flags } from '@oclif/core'
 import { MkCommand } from '../src/cli/base-command.js'
-import type { ProgressEvent } from '../src/tools/context.js'
+import { progressReporter } from '../src/cli/progress.js'
 import { evalRun } from '../src/tools/eval/run.js'
-
-/** One line on stderr per phase and at most every few seconds: a long run shows it is alive without flooding logs. */
-function progressLines(): (event: ProgressEvent) => void {
-  let lastPhase = ''
-  let lastAt = 0
-  return (event) => {
-    const now = Date.now()
-    const finished = event.total !== undefined && event.done >= event.total
-    if (event.phase === lastPhase && now - lastAt < 5000 && !finished) return
-    lastPhase = event.phase
-    lastAt = now
-    process.stderr.write(`${event.phase} ${event.done}${event.total === undefined ? '' : `/${event.total}`}\n`)
-  }
-}
 
 export default class Eval extends MkCommand {
   static override summary = evalRun.title
@@ -34,12 +20,16 @@ export default class Eval extends MkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Eval)
-    const textWeight = flags['text-weight'] === undefined ? undefined : Number(flags['text-weight'])
-    await this.callTool(
-      evalRun,
-      { dataset: flags.dataset, mode: flags.mode, limitQueries: flags['limit-queries'], textWeight: Number.isNaN(textWeight) ? flags['text-weight'] : textWeight },
-      flags,
-      { progress: progressLines() },
-    )
+    const progress = progressReporter(process.stderr)
+    try {
+      await this.callTool(
+        evalRun,
+        { dataset: flags.dataset, mode: flags.mode, limitQueries: flags['limit-queries'], textWeight: flags['text-weight'] === undefined ? undefined : Number(flags['text-weight']) },
+        flags,
+        { progress: progress.report },
+      )
+    } finally {
+      await progress.finish()
+    }
   }
 }

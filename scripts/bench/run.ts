@@ -3,6 +3,7 @@ import { benchStartup } from './startup.js'
 import { benchCheck } from './check.js'
 // memory and search (issue 4)
 import { benchMemory } from './memory.js'
+import { benchEval } from './eval.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   check: benchCheck,
   // memory and search (issue 4)
   memory: benchMemory,
+  eval: benchEval,
 }
 
 const only = process.argv.slice(2)

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
-import { appendFile, mkdir, readFile } from 'node:fs/promises'
+import { createHash, randomBytes } from 'node:crypto'
+import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isNodeError } from '../errors.js'
 import type { EmbeddingProvider } from '../search/embedding/provider.js'
@@ -18,20 +18,24 @@ function keyOf(text: string): string {
  * Wraps a provider so that document vectors already computed for the same
  * model and text are read from a file instead of embedded again: repeated
  * benchmark runs then cost seconds, not the minutes a corpus takes to embed.
- * Queries are always embedded, so search latency stays honest. One
- * append-only file per model: records of a SHA-256 key and the vector.
+ * Queries are always embedded, so search latency stays honest. Each run
+ * appends to its own file (so runs at the same time never interleave
+ * records); a file holds records of a SHA-256 key and the vector.
  */
 export async function withVectorCache(provider: EmbeddingProvider, dir: string): Promise<CachedEmbedder> {
-  const file = join(dir, `${createHash('sha256').update(provider.modelId).digest('hex').slice(0, 16)}-${provider.dimensions}.vectors`)
+  const prefix = `${createHash('sha256').update(provider.modelId).digest('hex').slice(0, 16)}-${provider.dimensions}-`
+  const file = join(dir, `${prefix}${process.pid}-${randomBytes(4).toString('hex')}.vectors`)
   const recordBytes = keyBytes + provider.dimensions * 4
   const vectors = new Map<string, Float32Array>()
-  let data: Buffer | undefined
-  try {
-    data = await readFile(file)
-  } catch (error) {
-    if (!isNodeError(error) || error.code !== 'ENOENT') throw error
-  }
-  if (data !== undefined) {
+  await mkdir(dir, { recursive: true })
+  for (const name of (await readdir(dir)).filter((entry) => entry.startsWith(prefix) && entry.endsWith('.vectors'))) {
+    let data: Buffer
+    try {
+      data = await readFile(join(dir, name))
+    } catch (error) {
+      if (isNodeError(error) && error.code === 'ENOENT') continue
+      throw error
+    }
     // A record cut short by an interrupted run is ignored.
     for (let offset = 0; offset + recordBytes <= data.length; offset += recordBytes) {
       const key = data.toString('hex', offset, offset + keyBytes)
@@ -40,7 +44,6 @@ export async function withVectorCache(provider: EmbeddingProvider, dir: string):
       vectors.set(key, vector)
     }
   }
-  await mkdir(dir, { recursive: true })
   const stats = { cached: 0, embedded: 0 }
   return {
     modelId: provider.modelId,

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseJson, runMk } from '../helpers/mk.js'
@@ -47,6 +48,12 @@ describe('mk eval', () => {
     const vector = await mk(['eval', '--dataset', 'beir:beir-tiny', '--mode', 'vector', '--cwd', workspace.root, '--json'])
     expect(vector.exitCode).toBe(2)
     expect(parseJson(vector)).toMatchObject({ errorCode: 'INVALID_INPUT', message: 'mode vector needs an embedding model, and search.embedding.provider is none' })
+
+    await workspace.write('other/.mkrc', 'search:\n  embedding:\n    provider: transformers\n    model: ./models/missing\n')
+    const model = await mk(['eval', '--dataset', 'beir:beir-tiny', '--cwd', join(workspace.root, 'other')])
+    expect(model.exitCode).toBe(2)
+    expect(model.stderr).toContain(`embedding model folder ${join(workspace.root, 'other', 'models', 'missing')} does not exist`)
+    expect(model.stderr).toContain('hint:')
 
     const weight = await mk(['eval', '--dataset', 'beir:beir-tiny', '--text-weight', '2', '--cwd', workspace.root])
     expect(weight.exitCode).toBe(2)

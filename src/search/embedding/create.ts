@@ -33,7 +33,7 @@ export async function createEmbeddingProvider(settings: EmbeddingSettings, optio
         allowDownload: settings.allowDownload,
       })
       const dimensions = location.kind === 'folder' ? location.dimensions : await fetchHubDimensions(location)
-      return createTransformersProvider(location, dimensions)
+      return createTransformersProvider(location, dimensions, { query: settings.queryPrefix, document: settings.documentPrefix })
     }
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { FeatureExtractionPipeline } from '@huggingface/transformers'
 import { MkError } from '../../errors.js'
 import type { ModelLocation } from './model-folder.js'
@@ -34,12 +35,26 @@ async function loadPipeline(location: ModelLocation): Promise<FeatureExtractionP
   }
 }
 
+/** Text put before queries and documents, for models trained with instructions (e5: "query: " / "passage: "). */
+export interface Prefixes {
+  query?: string | undefined
+  document?: string | undefined
+}
+
+/** Prefixes change every vector, so they are part of the model's identity. */
+function modelIdWith(modelId: string, prefixes: Prefixes): string {
+  const query = prefixes.query ?? ''
+  const document = prefixes.document ?? ''
+  if (query === '' && document === '') return modelId
+  return `${modelId}+prefix:${createHash('sha256').update(query).update('\u0000').update(document).digest('hex').slice(0, 8)}`
+}
+
 /**
  * A sentence-transformer run by @huggingface/transformers (ONNX Runtime):
  * mean pooling over tokens, then L2 normalisation. The runtime is imported
  * and the model loaded on the first `embed` call, never before.
  */
-export function createTransformersProvider(location: ModelLocation, dimensions: number): EmbeddingProvider {
+export function createTransformersProvider(location: ModelLocation, dimensions: number, prefixes: Prefixes = {}): EmbeddingProvider {
   let extractor: Promise<FeatureExtractionPipeline> | undefined
   const load = (): Promise<FeatureExtractionPipeline> => {
     extractor ??= loadPipeline(location).catch((error: unknown) => {
@@ -49,13 +64,14 @@ export function createTransformersProvider(location: ModelLocation, dimensions: 
     return extractor
   }
   return {
-    modelId: location.modelId,
+    modelId: modelIdWith(location.modelId, prefixes),
     dimensions,
-    async embed(texts) {
+    async embed(texts, kind) {
       if (texts.length === 0) return []
       const run = await load()
+      const prefix = prefixes[kind] ?? ''
       const vectors: Float32Array[] = []
-      for (const batch of batches(texts, batchSize)) {
+      for (const batch of batches(prefix === '' ? texts : texts.map((text) => prefix + text), batchSize)) {
         const output = await run(batch, { pooling: 'mean', normalize: true })
         const width = output.dims[1]
         if (width !== dimensions) {

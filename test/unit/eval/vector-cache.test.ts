@@ -35,6 +35,16 @@ describe('vector cache', () => {
     expect(cached.stats).toEqual({ cached: 0, embedded: 0 })
   })
 
+  it('gives each run its own file, so runs at the same time never interleave records', async () => {
+    const model = wordEmbedder({ dimensions: 8 })
+    const [one, two] = await Promise.all([withVectorCache(model, dir), withVectorCache(model, dir)])
+    await Promise.all([one.embed(['alpha'], 'document'), two.embed(['beta'], 'document')])
+    expect(await readdir(dir)).toHaveLength(2)
+    const third = await withVectorCache(model, dir)
+    await third.embed(['alpha', 'beta'], 'document')
+    expect(third.stats).toEqual({ cached: 2, embedded: 0 })
+  })
+
   it('keeps the vectors of different models apart', async () => {
     const one = await withVectorCache(wordEmbedder({ modelId: 'one', dimensions: 8 }), dir)
     await one.embed(['alpha'], 'document')

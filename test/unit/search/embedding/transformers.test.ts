@@ -56,6 +56,18 @@ describe('transformers embedding provider on a tiny generated BERT model', () =>
     expect(Array.from(unknown ?? [])).toEqual(expectedVector([tokenId('[CLS]'), tokenId('[UNK]'), tokenId('[SEP]')]).map((value) => expect.closeTo(value, 5)))
   })
 
+  it('puts the configured prefix before queries or documents, and records it in the model id', async () => {
+    const settings = { ...transformers('./models/tiny-bert'), queryPrefix: 'cats ' }
+    const prefixed = await createEmbeddingProvider(settings, { workspaceRoot: workspace.root })
+    expect(prefixed?.modelId).toMatch(/^transformers:tiny-bert@[0-9a-f]{12}\+prefix:[0-9a-f]{8}$/)
+    const [query] = (await prefixed?.embed(['we'], 'query')) ?? []
+    const [document] = (await prefixed?.embed(['we'], 'document')) ?? []
+    await prefixed?.close?.()
+    const [cls, sep] = [tokenId('[CLS]'), tokenId('[SEP]')]
+    expect(Array.from(query ?? [])).toEqual(expectedVector([cls, tokenId('cats'), tokenId('we'), sep]).map((value) => expect.closeTo(value, 5)))
+    expect(Array.from(document ?? [])).toEqual(expectedVector([cls, tokenId('we'), sep]).map((value) => expect.closeTo(value, 5)))
+  })
+
   it('changes its model id when another model is copied into the same folder', async () => {
     const folder = join(workspace.root, 'models', 'tiny-bert')
     await writeFile(join(folder, 'config.json'), JSON.stringify({ model_type: 'bert', hidden_size: tinyHiddenSize, layers: 2 }))
