@@ -1,8 +1,7 @@
 import * as fs from 'node:fs'
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { commitFiles, initRepository } from './git-objects.js'
+import { commitPaths } from '../git/commit.js'
 import { withLock } from './lock.js'
 
 /** Paths in the history repository are posix and relative to MK_HOME. */
@@ -15,12 +14,7 @@ export interface HistoryChange {
 /** Record a change of MK_HOME as one commit, so every memory change is audited and can be undone. */
 export async function commitChange(home: string, change: HistoryChange): Promise<string> {
   // Other mk processes commit here too: one at a time.
-  return withLock(join(home, '.locks', 'history'), async () => {
-    await initRepository(home)
-    const added = await Promise.all((change.add ?? []).map(async (path) => ({ path, content: await readFile(join(home, path)) })))
-    const removed = (change.remove ?? []).map((path) => ({ path, content: undefined }))
-    return commitFiles(home, [...added, ...removed], change.message)
-  })
+  return withLock(join(home, '.locks', 'history'), () => commitPaths(home, { add: change.add ?? [], remove: change.remove ?? [], message: change.message }))
 }
 
 export interface DeletedVersion {
