@@ -1,6 +1,11 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startGitServer, type GitServer } from '../helpers/git-server.js'
-import { parseJson, runMk } from '../helpers/mk.js'
+import { startGitServer, unusedPort, type GitServer } from '../helpers/git-server.js'
+import { mkBin, parseJson, runMk } from '../helpers/mk.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
 function adr(id: string, title: string, extra: string[] = []): string {
@@ -95,5 +100,151 @@ describe('mk sync from a git remote', () => {
 
     const forced = await sync(workspace, ['--force'])
     expect(forced.output.result).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 4, reparsed: 4 })
+  })
+
+  test('a rewritten remote history is reported and not applied unless --force', async () => {
+    const remote = await server.createRepo('company-rewrite', { 'adr/adr-0200-a.md': adr('adr-0200-a', 'A') })
+    const workspace = await workspaceWith(config([`    - {name: company, layer: company, url: "${remote.url}"}`]))
+    const first = await sync(workspace)
+    const kept = first.output.sources[0]?.commit
+    expect(kept).toBe(await remote.head())
+
+    const rewritten = await remote.rewrite({ 'adr/adr-0201-b.md': adr('adr-0201-b', 'B') })
+    const refused = await sync(workspace)
+    expect(refused.exitCode).toBe(2)
+    expect(refused.output.success).toBe(false)
+    expect(refused.output.result.failures).toHaveLength(1)
+    expect(refused.output.result.failures[0]).toMatchObject({ source: 'company', errorCode: 'CONFLICT', retryable: false })
+    expect(refused.output.result.failures[0]?.message).toContain('history was rewritten')
+    expect(refused.output.result.failures[0]?.hint).toContain('mk sync --force')
+    expect(refused.output.sources[0]).toMatchObject({ action: 'failed' })
+    const ids = async (): Promise<string[]> =>
+      parseJson<{ items: { id: string }[] }>(await runMk(['knowledge', 'list', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })).items.map(
+        (item) => item.id,
+      )
+    expect(await ids()).toEqual(['adr-0200-a'])
+
+    const forced = await sync(workspace, ['--force'])
+    expect(forced.exitCode).toBe(0)
+    expect(forced.output.sources[0]).toMatchObject({ action: 'updated', commit: rewritten })
+    expect(forced.output.result).toMatchObject({ added: 1, unchanged: 1 })
+    expect(await ids()).toEqual(['adr-0200-a', 'adr-0201-b'])
+  })
+
+  test('one unreachable source fails with a retryable error and does not stop the others', async () => {
+    const remote = await server.createRepo('company-ok', { 'adr/adr-0300-ok.md': adr('adr-0300-ok', 'Fine') })
+    const port = await unusedPort()
+    const workspace = await workspaceWith(
+      config([
+        '    - {name: project, layer: project, path: knowledge}',
+        `    - {name: team, layer: team, url: "http://127.0.0.1:${port}/gone.git"}`,
+        `    - {name: company, layer: company, url: "${remote.url}"}`,
+      ]),
+    )
+    const run = await sync(workspace)
+    expect(run.exitCode).toBe(2)
+    expect(run.output.success).toBe(false)
+    expect(run.output.result.failures).toEqual([
+      expect.objectContaining({ source: 'team', errorCode: 'PROVIDER_ERROR', retryable: true, message: expect.stringContaining('connection refused') }),
+    ])
+    expect(run.output.result.added).toBe(2)
+    expect(run.output.sources.map((source) => `${source.name}:${source.action}`)).toEqual(['project:scanned', 'team:failed', 'company:cloned'])
+
+    const human = await runMk(['sync'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    expect(human.exitCode).toBe(2)
+    expect(human.stdout).toMatch(/\[PROVIDER_ERROR, retryable\] source "team": cannot reach http:\/\/127\.0\.0\.1:\d+\/gone\.git \(connection refused\)/)
+    expect(human.stdout + human.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  test('a damaged local clone is detected and cloned again', async () => {
+    const remote = await server.createRepo('company-corrupt', { 'adr/adr-0400-a.md': adr('adr-0400-a', 'A') })
+    const workspace = await workspaceWith(config([`    - {name: company, layer: company, url: "${remote.url}"}`]))
+    await sync(workspace)
+    const packs = join(workspace.mkHome, 'sources', 'company', '.git', 'objects', 'pack')
+    for (const file of await readdir(packs)) await writeFile(join(packs, file), 'garbage')
+    const run = await sync(workspace)
+    expect(run.exitCode).toBe(0)
+    expect(run.output.sources[0]).toMatchObject({ action: 'cloned', commit: await remote.head() })
+    expect(run.output.result).toMatchObject({ added: 0, updated: 0, unchanged: 1 })
+    expect(run.stderr).toContain('damaged')
+  })
+
+  test('a sync killed while fetching leaves the last good state; the next sync completes it', async () => {
+    const remote = await server.createRepo('company-interrupt', {
+      'adr/adr-0500-a.md': adr('adr-0500-a', 'A'),
+      'adr/adr-0501-b.md': adr('adr-0501-b', 'B'),
+    })
+    const workspace = await workspaceWith(config([`    - {name: company, layer: company, url: "${remote.url}"}`]))
+    await sync(workspace)
+    const statePath = join(workspace.root, '.mk', 'sync-state.json')
+    const before = await readFile(statePath, 'utf8')
+    await remote.commit({ 'adr/adr-0500-a.md': adr('adr-0500-a', 'A, revised'), 'adr/adr-0501-b.md': null, 'adr/adr-0502-c.md': adr('adr-0502-c', 'C') })
+
+    const release = server.hold((method) => method === 'POST')
+    const child = spawn(process.execPath, [mkBin, 'sync', '--json'], { cwd: workspace.root, env: { ...process.env, MK_HOME: workspace.mkHome }, stdio: 'ignore' })
+    const closed = once(child, 'close')
+    await new Promise<void>((resolve) => {
+      const onRequest = (line: string): void => {
+        if (!line.startsWith('POST ')) return
+        server.events.off('request', onRequest)
+        resolve()
+      }
+      server.events.on('request', onRequest)
+    })
+    child.kill('SIGKILL')
+    await closed
+    release()
+
+    expect(await readFile(statePath, 'utf8')).toBe(before)
+    expect(existsSync(join(workspace.mkHome, 'sources', '.company.lock'))).toBe(true)
+    const run = await sync(workspace)
+    expect(run.exitCode).toBe(0)
+    expect(run.output.result).toMatchObject({ added: 1, updated: 1, deleted: 1, unchanged: 0 })
+    expect(existsSync(join(workspace.mkHome, 'sources', '.company.lock'))).toBe(false)
+  })
+
+  test('a corrupt state file is reported and rebuilt', async () => {
+    const workspace = await workspaceWith(config(['    - {name: project, layer: project, path: knowledge}']))
+    await sync(workspace)
+    await writeFile(join(workspace.root, '.mk', 'sync-state.json'), '{"version": 1, "sour')
+    const run = await sync(workspace)
+    expect(run.exitCode).toBe(0)
+    expect(run.output.result).toMatchObject({ added: 1, unchanged: 0 })
+    expect(run.stderr).toContain('not valid JSON')
+    await rm(join(workspace.root, '.mk'), { recursive: true })
+  })
+})
+
+describe('mk sync with credentials', () => {
+  let secured: GitServer
+  beforeAll(async () => {
+    secured = await startGitServer({ token: 's3cret-token' })
+  })
+  afterAll(async () => {
+    await secured.close()
+  })
+
+  test('a token from the environment is sent, a missing or wrong one is UNAUTHORIZED naming the source, and none is written to disk', async () => {
+    const remote = await secured.createRepo('private', { 'adr/adr-0600-a.md': adr('adr-0600-a', 'Private') })
+    const workspace = await workspaceWith(config([`    - {name: acme, layer: company, url: "${remote.url}", tokenEnv: ACME_TOKEN}`]))
+
+    const missing = await sync(workspace, [], { ACME_TOKEN: undefined })
+    expect(missing.exitCode).toBe(2)
+    expect(missing.output.result.failures[0]).toMatchObject({ source: 'acme', errorCode: 'UNAUTHORIZED', retryable: false })
+    expect(missing.output.result.failures[0]?.message).toContain('source "acme"')
+    expect(missing.output.result.failures[0]?.hint).toContain('export ACME_TOKEN=')
+
+    const wrong = await sync(workspace, [], { ACME_TOKEN: 'not-the-token' })
+    expect(wrong.output.result.failures[0]).toMatchObject({ source: 'acme', errorCode: 'UNAUTHORIZED' })
+    expect(wrong.output.result.failures[0]?.message).toContain('HTTP 403')
+    expect(JSON.stringify(wrong.output)).not.toContain('not-the-token')
+
+    const good = await sync(workspace, [], { ACME_TOKEN: 's3cret-token' })
+    expect(good.exitCode).toBe(0)
+    expect(good.output.result.added).toBe(1)
+    const onDisk = await Promise.all(
+      [join(workspace.mkHome, 'sources', 'acme', '.git', 'config'), join(workspace.root, '.mk', 'sync-state.json')].map((file) => readFile(file, 'utf8')),
+    )
+    for (const text of onDisk) expect(text).not.toContain('s3cret-token')
   })
 })

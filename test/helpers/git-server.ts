@@ -52,8 +52,8 @@ export interface GitServer {
   /** Emits 'request' for each request before it is answered. */
   readonly events: EventEmitter
   createRepo(name: string, files: Record<string, string>, options?: { branch?: string }): Promise<RemoteRepo>
-  /** Hold every request until the returned function is called (to interrupt a client mid-transfer). */
-  hold(): () => void
+  /** Hold requests (those `which` picks, default all) until the returned function is called: to interrupt a client mid-transfer. */
+  hold(which?: (method: string, url: string) => boolean): () => void
   close(): Promise<void>
 }
 
@@ -119,11 +119,12 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   await mkdir(projectRoot, { recursive: true })
   const requests: string[] = []
   const events = new EventEmitter()
-  let held: (() => void)[] | undefined
+  let held: { which: (method: string, url: string) => boolean; queue: (() => void)[] } | undefined
 
   const server = createServer((request, response) => {
-    requests.push(`${request.method ?? 'GET'} ${request.url ?? '/'}`)
-    events.emit('request', request.url)
+    const line = `${request.method ?? 'GET'} ${request.url ?? '/'}`
+    requests.push(line)
+    events.emit('request', line)
     const answer = (): void => {
       if (options.token !== undefined) {
         const auth = isAuthorized(request, options.token)
@@ -135,8 +136,8 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
       }
       serveCgi(projectRoot, request, response)
     }
-    if (held === undefined) answer()
-    else held.push(answer)
+    if (held !== undefined && held.which(request.method ?? 'GET', request.url ?? '/')) held.queue.push(answer)
+    else answer()
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
@@ -192,9 +193,9 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     requests,
     events,
     createRepo,
-    hold() {
+    hold(which = () => true) {
       const queue: (() => void)[] = []
-      held = queue
+      held = { which, queue }
       return () => {
         held = undefined
         for (const answer of queue.splice(0)) answer()
