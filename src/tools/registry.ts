@@ -1,6 +1,7 @@
 import type { AnyTool } from './define.js'
 import { knowledgeList } from './knowledge/list.js'
 import { syncNow } from './sync/now.js'
+import { syncStatusTool } from './sync/status.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
@@ -10,4 +11,5 @@ export const tools: readonly AnyTool[] = [
   knowledgeList,
   // sync
   syncNow,
+  syncStatusTool,
 ]

@@ -248,3 +248,65 @@ describe('mk sync with credentials', () => {
     for (const text of onDisk) expect(text).not.toContain('s3cret-token')
   })
 })
+
+interface StatusOutput {
+  healthy: boolean
+  problems: string[]
+  lastSyncAt: string | null
+  timeSinceSync: string
+  failedItems: { source: string; path: string; message: string }[]
+  stats: { totalSyncs: number; totalItemsSynced: number; avgSyncDurationMs: number }
+  sources: {
+    name: string
+    commit: string | null
+    lastSyncAt: string | null
+    error: { errorCode: string; retryable: boolean } | null
+    remote: { reachable: boolean; behind: boolean; error: { errorCode: string; retryable: boolean } | null } | null
+  }[]
+}
+
+describe('mk sync status', () => {
+  test('reports honestly: healthy after a sync, behind when the remote moves, unhealthy when the remote goes away', async () => {
+    const own = await startGitServer()
+    const remote = await own.createRepo('company', { 'adr/adr-0700-a.md': adr('adr-0700-a', 'A'), 'adr/adr-0701-bad.md': '---\ntitle: [unclosed\n---\n' })
+    const workspace = await workspaceWith(config(['    - {name: project, layer: project, path: knowledge}', `    - {name: company, layer: company, url: "${remote.url}"}`]))
+    const status = async (args: string[] = []): Promise<{ output: StatusOutput; exitCode: number; stdout: string }> => {
+      const run = await runMk(['sync', 'status', ...args], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+      return { output: args.includes('--json') ? parseJson<StatusOutput>(run) : ({} as StatusOutput), exitCode: run.exitCode, stdout: run.stdout }
+    }
+
+    const never = await status(['--json', '--offline'])
+    expect(never.output).toMatchObject({ healthy: false, lastSyncAt: null, timeSinceSync: 'never', stats: { totalSyncs: 0 } })
+
+    const first = await sync(workspace)
+    expect(first.output.result.failures).toEqual([expect.objectContaining({ source: 'company', path: 'adr/adr-0701-bad.md', errorCode: 'INVALID_INPUT' })])
+    await remote.commit({ 'adr/adr-0701-bad.md': adr('adr-0701-bad', 'Fixed') })
+    const withBad = await status(['--json'])
+    expect(withBad.output.failedItems).toEqual([expect.objectContaining({ source: 'company', path: 'adr/adr-0701-bad.md' })])
+    expect(withBad.output.sources.find((source) => source.name === 'company')?.remote).toMatchObject({ reachable: true, behind: true })
+
+    await sync(workspace)
+    const healthy = await status(['--json'])
+    expect(healthy.exitCode).toBe(0)
+    expect(healthy.output).toMatchObject({ healthy: true, problems: [], failedItems: [], timeSinceSync: 'just now', stats: { totalSyncs: 2, totalItemsSynced: 4 } })
+    expect(healthy.output.sources.find((source) => source.name === 'company')).toMatchObject({ commit: await remote.head(), error: null, remote: { reachable: true, behind: false } })
+
+    await own.close()
+    const gone = await status(['--json'])
+    expect(gone.exitCode).toBe(1)
+    expect(gone.output.healthy).toBe(false)
+    expect(gone.output.sources.find((source) => source.name === 'company')?.remote).toMatchObject({ reachable: false, error: { errorCode: 'PROVIDER_ERROR', retryable: true } })
+    expect(gone.output.problems.join('\n')).toContain('cannot reach')
+
+    const failed = await sync(workspace)
+    expect(failed.output.result.failures[0]).toMatchObject({ source: 'company', retryable: true })
+    const listed = parseJson<{ items: { id: string }[] }>(await runMk(['knowledge', 'list', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }))
+    expect(listed.items.map((item) => item.id)).toContain('adr-0700-a')
+
+    const offline = await status(['--offline', '--json'])
+    expect(offline.output.sources.find((source) => source.name === 'company')?.error).toMatchObject({ errorCode: 'PROVIDER_ERROR', retryable: true })
+    const human = await status()
+    expect(human.stdout).toContain('not healthy')
+    expect(human.stdout).toContain('unreachable')
+  })
+})
