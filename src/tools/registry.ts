@@ -1,4 +1,5 @@
 import type { AnyTool } from './define.js'
+import { doctorCheck } from './doctor/check.js'
 import { knowledgeList } from './knowledge/list.js'
 import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
@@ -12,4 +13,5 @@ export const tools: readonly AnyTool[] = [
   // sync
   syncNow,
   syncStatusTool,
+  doctorCheck,
 ]

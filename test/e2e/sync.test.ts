@@ -310,3 +310,51 @@ describe('mk sync status', () => {
     expect(human.stdout).toContain('unreachable')
   })
 })
+
+interface DoctorOutput {
+  healthy: boolean
+  checks: { name: string; status: string; message: string; fix?: string }[]
+}
+
+describe('mk doctor', () => {
+  test('finds a missing folder, an edited clone, an unreachable remote and a missing hook, each with its fix', async () => {
+    const own = await startGitServer()
+    const remote = await own.createRepo('company', { 'adr/adr-0800-a.md': adr('adr-0800-a', 'A') })
+    const workspace = await workspaceWith(
+      config([
+        '    - {name: project, layer: project, path: knowledge}',
+        '    - {name: team, layer: team, path: team-knowledge}',
+        `    - {name: company, layer: company, url: "${remote.url}", tokenEnv: DOCTOR_TEST_TOKEN}`,
+      ]),
+    )
+    const doctor = async (): Promise<{ output: DoctorOutput; exitCode: number }> => {
+      const run = await runMk(['doctor', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, DOCTOR_TEST_TOKEN: undefined } })
+      return { output: parseJson<DoctorOutput>(run), exitCode: run.exitCode }
+    }
+    const check = (output: DoctorOutput, name: string): DoctorOutput['checks'][number] | undefined => output.checks.find((entry) => entry.name === name)
+
+    const before = await doctor()
+    expect(before.exitCode).toBe(1)
+    expect(check(before.output, 'source team')).toMatchObject({ status: 'fail', fix: expect.stringContaining('mk init') })
+    expect(check(before.output, 'source company: clone')).toMatchObject({ status: 'fail', message: 'not cloned yet', fix: 'mk sync' })
+    expect(check(before.output, 'source company: token')).toMatchObject({ status: 'warn', fix: 'export DOCTOR_TEST_TOKEN=<a token with read access>' })
+    expect(check(before.output, 'source company: reachable')).toMatchObject({ status: 'ok' })
+    expect(check(before.output, 'pre-commit hook')).toMatchObject({ status: 'warn' })
+
+    await workspace.write('team-knowledge/policy/p.md', '---\ntitle: P\ntype: policy\n---\n')
+    await sync(workspace)
+    await writeFile(join(workspace.mkHome, 'sources', 'company', 'adr', 'adr-0800-a.md'), 'edited by hand')
+    await workspace.write('.git/hooks/pre-commit', '#!/bin/sh\nexec mk knowledge check --staged\n')
+    const edited = await doctor()
+    expect(check(edited.output, 'source team')).toMatchObject({ status: 'ok' })
+    expect(check(edited.output, 'source company: clean')).toMatchObject({ status: 'warn', fix: 'mk sync --force' })
+    expect(check(edited.output, 'source company: ref')).toMatchObject({ status: 'ok' })
+    expect(check(edited.output, 'pre-commit hook')).toMatchObject({ status: 'ok' })
+    expect(edited.output.healthy).toBe(true)
+
+    await own.close()
+    const gone = await doctor()
+    expect(gone.exitCode).toBe(1)
+    expect(check(gone.output, 'source company: reachable')).toMatchObject({ status: 'fail', message: expect.stringContaining('cannot reach'), fix: expect.stringContaining('mk sync') })
+  })
+})

@@ -16,6 +16,10 @@ interface StatusView {
   }[]
 }
 
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
+}
+
 function remoteState(source: StatusView['sources'][number]): string {
   if (source.remote === null) return source.commit === null ? '-' : 'not checked'
   if (!source.remote.reachable) return 'unreachable'
@@ -42,6 +46,6 @@ export function renderSyncStatus(status: StatusView, style: Style): string {
     ...status.problems.map((problem) => `${style.red('✗')} ${problem}`),
     ...status.failedItems.map((item) => `${style.red('✗')} ${item.message}`),
     ...hints.map((hint) => `  ${style.dim('fix:')} ${hint}`),
-    style.dim(`${status.stats.totalSyncs} syncs, ${status.stats.totalItemsSynced} item changes, ${status.stats.avgSyncDurationMs} ms on average`),
+    style.dim(`${plural(status.stats.totalSyncs, 'sync')}, ${plural(status.stats.totalItemsSynced, 'item change')}, ${status.stats.avgSyncDurationMs} ms on average`),
   ].join('\n')
 }
