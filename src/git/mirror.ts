@@ -38,38 +38,30 @@ export async function inspectClone(dir: string): Promise<CloneState> {
 }
 
 /**
- * Clone one commit's ref shallowly into a temp folder beside `dir`, then swap it in,
+ * Clone a ref shallowly into a temp folder beside `dir`, then swap it in,
  * so a clone that fails half-way never replaces a good copy.
  */
 export async function cloneFresh(dir: string, fullRef: string, options: TransferOptions): Promise<string> {
   const g = await git()
   const temp = join(dirname(dir), `.${basename(dir)}.clone-${process.pid}-${Date.now()}`)
   try {
-    await g.clone({
-      fs,
-      http: options.http,
-      dir: temp,
-      url: options.url,
-      ref: shortRef(fullRef),
-      singleBranch: true,
-      depth: 1,
-      noTags: true,
-      headers: options.headers,
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    })
-    const head = await g.resolveRef({ fs, dir: temp, ref: 'HEAD' })
+    await g.init({ fs, dir: temp, defaultBranch: 'main' })
+    await g.addRemote({ fs, dir: temp, remote: 'origin', url: options.url })
+    const commit = await fetchRef(temp, fullRef, options, 1)
+    // Checked out by commit (detached), the same way updates are, so branches and tags behave alike.
+    await g.checkout({ fs, dir: temp, ref: commit, force: true })
     const old = `${temp}.old`
     if (existsSync(dir)) await rename(dir, old)
     await rename(temp, dir)
     await rm(old, { recursive: true, force: true })
-    return head
+    return commit
   } finally {
     await rm(temp, { recursive: true, force: true })
   }
 }
 
-/** Fetch the new commits of one ref into the clone (working tree untouched); returns the commit fetched. */
-export async function fetchRef(dir: string, fullRef: string, options: TransferOptions): Promise<string> {
+/** Fetch the new commits of one ref (branch or tag) into the clone, working tree untouched; returns the commit fetched. */
+export async function fetchRef(dir: string, fullRef: string, options: TransferOptions, depth?: number): Promise<string> {
   const g = await git()
   const result = await g.fetch({
     fs,
@@ -80,6 +72,7 @@ export async function fetchRef(dir: string, fullRef: string, options: TransferOp
     ref: shortRef(fullRef),
     singleBranch: true,
     tags: false,
+    ...(depth === undefined ? {} : { depth }),
     headers: options.headers,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   })

@@ -33,6 +33,8 @@ export interface RemoteRepo {
   /** Rewrite the last commit with these changes and force-push: the remote's history is no longer a fast-forward. */
   rewrite(changes: Record<string, string | null>, message?: string): Promise<string>
   head(): Promise<string>
+  /** Create an annotated tag at the current commit and push it. */
+  tag(name: string): Promise<void>
 }
 
 export interface GitServerOptions {
@@ -182,6 +184,10 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
         return git(work, 'rev-parse', 'HEAD')
       },
       head: () => git(work, 'rev-parse', 'HEAD'),
+      async tag(tagName) {
+        await git(work, 'tag', '-a', tagName, '-m', tagName)
+        await git(work, 'push', '--quiet', 'origin', tagName)
+      },
     }
     await repo.commit(files, 'initial')
     return repo
