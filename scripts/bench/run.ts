@@ -1,8 +1,10 @@
 import { benchStartup } from './startup.js'
+import { benchSync } from './sync.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
+  sync: benchSync,
 }
 
 const only = process.argv.slice(2)

@@ -1,5 +1,5 @@
-import type { HttpClient } from 'isomorphic-git'
 import { MkError } from '../errors.js'
+import { advertisedRefs } from './smart-http.js'
 
 export interface RemoteRef {
   /** Full name on the remote, e.g. `refs/heads/main` or `refs/tags/v2`. */
@@ -11,9 +11,8 @@ export interface RemoteRef {
 /**
  * Ask the remote (one request) which commit a branch or tag points to; no ref means the remote's HEAD.
  */
-export async function resolveRemoteRef(options: { http: HttpClient; url: string; ref: string | undefined; headers: Record<string, string>; source: string }): Promise<RemoteRef> {
-  const { default: git } = await import('isomorphic-git')
-  const refs = await git.listServerRefs({ http: options.http, url: options.url, headers: options.headers, protocolVersion: 1, symrefs: true, peelTags: true })
+export async function resolveRemoteRef(options: { url: string; ref: string | undefined; headers: Record<string, string>; source: string; timeoutMs: number; signal?: AbortSignal }): Promise<RemoteRef> {
+  const refs = await advertisedRefs(options.url, options.headers, options.timeoutMs, options.signal)
   const byName = new Map(refs.map((entry) => [entry.ref, entry]))
   const wanted = options.ref ?? 'HEAD'
   const candidates = wanted === 'HEAD' ? ['HEAD'] : [wanted, `refs/heads/${wanted}`, `refs/tags/${wanted}`]

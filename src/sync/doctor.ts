@@ -9,7 +9,7 @@ import { toPosix } from '../fs/walk.js'
 import { inspectClone, localChanges } from '../git/mirror.js'
 import { loadKnowledge } from '../knowledge/load.js'
 import { gitSourceCloneDir } from '../knowledge/sources.js'
-import { connectRemote, probeRemote, type GitSourceConfig } from './mirror-source.js'
+import { probeRemote, remoteOf, type GitSourceConfig } from './mirror-source.js'
 import { readSyncState, type SyncState } from './state.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail'
@@ -69,7 +69,7 @@ async function checkGitSource(workspace: Workspace, source: GitSourceConfig, sta
   if (synced?.error !== undefined) checks.push(warn(`${name}: last sync`, synced.error.message, synced.error.hint ?? 'mk sync'))
   if (!options.probe) return checks
   try {
-    const target = await probeRemote(source, await connectRemote(source, options))
+    const target = await probeRemote(source, remoteOf(source, options))
     checks.push(ok(`${name}: reachable`, `${target.fullRef} is at ${target.commit.slice(0, 7)}`))
     if (clone.state === 'ok') {
       checks.push(

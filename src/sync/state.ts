@@ -24,6 +24,10 @@ const sourceStateSchema = z.object({
   layer: z.enum(knowledgeLayers),
   url: z.string().optional(),
   ref: z.string().optional(),
+  /** The sub-folder of the repository the files were read from. */
+  dir: z.string().optional(),
+  /** Some files were left for a later sync (a type filter): the file list is not the whole commit. */
+  partial: z.boolean().optional(),
   /** The commit the files were synced from (git sources). */
   commit: z.string().optional(),
   lastSyncAt: z.string().optional(),

@@ -2,7 +2,7 @@ import type { KnowledgeLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { toErrorObject } from '../errors.js'
 import { resolveSources } from '../knowledge/sources.js'
-import { connectRemote, probeRemote, type GitSourceConfig } from './mirror-source.js'
+import { probeRemote, remoteOf, type GitSourceConfig } from './mirror-source.js'
 import { readSyncState, type SyncErrorState } from './state.js'
 
 export interface RemoteProbe {
@@ -50,7 +50,7 @@ export interface StatusOptions {
 
 async function probe(source: GitSourceConfig, syncedCommit: string | undefined, options: StatusOptions): Promise<RemoteProbe> {
   try {
-    const remote = await connectRemote(source, options)
+    const remote = remoteOf(source, options)
     const target = await probeRemote(source, remote)
     return { reachable: true, commit: target.commit, behind: target.commit !== syncedCommit, error: undefined }
   } catch (thrown) {

@@ -4,10 +4,7 @@ import type { KnowledgeLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError, toErrorObject } from '../errors.js'
 import { toPosix } from '../fs/walk.js'
-import { listBlobs } from '../git/mirror.js'
-import { formatProblem } from '../knowledge/load.js'
 import type { KnowledgeItem, KnowledgeType } from '../knowledge/model.js'
-import { parseKnowledgeFile } from '../knowledge/parse.js'
 import { gitSourceCloneDir, resolveSources, type ResolvedSource } from '../knowledge/sources.js'
 import { diffFiles, hashFolder, isKnowledgeFile } from './files.js'
 import { mirrorGitSource, type GitSourceConfig } from './mirror-source.js'
@@ -107,6 +104,9 @@ async function parseFile(workspace: Workspace, source: ResolvedSource, path: str
   } catch (error) {
     return { entry: { hash, error: `${workspacePath}: cannot read file: ${(error as Error).message}` }, item: undefined }
   }
+  // Loaded only when a file changed: a sync with nothing new never pays for the markdown parser.
+  const { parseKnowledgeFile } = await import('../knowledge/parse.js')
+  const { formatProblem } = await import('../knowledge/load.js')
   const parsed = parseKnowledgeFile({ path: workspacePath, absolutePath, source: source.name, layer: source.layer, text })
   const firstError = parsed.problems.find((problem) => problem.severity === 'error')
   if (parsed.item === undefined || firstError !== undefined) {
@@ -116,13 +116,43 @@ async function parseFile(workspace: Workspace, source: ResolvedSource, path: str
   return { entry: { hash, id: item.id, type: item.type, status: item.status }, item }
 }
 
-async function currentFiles(workspace: Workspace, source: ResolvedSource, commit: string | undefined): Promise<Map<string, string>> {
-  if (source.kind === 'git' && commit !== undefined) {
-    const config = gitConfigOf(workspace, source.name)
-    const blobs = await listBlobs(gitSourceCloneDir(workspace, source.name), commit, config?.dir ?? '')
-    return new Map([...blobs].filter(([path]) => isKnowledgeFile(path)))
+/**
+ * The knowledge files of a source now, path -> blob id. A clone still at the commit of a
+ * complete earlier sync has exactly the files recorded then, so git is not even loaded.
+ */
+async function currentFiles(workspace: Workspace, source: ResolvedSource, commit: string | undefined, previous: SourceState | undefined): Promise<Map<string, string>> {
+  if (source.kind === 'path' || commit === undefined) return hashFolder(source.directory, resolve(workspace.root, workspace.config.memory.dir))
+  const dir = gitConfigOf(workspace, source.name)?.dir ?? ''
+  if (previous !== undefined && previous.commit === commit && (previous.dir ?? '') === dir && previous.partial !== true) {
+    return new Map(Object.entries(previous.files).map(([path, entry]) => [path, entry.hash]))
   }
-  return hashFolder(source.directory, resolve(workspace.root, workspace.config.memory.dir))
+  const { listBlobs } = await import('../git/mirror.js')
+  const blobs = await listBlobs(gitSourceCloneDir(workspace, source.name), commit, dir)
+  return new Map([...blobs].filter(([path]) => isKnowledgeFile(path)))
+}
+
+/** Clone or update a git source, or check a folder source exists; returns the commit for git sources. */
+async function bringUp(workspace: Workspace, source: ResolvedSource, report: SourceReport, options: SyncOptions): Promise<{ commit: string; fullRef: string } | undefined> {
+  const config = gitConfigOf(workspace, source.name)
+  if (config === undefined) {
+    if (await folderExists(source.directory)) return undefined
+    const shown = toPosix(relative(workspace.root, source.directory)) || '.'
+    throw new MkError('NOT_FOUND', `knowledge folder ${shown} of source "${source.name}" does not exist`, {
+      details: { source: source.name, hint: 'create it (mk init), or fix knowledge.sources in .mkrc' },
+    })
+  }
+  options.progress?.({ phase: source.name, done: 0, total: undefined, message: 'contacting remote' })
+  const mirrored = await mirrorGitSource(workspace, config, {
+    force: options.force,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    warn: options.warn,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onProgress: (phase, loaded, total) => options.progress?.({ phase: source.name, done: loaded, total, message: phase }),
+  })
+  report.action = mirrored.action
+  report.commit = mirrored.commit
+  return mirrored
 }
 
 async function syncSource(workspace: Workspace, source: ResolvedSource, previous: SourceState | undefined, options: SyncOptions, now: string): Promise<SourceOutcome> {
@@ -130,85 +160,79 @@ async function syncSource(workspace: Workspace, source: ResolvedSource, previous
   const base: SourceState = {
     kind: source.kind,
     layer: source.layer,
-    ...(config === undefined ? {} : { url: config.url, ...(config.ref === undefined ? {} : { ref: config.ref }) }),
     files: previous?.files ?? {},
+    ...(config === undefined ? {} : { url: config.url, ...(config.dir === undefined ? {} : { dir: config.dir }) }),
+    ...(previous?.ref === undefined ? {} : { ref: previous.ref }),
     ...(previous?.commit === undefined ? {} : { commit: previous.commit }),
+    ...(previous?.partial === undefined ? {} : { partial: previous.partial }),
     ...(previous?.lastSyncAt === undefined ? {} : { lastSyncAt: previous.lastSyncAt }),
     lastAttemptAt: now,
   }
   const report: SourceReport = { name: source.name, layer: source.layer, kind: source.kind, action: 'scanned', commit: previous?.commit, previousCommit: previous?.commit, added: 0, updated: 0, deleted: 0, unchanged: 0 }
-  const say = (message: string): void => options.progress?.({ phase: source.name, done: 0, total: undefined, message })
+  const outcome: SourceOutcome = { report, state: base, failures: [], changes: [], items: [], deletedIds: [], reparsed: 0 }
   try {
-    let commit: string | undefined
-    if (config !== undefined) {
-      say('contacting remote')
-      const mirrored = await mirrorGitSource(workspace, config, {
-        force: options.force,
-        env: options.env,
-        timeoutMs: options.timeoutMs,
-        warn: options.warn,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        onProgress: (phase, loaded, total) => options.progress?.({ phase: source.name, done: loaded, total, message: phase }),
-      })
-      commit = mirrored.commit
-      report.action = mirrored.action
-      report.commit = commit
-      report.previousCommit = previous?.commit
-      base.ref = config.ref ?? mirrored.fullRef
-    } else {
-      say('scanning folder')
-      if (!(await folderExists(source.directory))) {
-        const shown = toPosix(relative(workspace.root, source.directory)) || '.'
-        throw new MkError('NOT_FOUND', `knowledge folder ${shown} of source "${source.name}" does not exist`, {
-          details: { source: source.name, hint: 'create it (mk init), or fix knowledge.sources in .mkrc' },
-        })
-      }
-    }
-    const current = await currentFiles(workspace, source, commit)
+    const mirrored = await bringUp(workspace, source, report, options)
+    const commit = mirrored?.commit
+    const current = await currentFiles(workspace, source, commit, previous)
     // A source that moved to another layer changes how its items shadow others: re-process it whole.
     const reprocessAll = options.force || (previous !== undefined && previous.layer !== source.layer)
     const delta = diffFiles(previous?.files ?? {}, current)
     const files: Record<string, FileState> = { ...base.files }
-    const outcome: SourceOutcome = { report, state: base, failures: [], changes: [], items: [], deletedIds: [], reparsed: 0 }
     const wanted = (type: string | undefined): boolean => options.types === undefined || (type !== undefined && (options.types as readonly string[]).includes(type))
+    let partial = false
 
     const toParse = reprocessAll ? [...delta.added, ...delta.updated, ...delta.unchanged] : [...delta.added, ...delta.updated]
-    say(`parsing ${toParse.length} changed file${toParse.length === 1 ? '' : 's'}`)
+    if (toParse.length > 0) options.progress?.({ phase: source.name, done: 0, total: toParse.length, message: `parsing ${toParse.length} changed file${toParse.length === 1 ? '' : 's'}` })
     const parsed = await Promise.all(toParse.map(async (path) => ({ path, ...(await parseFile(workspace, source, path, current.get(path) ?? '')) })))
     outcome.reparsed = parsed.length
-    const changeOf = new Map<string, ChangeKind | 'unchanged'>([
-      ...delta.added.map((path) => [path, 'added'] as const),
-      ...delta.updated.map((path) => [path, 'updated'] as const),
-      ...delta.unchanged.map((path) => [path, 'unchanged'] as const),
-    ])
+    const changeOf = new Map<string, ChangeKind>([...delta.added.map((path) => [path, 'added'] as const), ...delta.updated.map((path) => [path, 'updated'] as const)])
+    const failed = (path: string, entry: FileState): void => {
+      if (entry.error !== undefined) outcome.failures.push({ source: source.name, path, errorCode: 'INVALID_INPUT', message: entry.error, retryable: false, hint: lintHint })
+    }
     for (const { path, entry, item } of parsed) {
       // An item of a type not asked for stays as it was, to be processed by a later sync.
-      if (entry.error === undefined && !wanted(entry.type)) continue
+      if (entry.error === undefined && !wanted(entry.type)) {
+        partial = true
+        continue
+      }
       files[path] = entry
-      const change = changeOf.get(path) ?? 'unchanged'
-      if (change === 'unchanged') report.unchanged++
-      else report[change]++
-      if (entry.error !== undefined) outcome.failures.push({ source: source.name, path, errorCode: 'INVALID_INPUT', message: entry.error, retryable: false, hint: lintHint })
+      failed(path, entry)
       if (item !== undefined) outcome.items.push(item)
-      if (change !== 'unchanged') outcome.changes.push({ source: source.name, path, id: entry.id, change, statusBefore: previous?.files[path]?.status, statusAfter: entry.status })
+      const change = changeOf.get(path)
+      if (change === undefined) {
+        report.unchanged++
+        continue
+      }
+      report[change]++
+      outcome.changes.push({ source: source.name, path, id: entry.id, change, statusBefore: previous?.files[path]?.status, statusAfter: entry.status })
     }
     if (!reprocessAll) {
       for (const path of delta.unchanged) {
         const entry = files[path]
         if (entry === undefined || !wanted(entry.type)) continue
         report.unchanged++
-        if (entry.error !== undefined) outcome.failures.push({ source: source.name, path, errorCode: 'INVALID_INPUT', message: entry.error, retryable: false, hint: lintHint })
+        failed(path, entry)
       }
     }
     for (const path of delta.deleted) {
       const entry = files[path]
-      if (entry === undefined || (entry.error === undefined && !wanted(entry.type))) continue
+      if (entry === undefined) continue
+      if (entry.error === undefined && !wanted(entry.type)) {
+        partial = true
+        continue
+      }
       delete files[path]
       report.deleted++
       if (entry.id !== undefined) outcome.deletedIds.push(entry.id)
       outcome.changes.push({ source: source.name, path, id: entry.id, change: 'deleted', statusBefore: entry.status, statusAfter: undefined })
     }
-    outcome.state = { ...base, files, ...(commit === undefined ? {} : { commit }), lastSyncAt: now }
+    outcome.state = {
+      ...base,
+      files,
+      partial,
+      ...(mirrored === undefined ? {} : { commit: mirrored.commit, ref: config?.ref ?? mirrored.fullRef }),
+      lastSyncAt: now,
+    }
     return outcome
   } catch (thrown) {
     const error = toErrorObject(thrown)
