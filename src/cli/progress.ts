@@ -53,5 +53,6 @@ function inkProgress(stream: NodeJS.WriteStream): (event: ProgressEvent) => void
 
 /** Progress for a command: a live view on a terminal, plain lines otherwise. `--json` never gets here. */
 export function progressReporter(stream: NodeJS.WriteStream = process.stderr): (event: ProgressEvent) => void {
-  return stream.isTTY === true ? inkProgress(stream) : plainProgress(stream)
+  // A pseudo-terminal that reports no size (some CI runners) would make ink wrap at every character and clear the screen.
+  return stream.isTTY === true && (stream.columns ?? 0) > 0 && (stream.rows ?? 0) > 0 ? inkProgress(stream) : plainProgress(stream)
 }
