@@ -1,6 +1,12 @@
 import type { AnyTool } from './define.js'
-import { doctorCheck } from './doctor/check.js'
+import { init } from './init.js'
+import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
+import { knowledgeNew } from './knowledge/new.js'
+import { knowledgeQuery } from './knowledge/query.js'
+import { knowledgeShow } from './knowledge/show.js'
+// sync
+import { doctorCheck } from './doctor/check.js'
 import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
 
@@ -9,7 +15,12 @@ import { syncStatusTool } from './sync/status.js'
  * function schemas are generated from this list; CLI commands import their tool directly.
  */
 export const tools: readonly AnyTool[] = [
+  init,
   knowledgeList,
+  knowledgeQuery,
+  knowledgeShow,
+  knowledgeNew,
+  knowledgeLint,
   // sync
   syncNow,
   syncStatusTool,
