@@ -40,6 +40,10 @@ export interface RemoteRepo {
 export interface GitServerOptions {
   /** Require `Authorization: Basic` with this token as the password: none -> 401, a wrong one -> 403. */
   token?: string
+  /** Serve the bare repositories in this folder (kept on close) instead of a fresh temp folder. */
+  projectRoot?: string
+  /** Default: any free port. */
+  port?: number
 }
 
 /**
@@ -117,7 +121,7 @@ function serveCgi(projectRoot: string, request: IncomingMessage, response: Serve
 
 export async function startGitServer(options: GitServerOptions = {}): Promise<GitServer> {
   const base = await mkdtemp(join(tmpdir(), 'mk-git-server-'))
-  const projectRoot = join(base, 'repos')
+  const projectRoot = options.projectRoot ?? join(base, 'repos')
   await mkdir(projectRoot, { recursive: true })
   const requests: string[] = []
   const events = new EventEmitter()
@@ -141,7 +145,7 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     if (held !== undefined && held.which(request.method ?? 'GET', request.url ?? '/')) held.queue.push(answer)
     else answer()
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   const url = `http://127.0.0.1:${port}`
 
