@@ -41,7 +41,7 @@ async function checkKnowledge(workspace: Workspace): Promise<DoctorCheck[]> {
   const errors = base.problems.filter((problem) => problem.severity === 'error' && problem.code !== 'missing-source')
   const knowledge =
     errors.length === 0
-      ? ok('knowledge', `${base.items.length} item${base.items.length === 1 ? '' : 's'} parse without errors`)
+      ? ok('knowledge', `${base.items.length} item${base.items.length === 1 ? ' parses' : 's parse'} without errors`)
       : fail('knowledge', `${errors.length} problem${errors.length === 1 ? '' : 's'} in knowledge files, first: ${errors[0]?.file}: ${errors[0]?.message}`, 'mk knowledge lint')
   return [config, knowledge]
 }
