@@ -102,6 +102,35 @@ describe('mk sync from a git remote', () => {
     expect(forced.output.result).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 4, reparsed: 4 })
   })
 
+  test('a company constraint synced from the remote is loaded at the company layer, and a project item of the same id shadows it', async () => {
+    // Enforcement by `mk knowledge check` lives on the check branch; here the synced constraint is asserted through list and show.
+    const noMysql = adr('adr-0900-database', 'PostgreSQL for relational data', [
+      'severity: block',
+      'constraints:',
+      '  - id: no-mysql',
+      '    operator: must_not_use',
+      '    target: dependency',
+      '    pattern: "^(mysql|mysql2)$"',
+    ])
+    const remote = await server.createRepo('company-constraint', { 'adr/adr-0900-database.md': noMysql, 'adr/adr-0901-logging.md': adr('adr-0901-logging', 'Logging') })
+    const workspace = await workspaceWith(
+      config(['    - {name: project, layer: project, path: knowledge}', `    - {name: company, layer: company, url: "${remote.url}"}`]),
+      { 'knowledge/adr/adr-0901-logging.md': adr('adr-0901-logging', 'Logging, project flavour') },
+    )
+    await sync(workspace)
+    const env = { MK_HOME: workspace.mkHome }
+    const shown = parseJson<{ layer: string; source: string; constraints: { id: string; operator: string; pattern: string; severity: string }[]; shadows: unknown[] }>(
+      await runMk(['knowledge', 'show', 'adr-0900-database', '--json'], { cwd: workspace.root, env }),
+    )
+    expect(shown).toMatchObject({ layer: 'company', source: 'company', shadows: [] })
+    expect(shown.constraints).toEqual([expect.objectContaining({ id: 'no-mysql', operator: 'must_not_use', pattern: '^(mysql|mysql2)$', severity: 'block' })])
+    const shadowing = parseJson<{ layer: string; shadows: { layer: string; path: string }[] }>(
+      await runMk(['knowledge', 'show', 'adr-0901-logging', '--json'], { cwd: workspace.root, env }),
+    )
+    expect(shadowing.layer).toBe('project')
+    expect(shadowing.shadows).toEqual([expect.objectContaining({ layer: 'company', path: expect.stringContaining('adr-0901-logging.md') })])
+  })
+
   test('a rewritten remote history is reported and not applied unless --force', async () => {
     const remote = await server.createRepo('company-rewrite', { 'adr/adr-0200-a.md': adr('adr-0200-a', 'A') })
     const workspace = await workspaceWith(config([`    - {name: company, layer: company, url: "${remote.url}"}`]))
