@@ -15,6 +15,11 @@ export default class Sync extends MkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Sync)
-    await this.callTool(syncNow, { force: flags.force, types: flags.type, layers: flags.layer }, flags, { progress: progressReporter() })
+    const progress = progressReporter(process.stderr)
+    try {
+      await this.callTool(syncNow, { force: flags.force, types: flags.type, layers: flags.layer }, flags, { progress: progress.report })
+    } finally {
+      await progress.finish()
+    }
   }
 }

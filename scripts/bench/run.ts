@@ -1,9 +1,11 @@
 import { benchStartup } from './startup.js'
+import { benchMemory } from './memory.js'
 import { benchSync } from './sync.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
+  memory: benchMemory,
   sync: benchSync,
 }
 

@@ -1,58 +1,52 @@
 import type { ProgressEvent } from '../tools/context.js'
 
-/** The last thing each phase (a source, "index", ...) reported. */
-type Lines = Map<string, ProgressEvent>
-
-function describe(event: ProgressEvent): string {
-  const count = event.total === undefined || event.total === 0 ? '' : ` ${event.done}/${event.total}`
-  return `${event.message ?? ''}${count}`
+export interface ProgressReporter {
+  report(event: ProgressEvent): void
+  /** Leave the terminal clean: unmount the bar, or nothing for plain lines. */
+  finish(): Promise<void>
 }
 
-/** Plain progress for logs and pipes: one line whenever a phase says something new. */
-function plainProgress(stream: NodeJS.WritableStream): (event: ProgressEvent) => void {
-  const last = new Map<string, string>()
-  return (event) => {
-    if (event.phase === 'done' || event.message === undefined || last.get(event.phase) === event.message) return
-    last.set(event.phase, event.message)
-    stream.write(`${event.phase}: ${event.message}\n`)
+/** Plain lines for logs and pipes: one per phase change and per tenth of the work. */
+function plainReporter(stream: NodeJS.WritableStream): ProgressReporter {
+  let lastPhase: string | undefined
+  let lastTenth = -1
+  return {
+    report(event) {
+      const tenth = event.total === undefined || event.total === 0 ? -1 : Math.floor((event.done / event.total) * 10)
+      if (event.phase === lastPhase && tenth === lastTenth) return
+      lastPhase = event.phase
+      lastTenth = tenth
+      stream.write(`${event.phase}: ${event.done}${event.total === undefined ? '' : `/${event.total}`}\n`)
+    },
+    async finish() {},
   }
 }
 
-/** A live view on a terminal: one updating line per phase, drawn with ink (imported only when a TTY asks for it). */
-function inkProgress(stream: NodeJS.WriteStream): (event: ProgressEvent) => void {
-  const lines: Lines = new Map()
-  let finished = false
-  let view: { rerender(node: unknown): void; unmount(): void } | undefined
-  let draw: (() => void) | undefined
-  const loading = Promise.all([import('ink'), import('react')]).then(([ink, react]) => {
-    if (finished) return
-    const frame = (): ReturnType<typeof react.createElement> =>
-      react.createElement(
-        ink.Box,
-        { flexDirection: 'column' },
-        ...[...lines.entries()].map(([phase, event]) =>
-          react.createElement(ink.Text, { key: phase }, react.createElement(ink.Text, { color: 'cyan' }, `⠿ ${phase}`), ` ${describe(event)}`),
-        ),
-      )
-    const instance = ink.render(frame(), { stdout: stream, patchConsole: false, exitOnCtrlC: false })
-    view = instance
-    draw = () => instance.rerender(frame())
-  })
-  loading.catch(() => undefined)
-  return (event) => {
-    if (finished) return
-    if (event.phase === 'done') {
-      finished = true
-      view?.unmount()
-      return
-    }
-    lines.set(event.phase, event)
-    draw?.()
+/** A live bar drawn with ink, which is imported only when the first event arrives. */
+function inkReporter(stream: NodeJS.WriteStream): ProgressReporter {
+  let latest: ProgressEvent | undefined
+  let view: Promise<{ update(event: ProgressEvent): void; close(): void }> | undefined
+  const start = async (): Promise<{ update(event: ProgressEvent): void; close(): void }> => {
+    const [{ render }, { createElement }, { ProgressBar }] = await Promise.all([import('ink'), import('react'), import('./views/progress-bar.js')])
+    const element = (event: ProgressEvent) => createElement(ProgressBar, { event })
+    const instance = render(element(latest ?? { phase: '', done: 0, total: undefined }), { stdout: stream, patchConsole: false })
+    return { update: (event) => instance.rerender(element(event)), close: () => instance.unmount() }
+  }
+  return {
+    report(event) {
+      latest = event
+      view ??= start()
+      void view.then((drawn) => drawn.update(event))
+    },
+    async finish() {
+      if (view === undefined) return
+      const drawn = await view
+      if (latest !== undefined) drawn.update(latest)
+      drawn.close()
+    },
   }
 }
 
-/** Progress for a command: a live view on a terminal, plain lines otherwise. `--json` never gets here. */
-export function progressReporter(stream: NodeJS.WriteStream = process.stderr): (event: ProgressEvent) => void {
-  // A pseudo-terminal that reports no size (some CI runners) would make ink wrap at every character and clear the screen.
-  return stream.isTTY === true && (stream.columns ?? 0) > 0 && (stream.rows ?? 0) > 0 ? inkProgress(stream) : plainProgress(stream)
+export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
+  return stream.isTTY === true ? inkReporter(stream) : plainReporter(stream)
 }

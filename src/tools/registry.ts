@@ -5,6 +5,16 @@ import { knowledgeList } from './knowledge/list.js'
 import { knowledgeNew } from './knowledge/new.js'
 import { knowledgeQuery } from './knowledge/query.js'
 import { knowledgeShow } from './knowledge/show.js'
+import { evalRun } from './eval/run.js'
+import { indexRebuild } from './index/rebuild.js'
+import { indexStatus } from './index/status.js'
+import { indexUpdate } from './index/update.js'
+import { memoryAdd } from './memory/add.js'
+import { memoryDelete } from './memory/delete.js'
+import { memoryList } from './memory/list.js'
+import { memoryRestore } from './memory/restore.js'
+import { memorySearch } from './memory/search.js'
+import { memoryShow } from './memory/show.js'
 // sync
 import { doctorCheck } from './doctor/check.js'
 import { syncNow } from './sync/now.js'
@@ -21,6 +31,16 @@ export const tools: readonly AnyTool[] = [
   knowledgeShow,
   knowledgeNew,
   knowledgeLint,
+  memoryAdd,
+  memorySearch,
+  memoryList,
+  memoryShow,
+  memoryDelete,
+  memoryRestore,
+  indexStatus,
+  indexUpdate,
+  indexRebuild,
+  evalRun,
   // sync
   syncNow,
   syncStatusTool,

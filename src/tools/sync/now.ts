@@ -85,7 +85,6 @@ export const syncNow = defineTool({
       warn: (message) => ctx.warn(message),
       ...(ctx.progress === undefined ? {} : { progress: ctx.progress }),
     })
-    ctx.progress?.({ phase: 'done', done: 1, total: 1 })
     const output = {
       success: report.failures.length === 0,
       result: {

@@ -1,0 +1,45 @@
+import { Flags } from '@oclif/core'
+import { MkCommand } from '../src/cli/base-command.js'
+import type { ProgressEvent } from '../src/tools/context.js'
+import { evalRun } from '../src/tools/eval/run.js'
+
+/** One line on stderr per phase and at most every few seconds: a long run shows it is alive without flooding logs. */
+function progressLines(): (event: ProgressEvent) => void {
+  let lastPhase = ''
+  let lastAt = 0
+  return (event) => {
+    const now = Date.now()
+    const finished = event.total !== undefined && event.done >= event.total
+    if (event.phase === lastPhase && now - lastAt < 5000 && !finished) return
+    lastPhase = event.phase
+    lastAt = now
+    process.stderr.write(`${event.phase} ${event.done}${event.total === undefined ? '' : `/${event.total}`}\n`)
+  }
+}
+
+export default class Eval extends MkCommand {
+  static override summary = evalRun.title
+  static override description = evalRun.description
+  static override examples = [
+    '<%= config.bin %> eval --dataset beir:./scifact --mode hybrid',
+    '<%= config.bin %> eval --dataset locomo:./locomo10.json --mode fulltext --mode vector --mode hybrid',
+    '<%= config.bin %> eval --dataset locomo --limit-queries 100 --json',
+  ]
+  static override flags = {
+    dataset: Flags.string({ description: 'beir:DIR (corpus.jsonl, queries.jsonl, qrels/test.tsv) or locomo:FILE; bare beir or locomo reads $MK_BENCH_DIR (default ../shared/bench).', required: true }),
+    mode: Flags.string({ description: 'Search mode to measure; repeat for several.', options: ['fulltext', 'vector', 'hybrid'], multiple: true }),
+    'limit-queries': Flags.integer({ description: 'Score only the first N queries.', min: 1 }),
+    'text-weight': Flags.string({ description: 'Weight of full text in hybrid ranking, 0..1 (default: search.textWeight).' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Eval)
+    const textWeight = flags['text-weight'] === undefined ? undefined : Number(flags['text-weight'])
+    await this.callTool(
+      evalRun,
+      { dataset: flags.dataset, mode: flags.mode, limitQueries: flags['limit-queries'], textWeight: Number.isNaN(textWeight) ? flags['text-weight'] : textWeight },
+      flags,
+      { progress: progressLines() },
+    )
+  }
+}
