@@ -8,7 +8,7 @@ import type { KnowledgeItem, KnowledgeType } from '../knowledge/model.js'
 import { gitSourceCloneDir, resolveSources, type ResolvedSource } from '../knowledge/sources.js'
 import { diffFiles, hashFolder, isKnowledgeFile } from './files.js'
 import { mirrorGitSource, type GitSourceConfig } from './mirror-source.js'
-import { readSyncState, writeSyncState, type FileState, type SourceState, type SyncErrorState } from './state.js'
+import { readSyncState, writeSyncState, type FileState, type SourceState, type SyncErrorState, type SyncState } from './state.js'
 
 const lintHint = 'fix the file in its source; mk knowledge lint lists every problem'
 
@@ -59,6 +59,8 @@ export interface SyncReport {
   /** Ids whose files were deleted: what the index must drop. */
   deletedIds: string[]
   durationMs: number
+  /** The state written at the end of this sync. */
+  state: SyncState
 }
 
 export interface SyncProgress {
@@ -295,6 +297,7 @@ export async function syncKnowledge(workspace: Workspace, options: SyncOptions):
     items: all.flatMap((outcome) => outcome.items),
     deletedIds: all.flatMap((outcome) => outcome.deletedIds),
     durationMs: 0,
+    state,
   }
   for (const outcome of outcomes) state.sources[outcome.report.name] = outcome.state
   for (const outcome of removed) delete state.sources[outcome.report.name]

@@ -387,3 +387,54 @@ describe('mk doctor', () => {
     expect(check(gone.output, 'source company: reachable')).toMatchObject({ status: 'fail', message: expect.stringContaining('cannot reach'), fix: expect.stringContaining('mk sync') })
   })
 })
+
+describe('mk sync and memories', () => {
+  test('a memory turns stale when its ADR is superseded upstream, and one whose file was deleted too', async () => {
+    const remote = await server.createRepo('company-stale', {
+      'adr/adr-0950-queues.md': adr('adr-0950-queues', 'RabbitMQ for queues'),
+      'adr/adr-0951-cache.md': adr('adr-0951-cache', 'Redis for caching'),
+    })
+    const workspace = await workspaceWith(
+      [
+        config(['    - {name: project, layer: project, path: knowledge}', `    - {name: company, layer: company, url: "${remote.url}"}`]),
+        'search:',
+        '  embedding:',
+        '    provider: none',
+      ].join('\n'),
+      { 'src/queue.ts': 'export const queue = 1\n' },
+    )
+    const env = { MK_HOME: workspace.mkHome }
+    const mk = (args: string[]) => runMk(args, { cwd: workspace.root, env })
+    await sync(workspace)
+    const queueMemory = parseJson<{ memoryId: string }>(await mk(['memory', 'add', 'Queue workers use RabbMQ with prefetch 10', '--layer', 'project', '--ref', 'adr-0950-queues', '--json'])).memoryId
+    const fileMemory = parseJson<{ memoryId: string }>(await mk(['memory', 'add', 'The queue module keeps one channel per worker', '--layer', 'project', '--ref', 'src/queue.ts', '--json'])).memoryId
+    const search = async (): Promise<Map<string, { stale: boolean; staleReason?: string }>> => {
+      const output = parseJson<{ results: { memoryId: string; stale: boolean; staleReason?: string }[] }>(await mk(['memory', 'search', 'queue', '--json']))
+      return new Map(output.results.map((result) => [result.memoryId, result]))
+    }
+    const before = await search()
+    expect(before.get(queueMemory)).toMatchObject({ stale: false })
+    expect(before.get(fileMemory)).toMatchObject({ stale: false })
+
+    await remote.commit({
+      'adr/adr-0950-queues.md': adr('adr-0950-queues', 'RabbitMQ for queues').replace('status: accepted', 'status: superseded\nsuperseded_by: [adr-0952-kafka]'),
+      'adr/adr-0952-kafka.md': adr('adr-0952-kafka', 'Kafka for queues', ['supersedes: [adr-0950-queues]']),
+    })
+    const synced = await sync(workspace)
+    expect(synced.exitCode).toBe(0)
+    expect(synced.output.result).toMatchObject({ added: 1, updated: 1, reindexed: 2 })
+    expect((synced.output.result as unknown as { staleMemories: unknown[] }).staleMemories).toEqual([
+      { memoryId: queueMemory, layer: 'project', reason: 'refers to adr-0950-queues, which is superseded' },
+    ])
+    const human = await mk(['sync'])
+    expect(human.stdout).not.toContain('stale')
+
+    await rm(join(workspace.root, 'src', 'queue.ts'))
+    const after = await search()
+    expect(after.get(queueMemory)).toMatchObject({ stale: true, staleReason: 'refers to adr-0950-queues, which is superseded' })
+    expect(after.get(fileMemory)).toMatchObject({ stale: true, staleReason: 'refers to src/queue.ts, which no longer exists in the workspace' })
+
+    const query = parseJson<{ items: { id: string }[] }>(await mk(['knowledge', 'query', 'queues', '--json']))
+    expect(query.items.map((item) => item.id)).toEqual(['adr-0952-kafka'])
+  })
+})

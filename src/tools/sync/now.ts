@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { knowledgeLayerSchema, knowledgeTypeSchema, oneOrMany } from '../knowledge/schemas.js'
-import { itemChangeSchema, sourceReportSchema, syncFailureSchema } from './schemas.js'
+import { workspaceIndex } from '../search-index.js'
+import { itemChangeSchema, sourceReportSchema, staleMemorySchema, syncFailureSchema } from './schemas.js'
 
 /** Per HTTP request to a remote; the whole sync may take longer. */
 const requestTimeoutMs = 30_000
@@ -32,6 +33,8 @@ export const syncNow = defineTool({
       reparsed: z.number().int().describe('Files read and parsed in this run (only changed ones unless force)'),
       failures: z.array(syncFailureSchema),
       changes: z.array(itemChangeSchema),
+      reindexed: z.number().int().describe('Search index documents written or removed (0 when there is no index yet: the first search builds it)'),
+      staleMemories: z.array(staleMemorySchema).describe('Memories whose refs name an item this sync superseded, deprecated or deleted'),
     }),
     sources: z.array(sourceReportSchema),
     durationMs: z.number().int(),
@@ -51,6 +54,8 @@ export const syncNow = defineTool({
           reparsed: 1,
           failures: [],
           changes: [{ source: 'company', path: 'adr/0042-database.md', id: 'adr-0042-database', change: 'added' }],
+          reindexed: 1,
+          staleMemories: [],
         },
         sources: [
           { name: 'project', layer: 'project', kind: 'path', action: 'scanned', added: 0, updated: 0, deleted: 0, unchanged: 4 },
@@ -73,9 +78,9 @@ export const syncNow = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { syncKnowledge } = await import('../../sync/sync.js')
+    const { runSync } = await import('../../sync/run.js')
     const { renderSyncReport, summarizeSync } = await import('./render.js')
-    const report = await syncKnowledge(ctx.workspace, {
+    const { report, reindex, staleMemories } = await runSync(ctx.workspace, {
       force: input.force,
       types: input.types,
       layers: input.layers,
@@ -84,6 +89,8 @@ export const syncNow = defineTool({
       signal: ctx.signal,
       warn: (message) => ctx.warn(message),
       ...(ctx.progress === undefined ? {} : { progress: ctx.progress }),
+      identity: { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId },
+      openIndex: () => workspaceIndex(ctx),
     })
     const output = {
       success: report.failures.length === 0,
@@ -95,11 +102,13 @@ export const syncNow = defineTool({
         reparsed: report.reparsed,
         failures: report.failures,
         changes: report.changes.map(({ source, path, id, change }) => ({ source, path, ...(id === undefined ? {} : { id }), change })),
+        reindexed: reindex.upserted + reindex.removed,
+        staleMemories,
       },
       sources: report.sources,
       durationMs: report.durationMs,
       message: summarizeSync(report),
     }
-    return { output, display: renderSyncReport(report, ctx.style), ...(report.failures.length > 0 ? { exitCode: 2 as const } : {}) }
+    return { output, display: renderSyncReport(report, staleMemories, ctx.style), ...(report.failures.length > 0 ? { exitCode: 2 as const } : {}) }
   },
 })

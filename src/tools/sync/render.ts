@@ -1,3 +1,4 @@
+import type { StaleMemory } from '../../sync/stale.js'
 import type { SourceReport, SyncFailure, SyncReport } from '../../sync/sync.js'
 import type { Style } from '../style.js'
 import { renderTable } from '../table.js'
@@ -38,7 +39,7 @@ export function renderFailure(failure: SyncFailure, style: Style): string {
   return failure.hint === undefined ? head : `${head}\n  ${style.dim('fix:')} ${failure.hint}`
 }
 
-export function renderSyncReport(report: SyncReport, style: Style): string {
+export function renderSyncReport(report: SyncReport, staleMemories: readonly StaleMemory[], style: Style): string {
   const table = renderTable(
     report.sources,
     [
@@ -52,5 +53,6 @@ export function renderSyncReport(report: SyncReport, style: Style): string {
   const changes = report.changes.slice(0, shownChanges).map((change) => `  ${change.change.padEnd(7)} ${change.id ?? change.path} ${style.dim(`(${change.source}: ${change.path})`)}`)
   const more = report.changes.length > shownChanges ? [style.dim(`  … and ${report.changes.length - shownChanges} more (--json lists all)`)] : []
   const failures = report.failures.map((failure) => renderFailure(failure, style))
-  return [table, ...changes, ...more, ...failures, style.dim(summarizeSync(report))].join('\n')
+  const stale = staleMemories.map((memory) => `${style.yellow('stale')} ${style.cyan(memory.memoryId)} ${style.dim(`[${memory.layer}]`)} ${memory.reason}`)
+  return [table, ...changes, ...more, ...failures, ...stale, style.dim(summarizeSync(report))].join('\n')
 }

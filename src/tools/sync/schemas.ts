@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { memoryLayers } from '../../config/layers.js'
 import { errorCodes } from '../../errors.js'
 import { knowledgeLayerSchema } from '../knowledge/schemas.js'
 
@@ -33,4 +34,8 @@ export const itemChangeSchema = z.strictObject({
   change: z.enum(['added', 'updated', 'deleted']),
 })
 
-export type SyncFailureOutput = z.output<typeof syncFailureSchema>
+export const staleMemorySchema = z.strictObject({
+  memoryId: z.string(),
+  layer: z.enum(memoryLayers),
+  reason: z.string().describe('e.g. "refers to adr-0007, which is superseded"'),
+})
