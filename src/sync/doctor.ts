@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readFile, stat } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { findGitRoot } from '../config/load.js'
@@ -110,14 +110,24 @@ function checkModel(workspace: Workspace): DoctorCheck {
   return ok('embedding model', `transformers model ${model}`)
 }
 
-async function checkIndex(workspace: Workspace, state: SyncState): Promise<DoctorCheck[]> {
-  const indexPath = join(workspace.stateDir, 'index.db')
-  const index = await stat(indexPath).catch(() => undefined)
+async function checkIndex(workspace: Workspace): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = []
-  if (index === undefined) checks.push(warn('index', 'no search index yet (searches build it on first use)', 'mk index rebuild'))
-  else if (state.lastSyncAt !== undefined && index.mtime.getTime() < Date.parse(state.lastSyncAt)) {
-    checks.push(warn('index', 'the index is older than the last sync', 'mk index rebuild'))
-  } else checks.push(ok('index', 'present'))
+  if (!existsSync(join(workspace.stateDir, 'index.db'))) {
+    checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))
+  } else {
+    const [{ openWorkspaceIndex }, { knowledgeSignature }] = await Promise.all([import('../search/workspace-index.js'), import('../search/refresh.js')])
+    try {
+      const index = await openWorkspaceIndex(workspace)
+      try {
+        const current = index.state('knowledge') === (await knowledgeSignature(workspace))
+        checks.push(current ? ok('index', 'up to date with the knowledge files') : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
+      } finally {
+        index.close()
+      }
+    } catch (thrown) {
+      checks.push(fail('index', `the index cannot be opened: ${toErrorObject(thrown).message}`, 'mk index rebuild'))
+    }
+  }
   checks.push(checkModel(workspace))
   return checks
 }
@@ -141,5 +151,5 @@ export async function runDoctor(workspace: Workspace, options: DoctorOptions): P
   const sources = await Promise.all(
     workspace.config.knowledge.sources.map(async (source) => ('url' in source ? checkGitSource(workspace, source, state, options) : [checkPathSource(workspace, source.name, source.path)])),
   )
-  return [...(await checkKnowledge(workspace)), ...sources.flat(), ...(await checkIndex(workspace, state)), await checkHook(workspace)]
+  return [...(await checkKnowledge(workspace)), ...sources.flat(), ...(await checkIndex(workspace)), await checkHook(workspace)]
 }
