@@ -42,6 +42,15 @@ export function displayUrl(url: string): string {
   }
 }
 
+/** Only smart HTTP(S) is spoken; ssh and file urls are refused up front. */
+export function isHttpUrl(url: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(url).protocol)
+  } catch {
+    return false
+  }
+}
+
 export function hasCredentialsInUrl(url: string): boolean {
   try {
     const parsed = new URL(url)

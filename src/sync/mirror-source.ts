@@ -4,7 +4,7 @@ import type { KnowledgeSourceConfig } from '../config/schema.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
 import { remoteError, type RemoteDescription } from '../git/errors.js'
-import { displayUrl, gitHttpClient, hasCredentialsInUrl, tokenHeaders } from '../git/http.js'
+import { displayUrl, gitHttpClient, hasCredentialsInUrl, isHttpUrl, tokenHeaders } from '../git/http.js'
 import type { TransferOptions } from '../git/mirror.js'
 import { quickLook } from '../git/quick-look.js'
 import { resolveRemoteRef, type RemoteRef } from '../git/remote-ref.js'
@@ -40,6 +40,11 @@ export interface Remote {
 
 /** How to talk to a source's remote: its url and credentials from the environment (never stored). */
 export function remoteOf(source: GitSourceConfig, options: Pick<MirrorOptions, 'env' | 'timeoutMs' | 'signal'>): Remote {
+  if (!isHttpUrl(source.url)) {
+    throw new MkError('INVALID_INPUT', `source "${source.name}": url ${displayUrl(source.url)} is not http(s); mk syncs git over smart HTTP only`, {
+      details: { source: source.name, hint: `use the https:// url of the repository in knowledge.sources (source "${source.name}")` },
+    })
+  }
   if (hasCredentialsInUrl(source.url)) {
     throw new MkError('INVALID_INPUT', `source "${source.name}": the url carries credentials; they would be stored on disk`, {
       details: { source: source.name, hint: `remove them from the url and put the token in an environment variable named by tokenEnv` },

@@ -232,6 +232,27 @@ describe('mk sync from a git remote', () => {
     expect(existsSync(join(workspace.mkHome, 'sources', '.company.lock'))).toBe(false)
   })
 
+  test('bad input: an unknown layer, an unknown flag, an ssh url and a url with credentials are clear one-line errors', async () => {
+    const workspace = await workspaceWith(
+      config([
+        '    - {name: project, layer: project, path: knowledge}',
+        '    - {name: viassh, layer: team, url: "git@github.com:acme/kb.git"}',
+        '    - {name: leaky, layer: org, url: "https://me:hunter2@git.example.com/kb.git"}',
+      ]),
+    )
+    for (const args of [['--layer', 'galaxy'], ['--nope']]) {
+      const run = await runMk(['sync', ...args], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+      expect(run.exitCode).toBe(2)
+      expect(run.stderr.trim().split('\n')[0]).toMatch(/^Error \[INVALID_INPUT\] /)
+      expect(run.stderr).not.toMatch(/\n\s+at /)
+    }
+    const run = await sync(workspace)
+    expect(run.exitCode).toBe(2)
+    expect(run.output.result.failures.map((failure) => `${failure.source} ${failure.errorCode}`)).toEqual(['viassh INVALID_INPUT', 'leaky INVALID_INPUT'])
+    expect(JSON.stringify(run.output)).not.toContain('hunter2')
+    expect(run.output.result.added).toBe(1)
+  })
+
   test('a corrupt state file is reported and rebuilt', async () => {
     const workspace = await workspaceWith(config(['    - {name: project, layer: project, path: knowledge}']))
     await sync(workspace)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { Errors } from 'isomorphic-git'
 import { remoteError } from '../../../src/git/errors.js'
-import { displayUrl, hasCredentialsInUrl, tokenHeaders } from '../../../src/git/http.js'
+import { displayUrl, hasCredentialsInUrl, isHttpUrl, tokenHeaders } from '../../../src/git/http.js'
 
 const remote = { source: 'company', url: 'https://git.example.com/acme/kb.git', tokenEnv: 'ACME_TOKEN' }
 
@@ -44,5 +44,11 @@ describe('credentials', () => {
     expect(hasCredentialsInUrl('https://me:secret@host/r.git')).toBe(true)
     expect(hasCredentialsInUrl('https://host/r.git')).toBe(false)
     expect(displayUrl('https://me:secret@host/r.git')).toBe('https://host/r.git')
+  })
+
+  test('only http and https urls are accepted', () => {
+    expect(isHttpUrl('https://host/r.git')).toBe(true)
+    expect(isHttpUrl('git@github.com:acme/kb.git')).toBe(false)
+    expect(isHttpUrl('ssh://git@host/r.git')).toBe(false)
   })
 })
