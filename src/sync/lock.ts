@@ -25,7 +25,7 @@ export async function withLock<T>(path: string, what: string, work: () => Promis
       const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10)
       if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
         throw new MkError('CONFLICT', `${what} is being updated by another mk process (pid ${holder})`, {
-          details: { pid: holder, lock: path, hint: 'wait for it to finish, then run mk sync again' },
+          details: { pid: holder, lock: path, hint: `wait for it to finish and run mk sync again (if no mk is running, delete ${path})` },
           retryable: true,
         })
       }

@@ -1,6 +1,8 @@
+import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import type { MemoryIdentity } from '../memory/locations.js'
 import type { SearchIndex } from '../search/search-index.js'
+import { withLock } from './lock.js'
 import { freshIndexSignature, reindexChanges, winnersOf, type ReindexResult } from './reindex.js'
 import { memoriesReferring, type StaleMemory } from './stale.js'
 import { syncKnowledge, type SyncOptions, type SyncReport } from './sync.js'
@@ -29,7 +31,12 @@ function newlyRetired(report: SyncReport): Set<string> {
  * memories the changes made stale. The index and the memory scan never fail a sync:
  * a problem there is a warning, and the next search catches up from the files.
  */
-export async function runSync(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; openIndex: () => Promise<SearchIndex> }): Promise<SyncRun> {
+export function runSync(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; openIndex: () => Promise<SearchIndex> }): Promise<SyncRun> {
+  // One sync per workspace at a time: two would each write the state from the same starting point.
+  return withLock(join(workspace.stateDir, 'sync.lock'), 'this workspace', () => syncAll(workspace, options))
+}
+
+async function syncAll(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; openIndex: () => Promise<SearchIndex> }): Promise<SyncRun> {
   const signatureBefore = await freshIndexSignature(workspace)
   const report = await syncKnowledge(workspace, options)
   let reindex: ReindexResult = { upserted: 0, removed: 0, keptFresh: false }

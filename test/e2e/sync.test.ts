@@ -253,6 +253,28 @@ describe('mk sync from a git remote', () => {
     expect(run.output.result.added).toBe(1)
   })
 
+  test('a second sync of the same workspace while one runs is refused with a retryable CONFLICT', async () => {
+    const remote = await server.createRepo('company-concurrent', { 'adr/adr-0550-a.md': adr('adr-0550-a', 'A') })
+    const workspace = await workspaceWith(config([`    - {name: company, layer: company, url: "${remote.url}"}`]))
+    const release = server.hold((_method, url) => url.startsWith('/company-concurrent.git'))
+    const first = spawn(process.execPath, [mkBin, 'sync', '--json'], { cwd: workspace.root, env: { ...process.env, MK_HOME: workspace.mkHome }, stdio: 'ignore' })
+    const firstClosed = once(first, 'close')
+    await new Promise<void>((resolve) => {
+      const onRequest = (line: string): void => {
+        if (!line.includes('/company-concurrent.git')) return
+        server.events.off('request', onRequest)
+        resolve()
+      }
+      server.events.on('request', onRequest)
+    })
+    const second = await runMk(['sync', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    release()
+    const [code] = (await firstClosed) as [number]
+    expect(second.exitCode).toBe(2)
+    expect(parseJson(second)).toMatchObject({ success: false, errorCode: 'CONFLICT', retryable: true })
+    expect(code).toBe(0)
+  })
+
   test('a corrupt state file is reported and rebuilt', async () => {
     const workspace = await workspaceWith(config(['    - {name: project, layer: project, path: knowledge}']))
     await sync(workspace)
