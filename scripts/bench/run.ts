@@ -1,10 +1,14 @@
 import { benchStartup } from './startup.js'
+// knowledge check (issue 3)
+import { benchCheck } from './check.js'
 import { benchMemory } from './memory.js'
 import { benchSync } from './sync.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
+  // knowledge check (issue 3)
+  check: benchCheck,
   memory: benchMemory,
   sync: benchSync,
 }

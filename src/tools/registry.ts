@@ -1,10 +1,13 @@
 import type { AnyTool } from './define.js'
+import { hookInstall } from './hook/install.js'
 import { init } from './init.js'
+import { knowledgeCheck } from './knowledge/check.js'
 import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
 import { knowledgeNew } from './knowledge/new.js'
 import { knowledgeQuery } from './knowledge/query.js'
 import { knowledgeShow } from './knowledge/show.js'
+import { knowledgeUpdateBaseline } from './knowledge/update-baseline.js'
 import { evalRun } from './eval/run.js'
 import { indexRebuild } from './index/rebuild.js'
 import { indexStatus } from './index/status.js'
@@ -31,6 +34,9 @@ export const tools: readonly AnyTool[] = [
   knowledgeShow,
   knowledgeNew,
   knowledgeLint,
+  knowledgeCheck,
+  knowledgeUpdateBaseline,
+  hookInstall,
   memoryAdd,
   memorySearch,
   memoryList,
