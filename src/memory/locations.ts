@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { privateLayers, type MemoryLayer } from '../config/layers.js'
+import type { MemoryLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
 import { resolveSources } from '../knowledge/sources.js'
@@ -32,7 +32,7 @@ function checkPartition(kind: 'agent' | 'session', id: string): string {
   return id
 }
 
-export function memoryHomeDir(workspace: Workspace): string {
+function memoryHomeDir(workspace: Workspace): string {
   return join(workspace.mkHome, 'memory')
 }
 
@@ -68,8 +68,4 @@ export function folderForLayer(workspace: Workspace, identity: MemoryIdentity, l
   throw new MkError('INVALID_INPUT', `no knowledge source provides the ${layer} layer, so there is nowhere to keep ${layer} memories`, {
     details: { field: 'layer', hint: `add a source with layer: ${layer} to knowledge.sources in .mkrc` },
   })
-}
-
-export function isPrivateLayer(layer: MemoryLayer): boolean {
-  return privateLayers.has(layer)
 }

@@ -27,5 +27,3 @@ export interface MemoryRecord {
   owner: string | undefined
   metadata: Record<string, MetadataValue>
 }
-
-export const maxContentLength = 10_000

@@ -93,11 +93,16 @@ export function openDatabase(path: string): OpenedDatabase {
   const first = tryOpen(path)
   if (first.problem === undefined) return { db: first.db, rebuiltBecause: undefined }
   first.db.close()
+  return { db: recreateDatabase(path), rebuiltBecause: first.problem }
+}
+
+/** Delete the database files and start an empty index in their place. */
+export function recreateDatabase(path: string): Database.Database {
   removeDatabaseFiles(path)
   const db = new Database(path)
   configure(db)
   initialise(db)
-  return { db, rebuiltBecause: first.problem }
+  return db
 }
 
 export function isCorruptionError(error: unknown): boolean {

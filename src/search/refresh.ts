@@ -56,10 +56,16 @@ export interface RefreshReport {
   knowledgeReloaded: boolean
 }
 
+/**
+ * File systems stamp times with a coarse clock: a file created in the same tick as the last
+ * change leaves the folder's time as it was. A folder changed that recently is listed again next time.
+ */
+const settledAfterMs = 2000
+
 async function folderSignature(dir: string): Promise<string> {
   try {
     const info = await stat(dir)
-    return `${info.ino}:${info.mtimeMs}`
+    return Date.now() - info.mtimeMs < settledAfterMs ? 'unsettled' : `${info.ino}:${info.mtimeMs}`
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') return 'missing'
     throw error
@@ -102,7 +108,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
   const unreadableKey = `unreadable:${folder.key}`
   // Taken before listing: a file added while we list changes the folder again and is picked up next time.
   const signature = await folderSignature(folder.dir)
-  if (options.force !== true && index.state(stateKey) === signature) {
+  if (options.force !== true && signature !== 'unsettled' && index.state(stateKey) === signature) {
     return retryUnreadable(index, workspace, folder, unreadableKey, options)
   }
   const names = await listMemoryFiles(folder)

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { fuse, type Scored } from './fusion.js'
 import { contentHash, dedupKey } from './normalise.js'
-import { openDatabase } from './open-database.js'
+import { isCorruptionError, openDatabase, recreateDatabase } from './open-database.js'
 import { ftsQuery } from './query-text.js'
 import { createVectorTable, schemaVersion } from './schema.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
@@ -13,9 +13,7 @@ export interface OpenIndexOptions {
   embedder?: EmbeddingProvider | undefined
 }
 
-export interface StoredDocument extends IndexDocument {
-  embedded: boolean
-}
+export type StoredDocument = IndexDocument
 
 interface DocRow {
   rowid: number
@@ -60,7 +58,6 @@ function fromRow(row: DocRow): StoredDocument {
     expiresAt: row.expires_at ?? undefined,
     type: row.type ?? undefined,
     status: row.status ?? undefined,
-    embedded: row.embedded === 1,
   }
 }
 
@@ -100,13 +97,11 @@ function hasNarrowingFilter(filters: SearchFilters | undefined): boolean {
 export class SearchIndex {
   /** Notices for the user: why the index was rebuilt, that the model changed. */
   readonly notices: string[] = []
-  /** True when the database was created (or recreated) by this open: it must be filled from the files. */
-  readonly created: boolean
-  private readonly db: Database.Database
+  private db: Database.Database
   private readonly embedder: EmbeddingProvider | undefined
   private vectorTableReady = false
   /** Vectors of a previous model may exist even when this process has no embedder; removals must clear them too. */
-  private readonly hasVectorTable: boolean
+  private hasVectorTable: boolean
   /** True once this process has embedded something: the model is loaded and more embedding is cheap. */
   embedderWarm = false
 
@@ -120,7 +115,6 @@ export class SearchIndex {
     if (opened.rebuiltBecause !== undefined) {
       this.notices.push(`the search index ${path} was ${opened.rebuiltBecause}; it was recreated and is rebuilt from the files`)
     }
-    this.created = opened.rebuiltBecause !== undefined || this.count() === 0
     if (this.embedder !== undefined) this.prepareVectors(this.embedder)
     this.hasVectorTable = this.tableExists('vectors')
   }
@@ -223,14 +217,27 @@ export class SearchIndex {
       .immediate()
   }
 
-  /** Empty every table but the metadata, so the next refresh reads all files again. */
+  /**
+   * Empty every table but the metadata, so the next refresh reads all files again. A database
+   * too damaged to empty (a corrupt page the cheap open check cannot see) is recreated instead.
+   */
   clear(): void {
-    this.db
-      .transaction(() => {
-        for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) this.db.exec(`DELETE FROM ${table}`)
-        if (this.hasVectorTable) this.db.exec('DELETE FROM vectors')
-      })
-      .immediate()
+    try {
+      this.db
+        .transaction(() => {
+          for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) this.db.exec(`DELETE FROM ${table}`)
+          if (this.hasVectorTable) this.db.exec('DELETE FROM vectors')
+        })
+        .immediate()
+    } catch (error) {
+      if (!isCorruptionError(error)) throw error
+      this.db.close()
+      this.db = recreateDatabase(this.path)
+      this.notices.push(`the search index ${this.path} was corrupt (${(error as Error).message}); it was recreated`)
+      this.vectorTableReady = false
+      if (this.embedder !== undefined) this.prepareVectors(this.embedder)
+      this.hasVectorTable = this.tableExists('vectors')
+    }
   }
 
   /** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
@@ -253,11 +260,6 @@ export class SearchIndex {
         return removed
       })
       .immediate()
-  }
-
-  get(id: string): StoredDocument | undefined {
-    const row = this.db.prepare('SELECT * FROM docs WHERE id = ?').get(id) as DocRow | undefined
-    return row === undefined ? undefined : fromRow(row)
   }
 
   getMany(ids: readonly string[]): StoredDocument[] {

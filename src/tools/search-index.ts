@@ -7,7 +7,7 @@ export function workspaceIndex(ctx: ToolContext): Promise<SearchIndex> {
     'search-index',
     async () => {
       const { openWorkspaceIndex } = await import('../search/workspace-index.js')
-      const index = await openWorkspaceIndex(ctx.workspace)
+      const index = await openWorkspaceIndex(ctx.workspace, ctx.warn)
       for (const notice of index.notices) ctx.warn(notice)
       return index
     },

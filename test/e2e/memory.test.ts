@@ -146,6 +146,32 @@ describe('mk memory', () => {
     expect(found.results.map((result) => result.memoryId).sort()).toEqual([...ids].sort())
   })
 
+  it('rebuilds the index from the files, with plain progress lines off a terminal and nothing but JSON with --json', async () => {
+    await add('The release train leaves on Thursdays', '--layer', 'project')
+    await add('I review pull requests after lunch')
+    await ws.write('knowledge/adr/adr-0001-trains.md', '---\ntitle: Release trains\ntype: adr\nstatus: accepted\n---\nWe release on a weekly train.\n')
+    const plain = await mk(['index', 'rebuild'])
+    expect(plain.exitCode, plain.stderr).toBe(0)
+    expect(plain.stderr).toMatch(/^reading files: 3\/3$/m)
+    expect(plain.stdout).toMatch(/Rebuilt the index: 3 documents \(2 memories, 1 knowledge\)/)
+    const json = await mk(['index', 'rebuild', '--json'])
+    expect(json.stderr).toBe('')
+    expect(parseJson(json)).toMatchObject({ documents: 3, memories: 2, knowledge: 1, searchMode: 'fulltext' })
+    const status = parseJson<Record<string, unknown>>(await mk(['index', 'status', '--json']))
+    expect(status).toMatchObject({ documents: 3, path: '.mk/index.db', schemaVersion: 1, refreshedAt: expect.any(String) })
+    expect(JSON.stringify(status)).not.toContain(ws.mkHome)
+  })
+
+  it('keeps adding and finding memories by full text when the model folder is missing, with a warning', async () => {
+    await ws.write('.mkrc', 'search:\n  embedding:\n    provider: transformers\n    model: ./models/missing\n')
+    const added = await mk(['memory', 'add', 'The nightly job prunes old artifacts', '--json'])
+    expect(added.exitCode).toBe(0)
+    expect(added.stderr).toMatch(/models\/missing does not exist; searching full text only until the embedding model is fixed/)
+    const found = await search('artifacts')
+    expect(found.searchMode).toBe('fulltext')
+    expect(found.results.map((result) => result.memoryId)).toEqual([parseJson<AddOutput>(added).memoryId])
+  })
+
   it('rejects bad input with one clear line and exit 2', async () => {
     expectCleanError(await mk(['memory', 'add', '   ', '--json']), /content: expected non-empty text/)
     expectCleanError(await mk(['memory', 'add', 'x'.repeat(10_001), '--json']), /content: .*at most 10000 characters/)

@@ -22,7 +22,9 @@ export const indexRebuild = defineTool({
   async run(_input, ctx) {
     const started = performance.now()
     const index = await workspaceIndex(ctx)
+    const noticed = index.notices.length
     index.clear()
+    for (const notice of index.notices.slice(noticed)) ctx.warn(notice)
     const { embedded } = await refreshAll(index, ctx)
     const output = { ...summarise(index), embedded, durationMs: Math.round(performance.now() - started) }
     return { output, display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge), ${embedded} embedded in ${output.durationMs} ms` }

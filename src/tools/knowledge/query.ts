@@ -47,7 +47,7 @@ export const knowledgeQuery = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh }, { readKnowledgeItems }] = await Promise.all([import('../../search/workspace-index.js'), import('../../search/knowledge-items.js')])
+    const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([import('../../search/workspace-index.js'), import('../../search/knowledge-items.js')])
     const index = await workspaceIndex(ctx)
     const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
     const first = fresh.knowledgeProblems[0]
@@ -69,7 +69,7 @@ export const knowledgeQuery = defineTool({
         .map((doc) => doc.id)
         .sort((a, b) => a.localeCompare(b))
     } else {
-      if (index.canSearchVectors) await index.embedPending()
+      await embedSomePending(index, ctx.warn)
       const hits = await index.search({ text: input.text, mode: 'hybrid', limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
       // Similarities of the bundled encoder have no usable absolute floor (unrelated texts reach 0.6), so an item
       // must contain a query word to match; meaning then decides the order among the matches.

@@ -1,7 +1,6 @@
 import { z } from 'zod'
-import { maxContentLength } from '../../memory/model.js'
 import { defineTool } from '../define.js'
-import { identityFields, identityOf, memoryLayerSchema, plural } from './schemas.js'
+import { identityFields, identityOf, maxContentLength, memoryLayerSchema, plural } from './schemas.js'
 import { workspaceIndex } from '../search-index.js'
 
 /** Cosine similarity above which another memory is reported as a near duplicate. */

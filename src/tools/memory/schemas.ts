@@ -4,6 +4,9 @@ import type { ToolContext } from '../context.js'
 
 export const memoryLayerSchema = z.enum(memoryLayers)
 
+/** Longest memory accepted: a memory is a fact, not a document. */
+export const maxContentLength = 10_000
+
 export const memoryIdSchema = z.string().min(1).describe('A memory id, e.g. mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3')
 
 /** Agent and session memories are partitioned by these ids; they default to MK_AGENT_ID and MK_SESSION_ID. */

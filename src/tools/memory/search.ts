@@ -4,9 +4,6 @@ import { oneOrMany } from '../knowledge/schemas.js'
 import { identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
 import { workspaceIndex } from '../search-index.js'
 
-/** A search embeds at most this many waiting memories itself; more would make one search slow (mk index update does the rest). */
-const maxEmbeddedPerSearch = 200
-
 export const memorySearch = defineTool({
   name: 'memory_search',
   title: 'Search memories',
@@ -69,13 +66,13 @@ export const memorySearch = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFolders }, { ensureFresh }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
+    const [{ visibleFolders }, { ensureFresh, embedSomePending }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
     const identity = identityOf(input, ctx)
     const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
     const searchMode: 'hybrid' | 'fulltext' = index.effectiveMode('hybrid') === 'hybrid' ? 'hybrid' : 'fulltext'
-    if (searchMode === 'hybrid') await embedSome(index, ctx.warn)
+    await embedSomePending(index, ctx.warn)
     const hits = await index.search({
       text: input.query,
       mode: 'hybrid',
@@ -127,16 +124,6 @@ export const memorySearch = defineTool({
     return { output: { success: true as const, results: marked, totalCount: marked.length, searchedLayers, searchMode }, display }
   },
 })
-
-async function embedSome(index: Awaited<ReturnType<typeof workspaceIndex>>, warn: (message: string) => void): Promise<void> {
-  const pending = index.pendingCount()
-  if (pending === 0) return
-  if (pending > maxEmbeddedPerSearch) {
-    warn(`${pending} documents have no embedding yet and are found by full text only; run mk index update to embed them`)
-    return
-  }
-  await index.embedPending()
-}
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000

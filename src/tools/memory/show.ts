@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { memoryLanes } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { identityFields, identityOf, memoryIdSchema, memoryLayerSchema } from './schemas.js'
 
@@ -21,7 +20,7 @@ export const memoryShow = defineTool({
     refs: z.array(z.string()),
     supersedes: z.array(z.string()),
     expires: z.string().optional(),
-    lane: z.enum(memoryLanes),
+    lane: z.enum(['private', 'shared']).describe('private: only on this machine; shared: with the team through git'),
     owner: z.string().optional(),
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     file: z.string().describe('The file, relative to the workspace or to $MK_HOME'),

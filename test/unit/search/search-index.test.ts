@@ -87,9 +87,27 @@ describe('search index', () => {
     await truncate(path, Math.floor(size / 2))
     const reopened = openIndex(path)
     expect(reopened.notices.join('\n')).toMatch(/truncated; it was recreated/)
-    expect(reopened.created).toBe(true)
     expect(reopened.stats().documents).toBe(0)
     reopened.close()
+  })
+
+  it('clear() recreates an index whose pages are damaged where the open check cannot see', async () => {
+    const index = openIndex(path)
+    index.upsert(Array.from({ length: 300 }, (_, n) => memory(`m${n}`, `memory number ${n} `.repeat(20))))
+    index.close()
+    const { open } = await import('node:fs/promises')
+    const file = await open(path, 'r+')
+    const size = (await file.stat()).size
+    // Garbage over the later pages (document data), not over the schema and metadata at the start.
+    for (let offset = Math.ceil(size / 2 / 4096) * 4096; offset < size; offset += 4096) await file.write(Buffer.alloc(4096, 0xa5), 0, 4096, offset)
+    await file.close()
+    const damaged = openIndex(path)
+    expect(damaged.notices).toEqual([])
+    damaged.clear()
+    expect(damaged.notices.join('\n')).toMatch(/was corrupt \(.*\); it was recreated/)
+    damaged.upsert([memory('fresh', 'written after the repair')])
+    expect((await damaged.search({ text: 'repair', mode: 'fulltext', limit: 1 }))[0]?.id).toBe('fresh')
+    damaged.close()
   })
 
   it('recreates a file that is not an mk index', async () => {
