@@ -110,14 +110,14 @@ function checkModel(workspace: Workspace): DoctorCheck {
   return ok('embedding model', `transformers model ${model}`)
 }
 
-async function checkIndex(workspace: Workspace): Promise<DoctorCheck[]> {
+async function checkIndex(workspace: Workspace, notice: (message: string) => void): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = []
   if (!existsSync(join(workspace.stateDir, 'index.db'))) {
     checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))
   } else {
     const [{ openWorkspaceIndex }, { knowledgeSignature }] = await Promise.all([import('../search/workspace-index.js'), import('../search/refresh.js')])
     try {
-      const index = await openWorkspaceIndex(workspace)
+      const index = await openWorkspaceIndex(workspace, notice)
       try {
         const current = index.state('knowledge') === (await knowledgeSignature(workspace))
         checks.push(current ? ok('index', 'up to date with the knowledge files') : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
@@ -151,5 +151,5 @@ export async function runDoctor(workspace: Workspace, options: DoctorOptions): P
   const sources = await Promise.all(
     workspace.config.knowledge.sources.map(async (source) => ('url' in source ? checkGitSource(workspace, source, state, options) : [checkPathSource(workspace, source.name, source.path)])),
   )
-  return [...(await checkKnowledge(workspace)), ...sources.flat(), ...(await checkIndex(workspace)), await checkHook(workspace)]
+  return [...(await checkKnowledge(workspace)), ...sources.flat(), ...(await checkIndex(workspace, options.warn)), await checkHook(workspace)]
 }

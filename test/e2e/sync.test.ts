@@ -102,8 +102,7 @@ describe('mk sync from a git remote', () => {
     expect(forced.output.result).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 4, reparsed: 4 })
   })
 
-  test('a company constraint synced from the remote is loaded at the company layer, and a project item of the same id shadows it', async () => {
-    // Enforcement by `mk knowledge check` lives on the check branch; here the synced constraint is asserted through list and show.
+  test('a company constraint synced from the remote is enforced by mk knowledge check, even under a project item of the same id', async () => {
     const noMysql = adr('adr-0900-database', 'PostgreSQL for relational data', [
       'severity: block',
       'constraints:',
@@ -111,24 +110,35 @@ describe('mk sync from a git remote', () => {
       '    operator: must_not_use',
       '    target: dependency',
       '    pattern: "^(mysql|mysql2)$"',
+      '    message: Use PostgreSQL.',
     ])
-    const remote = await server.createRepo('company-constraint', { 'adr/adr-0900-database.md': noMysql, 'adr/adr-0901-logging.md': adr('adr-0901-logging', 'Logging') })
+    const remote = await server.createRepo('company-constraint', { 'adr/adr-0900-database.md': noMysql })
     const workspace = await workspaceWith(
       config(['    - {name: project, layer: project, path: knowledge}', `    - {name: company, layer: company, url: "${remote.url}"}`]),
-      { 'knowledge/adr/adr-0901-logging.md': adr('adr-0901-logging', 'Logging, project flavour') },
+      { 'package.json': '{"dependencies": {"mysql2": "^3.0.0"}}\n' },
     )
-    await sync(workspace)
     const env = { MK_HOME: workspace.mkHome }
-    const shown = parseJson<{ layer: string; source: string; constraints: { id: string; operator: string; pattern: string; severity: string }[]; shadows: unknown[] }>(
-      await runMk(['knowledge', 'show', 'adr-0900-database', '--json'], { cwd: workspace.root, env }),
-    )
-    expect(shown).toMatchObject({ layer: 'company', source: 'company', shadows: [] })
-    expect(shown.constraints).toEqual([expect.objectContaining({ id: 'no-mysql', operator: 'must_not_use', pattern: '^(mysql|mysql2)$', severity: 'block' })])
-    const shadowing = parseJson<{ layer: string; shadows: { layer: string; path: string }[] }>(
-      await runMk(['knowledge', 'show', 'adr-0901-logging', '--json'], { cwd: workspace.root, env }),
-    )
-    expect(shadowing.layer).toBe('project')
-    expect(shadowing.shadows).toEqual([expect.objectContaining({ layer: 'company', path: expect.stringContaining('adr-0901-logging.md') })])
+    const check = async (): Promise<{ exitCode: number; output: { passed: boolean; violations: { knowledgeItemId: string; constraintId: string; location: { file: string } }[] } }> => {
+      const run = await runMk(['knowledge', 'check', '--json'], { cwd: workspace.root, env })
+      return { exitCode: run.exitCode, output: parseJson(run) }
+    }
+    const unsynced = await check()
+    expect(unsynced.output.violations).toEqual([])
+
+    await sync(workspace)
+    const blocked = await check()
+    expect(blocked.exitCode).toBe(1)
+    expect(blocked.output.passed).toBe(false)
+    expect(blocked.output.violations).toEqual([expect.objectContaining({ knowledgeItemId: 'adr-0900-database', constraintId: 'no-mysql', location: expect.objectContaining({ file: 'package.json' }) })])
+
+    // A project item with the same id shadows the company one in show, but cannot switch its constraint off.
+    await workspace.write('knowledge/adr/adr-0900-database.md', adr('adr-0900-database', 'Project take on databases'))
+    const shown = parseJson<{ layer: string; shadows: { layer: string; path: string }[] }>(await runMk(['knowledge', 'show', 'adr-0900-database', '--json'], { cwd: workspace.root, env }))
+    expect(shown.layer).toBe('project')
+    expect(shown.shadows).toEqual([expect.objectContaining({ layer: 'company', path: expect.stringContaining('adr-0900-database.md') })])
+    const stillBlocked = await check()
+    expect(stillBlocked.exitCode).toBe(1)
+    expect(stillBlocked.output.violations.map((violation) => violation.constraintId)).toEqual(['no-mysql'])
   })
 
   test('a rewritten remote history is reported and not applied unless --force', async () => {

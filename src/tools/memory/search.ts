@@ -100,7 +100,7 @@ export const memorySearch = defineTool({
       async () => {
         await ensureFresh(index, ctx.workspace, { identity, folders: [], memory: false, warn: ctx.warn })
         return (id) => {
-          const doc = index.get(id)
+          const [doc] = index.getMany([id])
           return doc?.kind === 'knowledge' ? doc.status : undefined
         }
       },

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
 import { knowledgeSignature } from '../../../src/search/refresh.js'
+import type { StoredDocument } from '../../../src/search/search-index.js'
 import { ensureFresh, openWorkspaceIndex } from '../../../src/search/workspace-index.js'
 import { runSync } from '../../../src/sync/run.js'
 import { startGitServer, type GitServer } from '../../helpers/git-server.js'
@@ -42,26 +43,27 @@ describe('sync keeps the search index fresh with only the changed items', () => 
     })
     const workspace = await loadWorkspace({ cwd: temp.root, env: { MK_HOME: temp.mkHome } })
     const identity = { agentId: undefined, sessionId: undefined }
-    const index = await openWorkspaceIndex(workspace)
+    const index = await openWorkspaceIndex(workspace, () => undefined)
+    const doc = (id: string): StoredDocument | undefined => index.getMany([id])[0]
     const options = { force: false, types: undefined, layers: undefined, env: {}, timeoutMs: 5_000, warn: () => undefined, identity, openIndex: async () => index }
     try {
       await runSync(workspace, options)
       await ensureFresh(index, workspace, { identity, memory: false, warn: () => undefined })
-      expect(index.get('adr-shared')?.title).toBe('Project version')
+      expect(doc('adr-shared')?.title).toBe('Project version')
 
       await remote.commit({ 'adr/a.md': item('adr-a', 'Alpha', 'deprecated'), 'adr/b.md': null })
       const upstream = await runSync(workspace, options)
       expect(upstream.report.reparsed).toBe(1)
       expect(upstream.reindex).toEqual({ upserted: 1, removed: 1, keptFresh: true })
-      expect(index.get('adr-a')?.status).toBe('deprecated')
-      expect(index.get('adr-b')).toBeUndefined()
+      expect(doc('adr-a')?.status).toBe('deprecated')
+      expect(doc('adr-b')).toBeUndefined()
       expect(index.state('knowledge')).toBe(await knowledgeSignature(workspace))
 
       // A local edit made before the sync: the index cannot vouch for the rest, so the next search re-reads everything.
       await rm(join(temp.root, 'knowledge', 'adr', 'shared.md'))
       const local = await runSync(workspace, options)
       expect(local.reindex).toEqual({ upserted: 1, removed: 0, keptFresh: false })
-      expect(index.get('adr-shared')?.title).toBe('Company version')
+      expect(doc('adr-shared')?.title).toBe('Company version')
     } finally {
       index.close()
     }
