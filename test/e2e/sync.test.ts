@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startGitServer, unusedPort, type GitServer } from '../helpers/git-server.js'
 import { mkBin, parseJson, runMk } from '../helpers/mk.js'
-import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
+import { gitInit, makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
 function adr(id: string, title: string, extra: string[] = []): string {
   return ['---', `id: ${id}`, 'type: adr', `title: ${title}`, 'status: accepted', ...extra, '---', `# ${title}`, '', 'Some decision text.', ''].join('\n')
@@ -426,7 +426,8 @@ describe('mk doctor', () => {
     await workspace.write('team-knowledge/policy/p.md', '---\ntitle: P\ntype: policy\n---\n')
     await sync(workspace)
     await writeFile(join(workspace.mkHome, 'sources', 'company', 'adr', 'adr-0800-a.md'), 'edited by hand')
-    await workspace.write('.git/hooks/pre-commit', '#!/bin/sh\nexec mk knowledge check --staged\n')
+    await gitInit(workspace.root)
+    expect((await runMk(['hook', 'install'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })).exitCode).toBe(0)
     const edited = await doctor()
     expect(check(edited.output, 'source team')).toMatchObject({ status: 'ok' })
     expect(check(edited.output, 'source company: clean')).toMatchObject({ status: 'warn', fix: 'mk sync --force' })
