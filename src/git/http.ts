@@ -30,7 +30,7 @@ export function tokenHeaders(token: string | undefined): Record<string, string> 
   return { Authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` }
 }
 
-/** A URL safe to print: any user or password written into it is dropped. */
+/** A URL safe to print, without the user or password written into it. */
 export function displayUrl(url: string): string {
   try {
     const parsed = new URL(url)
