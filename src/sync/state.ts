@@ -49,11 +49,11 @@ export type SourceState = z.infer<typeof sourceStateSchema>
 export type SyncState = z.infer<typeof syncStateSchema>
 export type SyncErrorState = z.infer<typeof errorSchema>
 
-export function syncStatePath(workspace: Workspace): string {
+function syncStatePath(workspace: Workspace): string {
   return join(workspace.stateDir, 'sync-state.json')
 }
 
-export function emptySyncState(): SyncState {
+function emptySyncState(): SyncState {
   return { version: 1, stats: { totalSyncs: 0, totalItemsSynced: 0, totalDurationMs: 0 }, sources: {} }
 }
 

@@ -33,7 +33,7 @@ function describeAction(source: SourceReport): string {
   }
 }
 
-export function renderFailure(failure: SyncFailure, style: Style): string {
+function renderFailure(failure: SyncFailure, style: Style): string {
   const where = failure.path === undefined ? '' : ` ${failure.path}`
   const head = `${style.red('✗')} ${style.dim(`[${failure.errorCode}${failure.retryable ? ', retryable' : ''}]`)}${where ? style.bold(where) : ''} ${failure.message}`
   return failure.hint === undefined ? head : `${head}\n  ${style.dim('fix:')} ${failure.hint}`
