@@ -256,6 +256,12 @@ describe('mk sync from a git remote', () => {
       expect(run.stderr.trim().split('\n')[0]).toMatch(/^Error \[INVALID_INPUT\] /)
       expect(run.stderr).not.toMatch(/\n\s+at /)
     }
+    const readOnly = await runMk(['sync', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_READ_ONLY: '1' } })
+    expect(readOnly.exitCode).toBe(2)
+    expect(parseJson(readOnly)).toMatchObject({ errorCode: 'FORBIDDEN' })
+    const statusReadOnly = await runMk(['sync', 'status', '--offline', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_READ_ONLY: '1' } })
+    expect(parseJson(statusReadOnly)).toMatchObject({ healthy: false, timeSinceSync: 'never' })
+
     const run = await sync(workspace)
     expect(run.exitCode).toBe(2)
     expect(run.output.result.failures.map((failure) => `${failure.source} ${failure.errorCode}`)).toEqual(['viassh INVALID_INPUT', 'leaky INVALID_INPUT'])
