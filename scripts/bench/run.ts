@@ -1,7 +1,9 @@
 import { benchStartup } from './startup.js'
 // knowledge check (issue 3)
 import { benchCheck } from './check.js'
+// memory and search (issue 4)
 import { benchMemory } from './memory.js'
+// sync (issue 5)
 import { benchSync } from './sync.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
@@ -9,7 +11,9 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
   // knowledge check (issue 3)
   check: benchCheck,
+  // memory and search (issue 4)
   memory: benchMemory,
+  // sync (issue 5)
   sync: benchSync,
 }
 

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js'
  * library: isomorphic-git takes longer to import than the rest of `mk memory add`
  * together. Objects are written loose, exactly as git writes them; objects that git
  * has packed are read through isomorphic-git. The commit is built from HEAD's tree,
- * not from the staging index, which mk never uses in MK_HOME.
+ * and the staging index is then rewritten to match it.
  */
 
 interface GitObject {
@@ -118,6 +118,41 @@ export async function initRepository(dir: string): Promise<void> {
   await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/main\n')
 }
 
+/** Every file of a tree, as posix path and blob id, in git's order. */
+async function listTree(dir: string, treeOid: string, prefix = ''): Promise<{ path: string; oid: string; mode: string }[]> {
+  const files: { path: string; oid: string; mode: string }[] = []
+  for (const entry of parseTree((await readObject(dir, treeOid)).content)) {
+    const path = `${prefix}${entry.name}`
+    if (entry.mode === '40000') files.push(...(await listTree(dir, entry.oid, `${path}/`)))
+    else files.push({ path, oid: entry.oid, mode: entry.mode })
+  }
+  return files
+}
+
+/**
+ * Write `.git/index` to match the tree, so `git status` in MK_HOME shows a clean work tree.
+ * Stat fields are left zero: git then compares contents once and refreshes them itself.
+ */
+async function writeIndex(dir: string, treeOid: string): Promise<void> {
+  const files = (await listTree(dir, treeOid)).sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)))
+  const header = Buffer.alloc(12)
+  header.write('DIRC', 0)
+  header.writeUInt32BE(2, 4)
+  header.writeUInt32BE(files.length, 8)
+  const entries = files.map((file) => {
+    const path = Buffer.from(file.path)
+    const length = 62 + path.length
+    const entry = Buffer.alloc(Math.ceil((length + 1) / 8) * 8)
+    entry.writeUInt32BE(Number.parseInt(file.mode, 8), 24)
+    Buffer.from(file.oid, 'hex').copy(entry, 40)
+    entry.writeUInt16BE(Math.min(path.length, 0xfff), 60)
+    path.copy(entry, 62)
+    return entry
+  })
+  const body = Buffer.concat([header, ...entries])
+  await writeFileAtomic(join(dir, '.git', 'index'), Buffer.concat([body, createHash('sha1').update(body).digest()]))
+}
+
 export interface FileChange {
   /** Posix path relative to the repository. */
   path: string
@@ -146,5 +181,6 @@ export async function commitFiles(dir: string, changes: readonly FileChange[], m
   const oid = await writeObject(gitDir, { type: 'commit', content: Buffer.from(body.join('\n')) })
   await mkdir(dirname(join(gitDir, ref)), { recursive: true })
   await writeFileAtomic(join(gitDir, ref), `${oid}\n`)
+  await writeIndex(dir, treeOid)
   return oid
 }

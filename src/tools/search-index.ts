@@ -6,9 +6,10 @@ export function workspaceIndex(ctx: ToolContext): Promise<SearchIndex> {
   return ctx.resources.get(
     'search-index',
     async () => {
-      const { openWorkspaceIndex } = await import('../search/workspace-index.js')
+      const [{ openWorkspaceIndex }, { relative }] = await Promise.all([import('../search/workspace-index.js'), import('node:path')])
       const index = await openWorkspaceIndex(ctx.workspace, ctx.warn)
-      for (const notice of index.notices) ctx.warn(notice)
+      // Messages name the index by its place in the workspace, never by an absolute path under the user's home.
+      for (const notice of index.notices) ctx.warn(notice.replaceAll(index.path, relative(ctx.workspace.root, index.path)))
       return index
     },
     (index) => index.close(),

@@ -114,6 +114,9 @@ describe('mk memory', () => {
   it('keeps agent and session memories apart by id', async () => {
     const alice = await add('Alice runs the migrations', '--layer', 'agent', '--agent', 'alice')
     expect((await search('migrations', '--agent', 'bob')).results).toEqual([])
+    const noAgent = await search('migrations', '--layer', 'agent')
+    expect(noAgent.results).toEqual([])
+    expect(noAgent.run.stderr).toMatch(/the agent layer is not visible here/)
     const viaEnv = await mk(['memory', 'search', 'migrations', '--json'], { MK_AGENT_ID: 'alice' })
     expect(parseJson<SearchOutput>(viaEnv).results.map((result) => result.memoryId)).toEqual([alice.memoryId])
     expectCleanError(await mk(['memory', 'add', 'no id', '--layer', 'session', '--json']), /session layer needs an id: pass --session ID or MK_SESSION_ID/)
@@ -142,7 +145,7 @@ describe('mk memory', () => {
     expect((await mk(['index', 'update'])).exitCode).toBe(0)
     await truncate(indexPath, Math.floor((await stat(indexPath)).size / 2))
     const found = await search('billing')
-    expect(found.run.stderr).toMatch(/search index .*index\.db was truncated; it was recreated and is rebuilt from the files/)
+    expect(found.run.stderr).toMatch(/search index \.mk\/index\.db was truncated; it was recreated and is rebuilt from the files/)
     expect(found.results.map((result) => result.memoryId).sort()).toEqual([...ids].sort())
   })
 

@@ -69,6 +69,9 @@ export const memorySearch = defineTool({
     const [{ visibleFolders }, { ensureFresh, embedSomePending }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
     const identity = identityOf(input, ctx)
     const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    for (const layer of input.layers ?? []) {
+      if (!folders.some((folder) => folder.layer === layer)) ctx.warn(`the ${layer} layer is not visible here (agent and session layers need --agent or --session; team, org and company need a knowledge source of that layer)`)
+    }
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
     const searchMode: 'hybrid' | 'fulltext' = index.effectiveMode('hybrid') === 'hybrid' ? 'hybrid' : 'fulltext'

@@ -44,5 +44,14 @@ describe('commitFiles', () => {
     await expect(read(third, 'memory/user/b.md')).rejects.toThrow()
     const files = await git.listFiles({ fs, dir, ref: 'main' })
     expect([...files].sort()).toEqual(['deleted/c.md', 'memory/user-notes', 'memory/user/a.md'])
+    // The staging index matches the last commit, so git status in MK_HOME is clean.
+    const staged = await git.listFiles({ fs, dir })
+    expect([...staged].sort()).toEqual(['deleted/c.md', 'memory/user-notes', 'memory/user/a.md'])
+    for (const [path, content] of [['memory/user/a.md', 'ay\n'], ['memory/user-notes', 'sorts after the folder\n'], ['deleted/c.md', 'see\n']] as const) {
+      fs.mkdirSync(join(dir, path, '..'), { recursive: true })
+      fs.writeFileSync(join(dir, path), content)
+    }
+    const matrix = await git.statusMatrix({ fs, dir })
+    expect(matrix.every(([, head, workdir, stage]) => head === 1 && workdir === 1 && stage === 1)).toBe(true)
   })
 })
