@@ -16,7 +16,8 @@ function plainReporter(stream: NodeJS.WritableStream): ProgressReporter {
       if (event.phase === lastPhase && tenth === lastTenth) return
       lastPhase = event.phase
       lastTenth = tenth
-      stream.write(`${event.phase}: ${event.done}${event.total === undefined ? '' : `/${event.total}`}\n`)
+      const count = event.total === undefined ? (event.message === undefined ? `${event.done}` : '') : `${event.done}/${event.total}`
+      stream.write(`${event.phase}: ${[event.message, count].filter((part) => part !== undefined && part !== '').join(' ')}\n`)
     },
     async finish() {},
   }
