@@ -1,29 +1,17 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { basename, resolve } from 'node:path'
-import { walkFiles } from '../fs/walk.js'
-
-// Keep in step with the loader (src/knowledge/load.ts): the files it parses are the files sync tracks.
-const notKnowledge = /^(readme|index|changelog|license|.*template.*)\.md$/i
-
-export function isKnowledgeFile(relativePath: string): boolean {
-  return relativePath.toLowerCase().endsWith('.md') && !notKnowledge.test(basename(relativePath))
-}
+import { resolve } from 'node:path'
+import type { Workspace } from '../config/workspace.js'
+import { listKnowledgeFiles } from '../knowledge/files.js'
 
 /** The id git gives this content as a blob, so folder sources and git sources compare the same way. */
 export function gitBlobId(content: Uint8Array): string {
   return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex')
 }
 
-/** Knowledge files of a plain folder: path (relative to it, posix) -> content hash. `skip` is a folder left out (the memory store). */
-export async function hashFolder(directory: string, skip: string | undefined): Promise<Map<string, string>> {
-  const files = await walkFiles(directory, {
-    include: (path, isDirectory) => {
-      const absolute = resolve(directory, path)
-      if (skip !== undefined && (absolute === skip || absolute.startsWith(`${skip}/`))) return false
-      return isDirectory || isKnowledgeFile(path)
-    },
-  })
+/** Knowledge files of a plain folder: path (relative to it, posix) -> content hash. */
+export async function hashFolder(workspace: Workspace, directory: string): Promise<Map<string, string>> {
+  const files = await listKnowledgeFiles(workspace, directory)
   const hashes = await Promise.all(files.map(async (file) => [file, gitBlobId(await readFile(resolve(directory, file)))] as const))
   return new Map(hashes)
 }

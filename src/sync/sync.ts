@@ -6,7 +6,8 @@ import { MkError, toErrorObject } from '../errors.js'
 import { toPosix } from '../fs/walk.js'
 import type { KnowledgeItem, KnowledgeType } from '../knowledge/model.js'
 import { gitSourceCloneDir, resolveSources, type ResolvedSource } from '../knowledge/sources.js'
-import { diffFiles, hashFolder, isKnowledgeFile } from './files.js'
+import { knowledgePathFilter } from '../knowledge/files.js'
+import { diffFiles, hashFolder } from './files.js'
 import { mirrorGitSource, type GitSourceConfig } from './mirror-source.js'
 import { readSyncState, writeSyncState, type FileState, type SourceState, type SyncErrorState, type SyncState } from './state.js'
 
@@ -123,14 +124,15 @@ async function parseFile(workspace: Workspace, source: ResolvedSource, path: str
  * complete earlier sync has exactly the files recorded then, so git is not even loaded.
  */
 async function currentFiles(workspace: Workspace, source: ResolvedSource, commit: string | undefined, previous: SourceState | undefined): Promise<Map<string, string>> {
-  if (source.kind === 'path' || commit === undefined) return hashFolder(source.directory, resolve(workspace.root, workspace.config.memory.dir))
+  if (source.kind === 'path' || commit === undefined) return hashFolder(workspace, source.directory)
   const dir = gitConfigOf(workspace, source.name)?.dir ?? ''
   if (previous !== undefined && previous.commit === commit && (previous.dir ?? '') === dir && previous.partial !== true) {
     return new Map(Object.entries(previous.files).map(([path, entry]) => [path, entry.hash]))
   }
   const { listBlobs } = await import('../git/mirror.js')
   const blobs = await listBlobs(gitSourceCloneDir(workspace, source.name), commit, dir)
-  return new Map([...blobs].filter(([path]) => isKnowledgeFile(path)))
+  const isKnowledge = knowledgePathFilter(workspace, source.directory)
+  return new Map([...blobs].filter(([path]) => isKnowledge(path)))
 }
 
 /** Clone or update a git source, or check a folder source exists; returns the commit for git sources. */

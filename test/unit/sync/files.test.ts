@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
-import { diffFiles, gitBlobId, hashFolder, isKnowledgeFile } from '../../../src/sync/files.js'
+import { loadWorkspace } from '../../../src/config/load.js'
+import { diffFiles, gitBlobId, hashFolder } from '../../../src/sync/files.js'
 import { makeWorkspace } from '../../helpers/workspace.js'
 
 describe('gitBlobId', () => {
@@ -8,15 +9,6 @@ describe('gitBlobId', () => {
     const content = 'title: x\n\n# Heading ü\n'
     const expected = execFileSync('git', ['hash-object', '--stdin'], { input: content, encoding: 'utf8' }).trim()
     expect(gitBlobId(Buffer.from(content))).toBe(expected)
-  })
-})
-
-describe('isKnowledgeFile', () => {
-  test('takes markdown files and leaves out readmes and templates', () => {
-    expect(isKnowledgeFile('adr/0001-x.md')).toBe(true)
-    expect(isKnowledgeFile('adr/README.md')).toBe(false)
-    expect(isKnowledgeFile('adr/adr-template.md')).toBe(false)
-    expect(isKnowledgeFile('adr/notes.txt')).toBe(false)
   })
 })
 
@@ -36,7 +28,7 @@ describe('hashFolder', () => {
   test('hashes knowledge files and skips the memory folder', async () => {
     const workspace = await makeWorkspace({ 'k/adr/a.md': 'A', 'k/README.md': 'r', 'k/memory/m.md': 'memory' })
     try {
-      const hashes = await hashFolder(`${workspace.root}/k`, `${workspace.root}/k/memory`)
+      const hashes = await hashFolder(await loadWorkspace({ cwd: workspace.root, env: {} }), `${workspace.root}/k`)
       expect([...hashes.keys()]).toEqual(['adr/a.md'])
       expect(hashes.get('adr/a.md')).toBe(gitBlobId(Buffer.from('A')))
     } finally {
