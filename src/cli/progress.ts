@@ -48,6 +48,8 @@ function inkReporter(stream: NodeJS.WriteStream): ProgressReporter {
   }
 }
 
+/** A bar on a real terminal; plain lines in pipes, logs and pseudo-terminals that report no size (ink would wrap every character). */
 export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
-  return stream.isTTY === true ? inkReporter(stream) : plainReporter(stream)
+  const sized = (stream.columns ?? 0) > 0 && (stream.rows ?? 0) > 0
+  return stream.isTTY === true && sized ? inkReporter(stream) : plainReporter(stream)
 }
