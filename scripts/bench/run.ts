@@ -1,12 +1,16 @@
-import { benchStartup } from './startup.js'
-// knowledge check (issue 3)
 import { benchCheck } from './check.js'
+import { benchEval } from './eval.js'
+import { benchMemory } from './memory.js'
+import { benchStartup } from './startup.js'
+import { benchSync } from './sync.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
-  // knowledge check (issue 3)
   check: benchCheck,
+  memory: benchMemory,
+  sync: benchSync,
+  eval: benchEval,
 }
 
 const only = process.argv.slice(2)
