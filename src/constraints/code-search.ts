@@ -84,7 +84,9 @@ function containsRun(text: string, { members, min }: ClassRun): boolean {
  */
 export function compileCodeSearch(patterns: readonly { pattern: string; regex?: CompiledPattern | undefined }[]): CodeSearch {
   const entries: Entry[] = patterns.map(({ pattern, regex }) => {
-    const literals = requiredLiterals(pattern)
+    const required = requiredLiterals(pattern)
+    // The scanner reads line by line; a literal with a line break is not worth modelling.
+    const literals = required?.anyOf.some((literal) => literal.includes('\n')) === true ? undefined : required
     return { regex: regex ?? compilePattern(pattern), literals, run: literals === undefined ? requiredRun(pattern) : undefined, scanned: [] }
   })
   const scanner = scannerFor(entries)

@@ -4,107 +4,69 @@ export interface ScannedLiteral {
   foldCase: boolean
 }
 
-const kelvinSign = 0x212a
+const syntaxCharacters = /[\\^$.*+?()[\]{}|/]/gu
+
+/** Other characters RE2's `(?i)` folds onto an ASCII letter: the Kelvin sign, the long s. */
+const foldedOnto: Readonly<Record<string, string>> = { k: '\u212a', s: '\u017f' }
+
+/** The literal as regular expression source; a folded letter becomes the class of every character RE2's `(?i)` folds onto it. */
+function source({ text, foldCase }: ScannedLiteral): string {
+  const escaped = text.replace(syntaxCharacters, '\\$&')
+  if (!foldCase) return escaped
+  return escaped.replace(/[a-z]/giu, (letter) => {
+    const lower = letter.toLowerCase()
+    return `[${lower}${lower.toUpperCase()}${foldedOnto[lower] ?? ''}]`
+  })
+}
 
 /**
- * Finds which of many literals occur in a text, in one pass over
- * its UTF-16 code units: an Aho-Corasick automaton compiled to a table, one
- * look-up per character whatever the number of literals (a loop of `includes`
- * reads the text once per literal). The automaton folds case; a hit of a
- * case-sensitive literal is confirmed against the text.
+ * Finds which of many literals occur in a text, and on which lines. V8's own
+ * search runs over the text once for all literals: one regular expression,
+ * the alternation of the escaped literals. An alternation of plain literals
+ * cannot backtrack further than its longest literal at any position, so V8 is
+ * safe here; constraint patterns themselves are matched only by re2js. Folded
+ * case is written out as classes, so V8 folds exactly as RE2 does.
+ *
+ * A line the alternation hits is then tested for each literal, which finds
+ * literals that overlap or start where another one does.
  */
 export class LiteralScanner {
-  /** Code unit -> column of the transition table; 0 for every unit no literal uses. */
-  private readonly unitClass = new Uint16Array(0x10000)
-  private readonly width: number
-  /**
-   * Row offset (state * width) of the next state, by row offset + column;
-   * bitwise negated when some literal ends in that state, so the loop tests
-   * for a hit without a second table.
-   */
-  private readonly next: Int32Array
-  /** Literals that end in each state (through failure links too), by row offset. */
-  private readonly ending = new Map<number, readonly number[]>()
+  private readonly anyLiteral: RegExp | undefined
+  /** Whether a line holds the literal, by literal index. */
+  private readonly onLine: ((line: string) => boolean)[]
 
-  constructor(private readonly literals: readonly ScannedLiteral[]) {
-    let classes = 1
-    const classOf = (unit: number): number => {
-      const folded = unit === kelvinSign ? 0x6b : unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit
-      if (this.unitClass[folded] === 0) {
-        this.unitClass[folded] = classes
-        if (folded >= 0x61 && folded <= 0x7a) this.unitClass[folded - 0x20] = classes
-        if (folded === 0x6b) this.unitClass[kelvinSign] = classes
-        classes++
-      }
-      return this.unitClass[folded] as number
-    }
-    const trie: number[][] = [[]]
-    const ends: number[][] = [[]]
-    literals.forEach(({ text }, literalIndex) => {
-      let state = 0
-      for (let index = 0; index < text.length; index++) {
-        const column = classOf(text.charCodeAt(index))
-        const row = trie[state] as number[]
-        let child = row[column]
-        if (child === undefined) {
-          child = trie.length
-          row[column] = child
-          trie.push([])
-          ends.push([])
-        }
-        state = child
-      }
-      ends[state]?.push(literalIndex)
+  constructor(literals: readonly ScannedLiteral[]) {
+    if (literals.some(({ text }) => text === '' || text.includes('\n'))) throw new Error('a scanned literal must be non-empty and within one line')
+    const sources = literals.map(source)
+    // mk-ignore constraint-patterns-not-regexp -- escaped literals, not a constraint pattern: cannot backtrack (see above)
+    this.anyLiteral = sources.length === 0 ? undefined : new RegExp([...new Set(sources)].join('|'), 'g')
+    this.onLine = literals.map((literal, index) => {
+      if (!literal.foldCase) return (line) => line.includes(literal.text)
+      // mk-ignore constraint-patterns-not-regexp -- one escaped literal
+      const pattern = new RegExp(sources[index] as string)
+      return (line) => pattern.test(line)
     })
-    this.width = classes
-    const next = new Int32Array(trie.length * classes)
-    const endingByState: (readonly number[])[] = []
-    // Breadth first: a state's failure target is always complete before the state itself.
-    const failure = new Int32Array(trie.length)
-    const queue = [0]
-    for (let head = 0; head < queue.length; head++) {
-      const state = queue[head] as number
-      endingByState[state] = [...(ends[state] ?? []), ...(state === 0 ? [] : (endingByState[failure[state] as number] ?? []))]
-      for (let column = 0; column < classes; column++) {
-        const child = trie[state]?.[column]
-        const fallback = state === 0 ? 0 : (next[(failure[state] as number) * classes + column] as number)
-        if (child === undefined) {
-          next[state * classes + column] = fallback
-        } else {
-          next[state * classes + column] = child
-          failure[child] = fallback
-          queue.push(child)
-        }
-      }
-    }
-    endingByState.forEach((ending, state) => {
-      if (ending.length > 0) this.ending.set(state * classes, ending)
-    })
-    // The scan loop indexes rows directly: one multiplication less per character.
-    this.next = next.map((state) => (this.ending.has(state * classes) ? ~(state * classes) : state * classes))
   }
 
-  /** By literal index, the ascending start offsets of the lines it ends on; literals that do not occur are absent. */
+  /** By literal index, the ascending start offsets of the lines it occurs on; literals that do not occur are absent. */
   scan(text: string): Map<number, number[]> {
     const lines = new Map<number, number[]>()
-    const { unitClass, next, literals } = this
-    let row = 0
-    for (let index = 0; index < text.length; index++) {
-      const entry = next[row + (unitClass[text.charCodeAt(index)] as number)] as number
-      if (entry >= 0) {
-        row = entry
-        continue
-      }
-      row = ~entry
-      // Hits are rare: the line is looked up only for them.
-      for (const literal of this.ending.get(row) ?? []) {
-        const { text: literalText, foldCase } = literals[literal] as ScannedLiteral
-        if (!foldCase && !text.startsWith(literalText, index + 1 - literalText.length)) continue
-        const lineStart = index === 0 ? 0 : text.lastIndexOf('\n', index - 1) + 1
+    const { anyLiteral, onLine } = this
+    if (anyLiteral === undefined) return lines
+    anyLiteral.lastIndex = 0
+    for (let hit = anyLiteral.exec(text); hit !== null; hit = anyLiteral.exec(text)) {
+      const lineStart = hit.index === 0 ? 0 : text.lastIndexOf('\n', hit.index - 1) + 1
+      const newline = text.indexOf('\n', hit.index)
+      const lineEnd = newline === -1 ? text.length : newline
+      const line = text.slice(lineStart, lineEnd)
+      onLine.forEach((holds, literal) => {
+        if (!holds(line)) return
         const starts = lines.get(literal)
         if (starts === undefined) lines.set(literal, [lineStart])
-        else if (starts[starts.length - 1] !== lineStart) starts.push(lineStart)
-      }
+        else starts.push(lineStart)
+      })
+      // No literal spans a line break: the rest of this line is done.
+      anyLiteral.lastIndex = lineEnd
     }
     return lines
   }
