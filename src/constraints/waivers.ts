@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
+import type { Node } from 'yaml'
 import { z } from 'zod'
 import { MkError } from '../errors.js'
 import { describeIssues } from '../validation.js'
@@ -30,11 +31,15 @@ const fileWaiverSchema = z.strictObject({
 
 const waiversFileSchema = z.strictObject({ waivers: z.array(fileWaiverSchema).default([]) })
 
+// `yaml` takes tens of milliseconds to load: only a check that has a waivers file pays for it.
+const require = createRequire(import.meta.url)
+
 /** Read the waivers file (`check.waivers`, default knowledge/waivers.yaml); a malformed file makes the check untrustworthy. */
 export function loadFileWaivers(root: string, file: string): Waiver[] {
   const absolute = join(root, file)
   if (!existsSync(absolute)) return []
   const text = readFileSync(absolute, 'utf8')
+  const { isMap, isSeq, LineCounter, parseDocument } = require('yaml') as typeof import('yaml')
   const lineCounter = new LineCounter()
   const document = parseDocument(text, { lineCounter, prettyErrors: false })
   const fail = (line: number, message: string): never => {

@@ -1,6 +1,7 @@
 import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../check.js'
-import { workspaceRootFile, type Finding } from '../model.js'
+import { workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { constraintLines } from './constraint-line.js'
 import type { ReportStyle } from './style.js'
 
 function plural(count: number, word: string): string {
@@ -12,19 +13,7 @@ function severityLabel(severity: Severity, style: ReportStyle): string {
   return severity === 'block' ? style.red(padded) : severity === 'warn' ? style.yellow(padded) : style.dim(padded)
 }
 
-/** A constraint's line in its knowledge file is looked up in the file's frontmatter on each read: once per rule is enough. */
-const statedAt = new WeakMap<Finding['rule'], number>()
-
-function constraintLine(rule: Finding['rule']): number {
-  let line = statedAt.get(rule)
-  if (line === undefined) {
-    line = rule.constraint.line
-    statedAt.set(rule, line)
-  }
-  return line
-}
-
-function describeFinding(finding: Finding, style: ReportStyle): string[] {
+function describeFinding(finding: Finding, style: ReportStyle, constraintLine: (rule: Rule) => number): string[] {
   const { constraint, item } = finding.rule
   const place = finding.file === workspaceRootFile ? '(workspace)' : `${finding.file}:${finding.line}:${finding.column}`
   return [
@@ -46,9 +35,10 @@ function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
 /** Grouped by file, readable without colour; ends with one summary line. */
 export function renderText(report: CheckReport, style: ReportStyle): string {
   const lines: string[] = []
+  const constraintLine = constraintLines()
   for (const [file, findings] of groupByFile(report.findings)) {
     lines.push(style.bold(file === workspaceRootFile ? 'workspace' : file))
-    for (const finding of findings) lines.push(...describeFinding(finding, style))
+    for (const finding of findings) lines.push(...describeFinding(finding, style, constraintLine))
     lines.push('')
   }
   if (report.waiverProblems.length > 0) {
