@@ -7,7 +7,7 @@ export interface FileSearch {
   /** false when the pattern certainly does not occur in the file. */
   mayOccur(index: number): boolean
   /** Start offsets of the pattern's matches, each judged within its own line (see CompiledPattern.lineMatchOffsets). */
-  lineMatchOffsets(index: number): number[]
+  lineMatchOffsets(index: number): readonly number[]
 }
 
 /** The code patterns of a check: `search` reads a file once for all of them. */
@@ -20,8 +20,6 @@ interface Entry {
   literals: RequiredLiterals | undefined
   /** Tested when the pattern has no literal. */
   run: ClassRun | undefined
-  /** Indexes of its literals in the scanner. */
-  scanned: number[]
 }
 
 /**
@@ -39,20 +37,31 @@ function lineLocalOffsets(regex: CompiledPattern, text: string, lineStarts: read
   return offsets
 }
 
-const noLines: number[] = []
+const noOffsets: readonly number[] = []
 
-function linesOfAny(scanned: ReadonlyMap<number, number[]>, literals: readonly number[]): number[] {
-  const starts = literals.flatMap((literal) => scanned.get(literal) ?? noLines)
-  return starts.length === 0 ? noLines : [...new Set(starts)].sort((a, b) => a - b)
+/** The ascending union of two ascending lists of line starts. */
+function mergeLines(left: readonly number[], right: readonly number[]): number[] {
+  const merged: number[] = []
+  let l = 0
+  let r = 0
+  while (l < left.length || r < right.length) {
+    const next = r >= right.length || (l < left.length && (left[l] as number) <= (right[r] as number)) ? (left[l++] as number) : (right[r++] as number)
+    if (merged[merged.length - 1] !== next) merged.push(next)
+  }
+  return merged
 }
 
-/** One scanner for every literal of every pattern. */
-function scannerFor(entries: readonly Entry[]): LiteralScanner {
+/** One scanner for every literal of every pattern, and which entry each literal belongs to. */
+function scannerFor(entries: readonly Entry[]): { scanner: LiteralScanner; owners: number[] } {
   const literals: ScannedLiteral[] = []
-  for (const entry of entries) {
-    for (const literal of entry.literals?.anyOf ?? []) entry.scanned.push(literals.push({ text: literal, foldCase: entry.literals?.lowerCase === true }) - 1)
-  }
-  return new LiteralScanner(literals)
+  const owners: number[] = []
+  entries.forEach((entry, index) => {
+    for (const literal of entry.literals?.anyOf ?? []) {
+      literals.push({ text: literal, foldCase: entry.literals?.lowerCase === true })
+      owners.push(index)
+    }
+  })
+  return { scanner: new LiteralScanner(literals), owners }
 }
 
 function isMember(members: Uint8Array, unit: number): boolean {
@@ -87,35 +96,34 @@ export function compileCodeSearch(patterns: readonly { pattern: string; regex?: 
     const required = requiredLiterals(pattern)
     // The scanner reads line by line; a literal with a line break is not worth modelling.
     const literals = required?.anyOf.some((literal) => literal.includes('\n')) === true ? undefined : required
-    return { regex: regex ?? compilePattern(pattern), literals, run: literals === undefined ? requiredRun(pattern) : undefined, scanned: [] }
+    return { regex: regex ?? compilePattern(pattern), literals, run: literals === undefined ? requiredRun(pattern) : undefined }
   })
-  const scanner = scannerFor(entries)
+  const { scanner, owners } = scannerFor(entries)
   const withoutLiterals = entries.flatMap((entry, index) => (entry.literals === undefined && entry.run === undefined ? [index] : []))
   const searchRest = compilePatternSet(withoutLiterals.map((index) => patterns[index]?.pattern as string))
+  const noneFound: ReadonlySet<number> = new Set()
   return {
     search(text) {
-      const scanned = scanner.scan(text)
-      const restFound = withoutLiterals.length > 0 ? new Set([...searchRest(text)].map((found) => withoutLiterals[found])) : new Set<number>()
-      const lineStartsByIndex = new Map<number, number[]>()
-      const lineStarts = (entry: Entry, index: number): number[] => {
-        let starts = lineStartsByIndex.get(index)
-        if (starts === undefined) {
-          starts = entry.scanned.length === 1 ? (scanned.get(entry.scanned[0] as number) ?? noLines) : linesOfAny(scanned, entry.scanned)
-          lineStartsByIndex.set(index, starts)
-        }
-        return starts
+      // Lines with a literal, by entry: only the few entries whose literals occur in the file get a list.
+      const linesByEntry = new Map<number, readonly number[]>()
+      for (const [literal, starts] of scanner.scan(text)) {
+        const owner = owners[literal] as number
+        const known = linesByEntry.get(owner)
+        linesByEntry.set(owner, known === undefined ? starts : mergeLines(known, starts))
       }
+      const restFound = withoutLiterals.length > 0 ? new Set([...searchRest(text)].map((found) => withoutLiterals[found])) : noneFound
       return {
         mayOccur(index) {
           const entry = entries[index]
           if (entry === undefined) return false
-          if (entry.literals !== undefined) return lineStarts(entry, index).length > 0
+          if (entry.literals !== undefined) return linesByEntry.has(index)
           return entry.run === undefined ? restFound.has(index) : containsRun(text, entry.run)
         },
         lineMatchOffsets(index) {
           const entry = entries[index]
-          if (entry === undefined || !this.mayOccur(index)) return []
-          return entry.literals?.lineLocal === true ? lineLocalOffsets(entry.regex, text, lineStarts(entry, index)) : entry.regex.lineMatchOffsets(text)
+          if (entry === undefined || !this.mayOccur(index)) return noOffsets
+          const lines = linesByEntry.get(index)
+          return entry.literals?.lineLocal === true && lines !== undefined ? lineLocalOffsets(entry.regex, text, lines) : entry.regex.lineMatchOffsets(text)
         },
       }
     },

@@ -7,6 +7,8 @@ import type { Finding, Rule } from './model.js'
 import { inScope, type GlobMatcher } from './scope.js'
 import type { SourceText } from './source-text.js'
 
+const noOffsets: readonly number[] = []
+
 /** What every target evaluator reads: the input, the files read for their content, and parse caches. */
 export class EvaluationContext {
   private readonly manifestCache = new Map<string, ManifestDependency[]>()
@@ -31,9 +33,9 @@ export class EvaluationContext {
   }
 
   /** Start offsets of a code rule's matches in a file, each judged within its own line. */
-  codeMatchOffsets(rule: Rule, source: SourceText): number[] {
+  codeMatchOffsets(rule: Rule, source: SourceText): readonly number[] {
     const index = this.codeRuleIndex.get(rule)
-    if (index === undefined) return []
+    if (index === undefined) return noOffsets
     let found = this.codeSearchCache.get(source.path)
     if (found === undefined) {
       found = this.codeSearch.search(source.text)
