@@ -40,6 +40,15 @@ describe('inline waivers', () => {
     ])
   })
 
+  it('finds one waiver per line wherever it is, \r\n line ends and a last line without a line break included', () => {
+    const source = new SourceText('a.py', ['# mk-ignore a -- first', 'x = 1  # mk-ignore b -- twice # mk-ignore c -- ignored', '', 'y = 2  # mk-ignore d -- last'].join('\r\n'))
+    expect(findInlineWaivers(source).map((waiver) => [waiver.line, waiver.constraintIds, waiver.reason])).toEqual([
+      [1, ['a'], 'first'],
+      [2, ['b'], 'twice # mk-ignore c -- ignored'],
+      [4, ['d'], 'last'],
+    ])
+  })
+
   it('covers its own line and the next; a waiver without reason does not apply and is reported', () => {
     const noX = rule('no-x')
     const source = new SourceText('a.ts', ['// mk-ignore no-x -- generated code', 'x()', 'x() // mk-ignore no-x', 'x()'].join('\n'))
