@@ -28,6 +28,11 @@ describe('literal scanner', () => {
     expect(scanner.scan('A\u017f\u212a\nabc\na.(b|c)\naSk')).toEqual(new Map([[0, [0, 16]], [1, [8]]]))
   })
 
+  it('finds literals that share long prefixes or start with one another', () => {
+    const scanner = new LiteralScanner(exact('abcdefghijkx', 'abcdefghijky', 'abc', 'abcd'))
+    expect(scanner.scan('abcdefghijky\nab\nzabcd')).toEqual(new Map([[1, [0]], [2, [0, 16]], [3, [0, 16]]]))
+  })
+
   it('refuses literals that span lines', () => {
     expect(() => new LiteralScanner(exact('a\nb'))).toThrow()
   })
@@ -38,7 +43,7 @@ describe('literal scanner', () => {
   })
 
   it('finds every line on which RE2 finds the literal, case folded or not, on generated texts', () => {
-    const literals = ['todo', 'TODO', 'ask', 'kb', 'a.b', 'x', 'word', '😀x', '(', 'mysql', 'mysql2'].flatMap((text) => [
+    const literals = ['todo', 'TODO', 'to', 'ask', 'kb', 'a.b', 'x', 'word', '😀x', '😀😀', '(', 'mysql', 'mysql2', 'abcdefghijkx', 'abcdefghijky', 'ta\u212a', 'pa\u017f\u017f'].flatMap((text) => [
       { text, foldCase: false },
       { text: text.toLowerCase(), foldCase: true },
     ])
