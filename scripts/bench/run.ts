@@ -1,8 +1,10 @@
 import { benchStartup } from './startup.js'
+import { benchMcp } from './mcp.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
+  mcp: benchMcp,
 }
 
 const only = process.argv.slice(2)
