@@ -60,9 +60,21 @@ function expectedOf(issue: z.core.$ZodIssue): string {
   }
 }
 
+/**
+ * A union failure carries one list of issues per alternative, with paths relative to
+ * the union; the alternative with the fewest issues is the one the author meant.
+ */
+function flattenUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue]
+    const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? []
+    return flattenUnions(closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue))
+  })
+}
+
 /** Turn zod issues into field problems, reading the received value from the input itself. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): FieldProblem[] {
-  return issues.map((issue) => {
+  return flattenUnions(issues).map((issue) => {
     const keyPath = issue.code === 'unrecognized_keys' && issue.keys.length === 1 ? [...issue.path, issue.keys[0] as string] : issue.path
     const received = issue.code === 'unrecognized_keys' ? 'an unknown key' : describeValue(valueAt(input, issue.path))
     const expected = issue.code === 'unrecognized_keys' ? 'no such key' : expectedOf(issue)

@@ -72,7 +72,8 @@ export abstract class MkCommand extends Command {
     const style = json ? plainStyle : terminalStyle(process.stderr, process.env)
     const streams = { stdout: process.stdout, stderr: process.stderr }
     if (error instanceof Errors.CLIError || error instanceof MkError) {
-      const message = error.message.split('\n')[0] ?? error.message
+      // oclif spreads one message over several lines and ends with a pointer to --help, which the hint gives.
+      const message = error.message.replace(/\s*See more help with --help\s*$/, '').replace(/\s+/g, ' ').trim()
       const mkError = error instanceof MkError ? error : new MkError('INVALID_INPUT', message, { details: { hint: `see mk ${this.id?.replaceAll(':', ' ') ?? ''} --help` } })
       renderError(toErrorObject(mkError), json, streams, style)
     } else {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { parseDocument } from 'yaml'
 import { MkError } from '../errors.js'
 import { describeIssues } from '../validation.js'
 import { configSchema, type Config } from './schema.js'
@@ -33,7 +32,8 @@ async function readConfigFile(path: string): Promise<unknown> {
     throw new MkError('INVALID_INPUT', `cannot read config file ${path}: ${(error as Error).message}`, { details: { file: path } })
   })
   if (text.trim() === '') return {}
-  // YAML is a superset of JSON, so one parser reads every config file name.
+  // YAML is a superset of JSON, so one parser reads every config file name; loaded only when there is a file.
+  const { parseDocument } = await import('yaml')
   const document = parseDocument(text, { prettyErrors: false })
   const first = document.errors[0]
   if (first !== undefined) {

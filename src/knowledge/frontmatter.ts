@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module'
 import matter from 'gray-matter'
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import type { Document, LineCounter, Node } from 'yaml'
 
 export interface Frontmatter {
   data: Record<string, unknown>
@@ -20,65 +21,72 @@ export class FrontmatterSyntaxError extends Error {
   }
 }
 
-/** gray-matter hands the engine the text after the opening `---`, so its line 1 is the file's line 1. */
-const frontmatterLineOffset = 0
+// `yaml` keeps source positions but costs ~60 ms to load and parse 50 files; it is
+// only needed to point at a line, so it is required lazily, synchronously, on first use.
+const require = createRequire(import.meta.url)
+type YamlModule = typeof import('yaml')
+let yamlModule: YamlModule | undefined
+const loadYaml = (): YamlModule => (yamlModule ??= require('yaml') as YamlModule)
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text
+interface YamlException {
+  name: string
+  reason?: string
+  mark?: { line: number }
 }
 
-/**
- * Split and parse frontmatter with gray-matter, reading the YAML with `yaml` so
- * that every key keeps its position for error messages.
- */
+function isYamlException(error: unknown): error is YamlException {
+  return error instanceof Error && error.name === 'YAMLException'
+}
+
+/** gray-matter hands the YAML engine the text after the opening `---`, so its line 0 is the file's line 1. */
+function locator(source: string): (path: readonly (string | number)[]) => number {
+  let parsed: { document: Document.Parsed; lineCounter: LineCounter } | undefined
+  return (path) => {
+    if (parsed === undefined) {
+      const yaml = loadYaml()
+      const lineCounter = new yaml.LineCounter()
+      parsed = { document: yaml.parseDocument(source, { lineCounter }), lineCounter }
+    }
+    const { isMap, isSeq } = loadYaml()
+    let node: unknown = parsed.document.contents
+    let offset: number | undefined
+    for (const key of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key)
+        if (pair === undefined) break
+        offset = (pair.key as Node).range?.[0]
+        node = pair.value
+      } else if (isSeq(node) && typeof key === 'number') {
+        const item = node.items[key] as Node | undefined
+        if (item === undefined) break
+        offset = item.range?.[0]
+        node = item
+      } else {
+        break
+      }
+    }
+    return offset === undefined ? 2 : parsed.lineCounter.linePos(offset).line
+  }
+}
+
+/** Split and parse frontmatter with gray-matter; positions of keys are worked out only when asked for. */
 export function parseFrontmatter(text: string): Frontmatter {
-  let document: Document.Parsed | undefined
-  const lineCounter = new LineCounter()
-  const parsed = matter(text, {
-    engines: {
-      yaml: (source: string): object => {
-        document = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true })
-        const error = document.errors[0]
-        if (error !== undefined) {
-          const line = lineCounter.linePos(error.pos[0]).line + frontmatterLineOffset
-          throw new FrontmatterSyntaxError(`malformed YAML frontmatter: ${firstLine(error.message)}`, line)
-        }
-        const value: unknown = document.toJS()
-        if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) {
-          throw new FrontmatterSyntaxError('frontmatter must be a YAML mapping of keys to values', 2)
-        }
-        return (value ?? {}) as object
-      },
-    },
-  })
+  let parsed: matter.GrayMatterFile<string>
+  try {
+    // Passing options bypasses gray-matter's content cache, which would share data objects between files.
+    parsed = matter(text, {})
+  } catch (error) {
+    if (isYamlException(error)) {
+      throw new FrontmatterSyntaxError(`malformed YAML frontmatter: ${error.reason ?? 'cannot parse'}`, (error.mark?.line ?? 0) + 1)
+    }
+    throw error
+  }
+  const data: unknown = parsed.data
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new FrontmatterSyntaxError('frontmatter must be a YAML mapping of keys to values', 2)
+  }
   const body = parsed.content
   const bodyStartLine = text.slice(0, text.length - body.length).split('\n').length
-  const parsedDocument = document
-  return {
-    data: parsed.data as Record<string, unknown>,
-    body,
-    bodyStartLine,
-    present: parsedDocument !== undefined,
-    lineOf(path) {
-      if (parsedDocument === undefined) return 1
-      let node: unknown = parsedDocument.contents
-      let offset: number | undefined
-      for (const key of path) {
-        if (isMap(node)) {
-          const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key)
-          if (pair === undefined) break
-          offset = (pair.key as Node).range?.[0]
-          node = pair.value
-        } else if (isSeq(node) && typeof key === 'number') {
-          const item = node.items[key] as Node | undefined
-          if (item === undefined) break
-          offset = item.range?.[0]
-          node = item
-        } else {
-          break
-        }
-      }
-      return offset === undefined ? 2 : lineCounter.linePos(offset).line + frontmatterLineOffset
-    },
-  }
+  const present = parsed.matter !== undefined && parsed.matter !== ''
+  return { data: data as Record<string, unknown>, body, bodyStartLine, present, lineOf: present ? locator(parsed.matter) : () => 1 }
 }

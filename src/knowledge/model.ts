@@ -74,6 +74,8 @@ export interface KnowledgeItem {
   /** Markdown body without frontmatter. */
   body: string
   sections: Section[]
+  /** Lines where the supersedes and superseded-by links are written, for lint messages. */
+  relationLines: { supersedes: number; supersededBy: number }
 }
 
 export type ProblemSeverity = 'error' | 'warning'

@@ -91,20 +91,25 @@ function inferType(path: string, format: KnowledgeFormat): KnowledgeType {
 interface StatusText {
   word: string
   raw: string
-  line: number
+  /** Where the status is written; a function because locating frontmatter keys is only worth it for messages. */
+  line: () => number
 }
 
 /** MADR 2 writes `* Status: accepted`; adr-tools writes a `## Status` section whose first word is the status. */
 function statusFromBody(body: string, bodyStartLine: number, outline: MarkdownOutline): { status: StatusText | undefined; format: KnowledgeFormat } {
-  const section = outline.sections.find((candidate) => candidate.headingPath.at(-1)?.toLowerCase() === 'status')
+  const index = outline.sections.findIndex((candidate) => candidate.headingPath.at(-1)?.toLowerCase() === 'status')
+  const section = outline.sections[index]
   if (section !== undefined && section.text !== '') {
     const format = adrToolsHeading.test(outline.firstHeading?.text ?? '') ? 'adr-tools' : 'madr'
-    return { status: { word: section.text.split(/\s+/)[0] ?? '', raw: section.text, line: section.line + 2 }, format }
+    // The raw markdown, not the plain text: links to the superseding ADR live in it.
+    const end = outline.sections[index + 1]?.line ?? Number.MAX_SAFE_INTEGER
+    const raw = body.split('\n').slice(section.line - bodyStartLine + 1, end - bodyStartLine).join('\n')
+    return { status: { word: section.text.split(/\s+/)[0] ?? '', raw, line: () => section.line + 2 }, format }
   }
   const match = statusLine.exec(body)
   if (match?.[1] !== undefined) {
     const line = body.slice(0, match.index).split('\n').length + bodyStartLine - 1
-    return { status: { word: match[1].trim().split(/\s+/)[0] ?? '', raw: match[1], line }, format: 'madr' }
+    return { status: { word: match[1].trim().split(/\s+/)[0] ?? '', raw: match[1], line: () => line }, format: 'madr' }
   }
   return { status: undefined, format: 'mk' }
 }
@@ -127,10 +132,10 @@ function parseConstraints(
   }
   const constraints: Constraint[] = []
   raw.forEach((entry: unknown, index: number) => {
-    const line = frontmatter.lineOf(['constraints', index])
+    const lineOfEntry = (): number => frontmatter.lineOf(['constraints', index])
     const at = (key: string): number => frontmatter.lineOf(['constraints', index, key])
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      problems.error(line, 'constraint-not-object', `constraint ${index + 1} must be an object with operator, target and pattern`)
+      problems.error(lineOfEntry(), 'constraint-not-object', `constraint ${index + 1} must be an object with operator, target and pattern`)
       return
     }
     const fields = entry as Record<string, unknown>
@@ -185,7 +190,9 @@ function parseConstraints(
       severity: severity as Severity,
       message: typeof fields.message === 'string' ? fields.message : undefined,
       waivable: fields.waivable !== false,
-      line,
+      get line() {
+        return lineOfEntry()
+      },
     })
   })
   return constraints
@@ -205,13 +212,16 @@ export function parseKnowledgeFile(file: KnowledgeFile): ParsedKnowledge {
     throw error
   }
   const data = frontmatter.data
-  const outline = outlineMarkdown(frontmatter.body, frontmatter.bodyStartLine)
-  const { status: bodyStatus, format } = statusFromBody(frontmatter.body, frontmatter.bodyStartLine, outline)
+  // Parsing markdown is the slowest step; files whose frontmatter names title and status skip it until sections are asked for.
+  let outline: MarkdownOutline | undefined
+  const getOutline = (): MarkdownOutline => (outline ??= outlineMarkdown(frontmatter.body, frontmatter.bodyStartLine))
+  const needsBody = typeof data.title !== 'string' || data.status === undefined
+  const { status: bodyStatus, format } = needsBody ? statusFromBody(frontmatter.body, frontmatter.bodyStartLine, getOutline()) : { status: undefined, format: 'mk' as const }
 
   const id = typeof data.id === 'string' && data.id !== '' ? data.id : stemOf(file.path)
   if (data.id !== undefined && typeof data.id !== 'string') problems.error(frontmatter.lineOf(['id']), 'invalid-id', 'id must be a string')
 
-  const headingText = outline.firstHeading?.text
+  const headingText = needsBody ? getOutline().firstHeading?.text : undefined
   const numbered = headingText === undefined ? undefined : adrToolsHeading.exec(headingText)
   const headingTitle = numbered?.[2] ?? headingText
   const title = typeof data.title === 'string' && data.title.trim() !== '' ? data.title.trim() : (headingTitle ?? stemOf(file.path))
@@ -226,11 +236,11 @@ export function parseKnowledgeFile(file: KnowledgeFile): ParsedKnowledge {
   }
 
   let status: KnowledgeStatus = 'accepted'
-  const statusSource = data.status !== undefined ? { word: String(data.status), raw: String(data.status), line: frontmatter.lineOf(['status']) } : bodyStatus
+  const statusSource = data.status !== undefined ? { word: String(data.status), raw: String(data.status), line: () => frontmatter.lineOf(['status']) } : bodyStatus
   if (statusSource !== undefined) {
     const word = normaliseStatus(statusSource.word)
     if (isOneOf(knowledgeStatuses, word)) status = word
-    else problems.error(statusSource.line, 'unknown-status', `unknown status ${JSON.stringify(statusSource.word)}; expected one of ${knowledgeStatuses.join(', ')}`)
+    else problems.error(statusSource.line(), 'unknown-status', `unknown status ${JSON.stringify(statusSource.word)}; expected one of ${knowledgeStatuses.join(', ')}`)
   }
 
   let layer = file.layer
@@ -252,6 +262,14 @@ export function parseKnowledgeFile(file: KnowledgeFile): ParsedKnowledge {
       return []
     }
     return list
+  }
+  const relationLines = {
+    get supersedes() {
+      return data.supersedes !== undefined ? frontmatter.lineOf(['supersedes']) : (statusSource?.line() ?? 1)
+    },
+    get supersededBy() {
+      return data.superseded_by !== undefined ? frontmatter.lineOf(['superseded_by']) : (statusSource?.line() ?? 1)
+    },
   }
   const tags = listField('tags')
   const supersedes = listField('supersedes')
@@ -287,7 +305,10 @@ export function parseKnowledgeFile(file: KnowledgeFile): ParsedKnowledge {
     path: file.path,
     absolutePath: file.absolutePath,
     body: frontmatter.body,
-    sections: outline.sections,
+    get sections() {
+      return getOutline().sections
+    },
+    relationLines,
   }
   return { item, problems: problems.problems }
 }

@@ -37,8 +37,8 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number, controller: AbortCo
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort()
       reject(new MkError('TIMEOUT', `${toolName} did not finish within ${timeoutMs} ms`, { details: { timeoutMs } }))
+      controller.abort()
     }, timeoutMs)
     timer.unref()
   })
@@ -70,7 +70,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     if (!parsed.success) throw invalidInput(tool, rawInput, parsed.error.issues)
     await checkTier(tool, caller)
     const result = await withTimeout(tool.run(parsed.data, ctx), tool.timeoutMs ?? defaultTimeoutMs, controller, tool.name)
-    // Parsing strips every key the schema does not name: outputs are whitelisted.
+    // Output schemas are strict: a key the schema does not name is a bug, reported instead of leaked.
     const output = tool.output.safeParse(result.output)
     if (!output.success) {
       throw new MkError('INTERNAL_ERROR', `${tool.name} produced output that does not match its schema`, {

@@ -1,8 +1,20 @@
 import type { AnyTool } from './define.js'
+import { init } from './init.js'
+import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
+import { knowledgeNew } from './knowledge/new.js'
+import { knowledgeQuery } from './knowledge/query.js'
+import { knowledgeShow } from './knowledge/show.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
  * function schemas are generated from this list; CLI commands import their tool directly.
  */
-export const tools: readonly AnyTool[] = [knowledgeList]
+export const tools: readonly AnyTool[] = [
+  init,
+  knowledgeList,
+  knowledgeQuery,
+  knowledgeShow,
+  knowledgeNew,
+  knowledgeLint,
+]

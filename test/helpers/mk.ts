@@ -13,6 +13,8 @@ export interface MkRunOptions {
   cwd: string
   env?: Record<string, string | undefined>
   input?: string
+  /** Run as this user id (tests running as root use it to see what an ordinary user sees). */
+  uid?: number
 }
 
 /** Spawn the built `mk` binary (run `npm run build` first) as a user would. */
@@ -23,6 +25,7 @@ export function runMk(args: readonly string[], options: MkRunOptions): Promise<M
       cwd: options.cwd,
       env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
     })
     let stdout = ''
     let stderr = ''
@@ -41,4 +44,11 @@ export function parseJson<T = Record<string, unknown>>(run: MkRun): T {
   } catch {
     throw new Error(`stdout is not JSON (exit ${run.exitCode}):\n${run.stdout}\nstderr:\n${run.stderr}`)
   }
+}
+
+/** One line of human-readable error, never a stack trace. */
+export function expectCleanError(run: MkRun): string {
+  if (run.exitCode !== 2) throw new Error(`expected exit 2, got ${run.exitCode}:\n${run.stdout}\n${run.stderr}`)
+  if (/\n\s+at /.test(run.stderr) || /\n\s+at /.test(run.stdout)) throw new Error(`stack trace in output:\n${run.stderr}`)
+  return run.stderr
 }

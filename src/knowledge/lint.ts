@@ -1,0 +1,40 @@
+import type { KnowledgeBase } from './load.js'
+import type { KnowledgeItem, KnowledgeProblem } from './model.js'
+
+/** Problems that only show across items: supersedes links to missing items, or links that are not returned. */
+function relationProblems(items: readonly KnowledgeItem[]): KnowledgeProblem[] {
+  const byId = new Map(items.map((item) => [item.id, item]))
+  const problems: KnowledgeProblem[] = []
+  const problem = (item: KnowledgeItem, line: number, code: string, message: string, severity: KnowledgeProblem['severity'] = 'error'): void => {
+    problems.push({ file: item.path, line, code, message, severity })
+  }
+  for (const item of items) {
+    for (const target of item.supersedes) {
+      const other = byId.get(target)
+      if (other === undefined) problem(item, item.relationLines.supersedes, 'broken-supersedes', `supersedes "${target}", which does not exist`)
+      else if (!other.supersededBy.includes(item.id)) {
+        problem(item, item.relationLines.supersedes, 'one-way-supersedes', `supersedes "${target}", but ${other.path} does not list "${item.id}" in superseded_by`)
+      }
+    }
+    for (const target of item.supersededBy) {
+      const other = byId.get(target)
+      if (other === undefined) problem(item, item.relationLines.supersededBy, 'broken-superseded-by', `superseded_by "${target}", which does not exist`)
+      else if (!other.supersedes.includes(item.id)) {
+        problem(item, item.relationLines.supersededBy, 'one-way-superseded-by', `superseded_by "${target}", but ${other.path} does not list "${item.id}" in supersedes`)
+      }
+    }
+    if (item.status === 'superseded' && item.supersededBy.length === 0) {
+      problem(item, item.relationLines.supersededBy, 'superseded-without-successor', 'status is superseded but superseded_by names no item', 'warning')
+    }
+  }
+  return problems
+}
+
+function compareProblems(a: KnowledgeProblem, b: KnowledgeProblem): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.code.localeCompare(b.code)
+}
+
+/** Every problem in the knowledge base: per file (from parsing) and across files. */
+export function lintKnowledge(base: KnowledgeBase): KnowledgeProblem[] {
+  return [...base.problems, ...relationProblems(base.allItems)].sort(compareProblems)
+}

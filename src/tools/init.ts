@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { defineTool } from './define.js'
+
+export const init = defineTool({
+  name: 'init',
+  title: 'Set up mk in a workspace',
+  description:
+    'Create .mkrc and a knowledge/ folder with one example ADR carrying a constraint and one policy, and add .mk/ to .gitignore. Existing files are left untouched, so running it again changes nothing.',
+  tier: 'workspace',
+  idempotent: true,
+  input: z.strictObject({}),
+  output: z.strictObject({
+    root: z.string().describe('The workspace folder'),
+    created: z.array(z.string()).describe('Files written or changed, workspace-relative'),
+    unchanged: z.array(z.string()).describe('Files that already existed'),
+  }),
+  examples: [
+    {
+      title: 'Initialise a repository',
+      input: {},
+      output: {
+        root: '/home/dev/service',
+        created: ['.mkrc', 'knowledge/adr/adr-0001-use-postgresql.md', 'knowledge/policies/policy-no-eval.md', '.gitignore'],
+        unchanged: [],
+      },
+    },
+  ],
+  async run(_input, ctx) {
+    const { initWorkspace } = await import('../knowledge/init.js')
+    const result = await initWorkspace(ctx.workspace.root)
+    const { style } = ctx
+    const lines = [
+      ...result.created.map((path) => `${style.green('created')}   ${path}`),
+      ...result.unchanged.map((path) => `${style.dim('unchanged')} ${path}`),
+      '',
+      result.created.length === 0 ? 'Already set up; nothing changed.' : `Next: ${style.cyan('mk knowledge list')}, then ${style.cyan('mk knowledge check')}.`,
+    ]
+    return { output: { root: ctx.workspace.root, ...result }, display: lines.join('\n') }
+  },
+})

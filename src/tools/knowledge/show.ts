@@ -1,0 +1,143 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { constraintSchema, knowledgeLayerSchema, knowledgeStatusSchema, knowledgeTypeSchema } from './schemas.js'
+
+const versionSchema = z.strictObject({
+  version: z.string().describe('Short commit id'),
+  timestamp: z.string(),
+  author: z.string(),
+  message: z.string(),
+})
+
+export const knowledgeShow = defineTool({
+  name: 'knowledge_show',
+  title: 'Show a knowledge item',
+  description:
+    'Read one knowledge item in full by id: its content, constraints, status, supersedes/superseded_by links, and optionally its git history. Unknown ids fail with NOT_FOUND and suggest the nearest ids.',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({
+    id: z.string().min(1).describe('Knowledge item id, e.g. adr-0001-use-postgresql'),
+    history: z.boolean().default(false).describe('Include the git log of the item\'s file'),
+    constraints: z.boolean().default(true).describe('Include machine-checkable constraints'),
+  }),
+  output: z.strictObject({
+    id: z.string(),
+    type: knowledgeTypeSchema,
+    title: z.string(),
+    status: knowledgeStatusSchema,
+    layer: knowledgeLayerSchema,
+    tags: z.array(z.string()),
+    summary: z.string().optional(),
+    date: z.string().optional().describe('Date written in the item itself'),
+    created: z.string().optional().describe('First commit of the file (with history)'),
+    updated: z.string().optional().describe('Last commit of the file (with history)'),
+    supersedes: z.array(z.string()),
+    supersededBy: z.array(z.string()),
+    path: z.string(),
+    source: z.string(),
+    format: z.enum(['mk', 'madr', 'adr-tools']),
+    content: z.string().describe('Markdown body without frontmatter'),
+    constraints: z.array(constraintSchema).optional(),
+    shadows: z.array(z.strictObject({ layer: knowledgeLayerSchema, path: z.string() })).describe('Items of the same id in less specific layers that this one hides'),
+    history: z.array(versionSchema).optional(),
+  }),
+  examples: [
+    {
+      title: 'Read an ADR with its history',
+      input: { id: 'adr-0001-use-postgresql', history: true },
+      output: {
+        id: 'adr-0001-use-postgresql',
+        type: 'adr',
+        title: 'Use PostgreSQL for relational data',
+        status: 'accepted',
+        layer: 'project',
+        tags: ['database'],
+        summary: 'New services store relational data in PostgreSQL.',
+        created: '2026-01-12T09:30:00.000Z',
+        updated: '2026-01-12T09:30:00.000Z',
+        supersedes: [],
+        supersededBy: [],
+        path: 'knowledge/adr/adr-0001-use-postgresql.md',
+        source: 'project',
+        format: 'mk',
+        content: '# Use PostgreSQL for relational data\n\n## Decision\n\nNew services use PostgreSQL.\n',
+        constraints: [
+          {
+            id: 'no-mysql',
+            operator: 'must_not_use',
+            target: 'dependency',
+            pattern: '^(mysql|mysql2)$',
+            paths: [],
+            exclude: [],
+            severity: 'block',
+            message: 'Use PostgreSQL, not MySQL.',
+            waivable: true,
+          },
+        ],
+        shadows: [],
+        history: [{ version: '3f2a9c1', timestamp: '2026-01-12T09:30:00.000Z', author: 'Ada Lovelace', message: 'Record the database decision' }],
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const { loadKnowledge, assertNoErrors } = await import('../../knowledge/load.js')
+    const { MkError } = await import('../../errors.js')
+    const base = await loadKnowledge(ctx.workspace)
+    assertNoErrors(base)
+    const item = base.items.find((candidate) => candidate.id === input.id)
+    if (item === undefined) {
+      const { nearestIds } = await import('../../knowledge/suggest.js')
+      const suggestions = nearestIds(input.id, base.items.map((candidate) => candidate.id))
+      throw new MkError('NOT_FOUND', `no knowledge item with id "${input.id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : ''}`, {
+        details: { id: input.id, suggestions, hint: 'mk knowledge list shows every id' },
+      })
+    }
+    const history = input.history ? ((await (await import('../../git/history.js')).fileHistory(item.absolutePath)) ?? []) : undefined
+    const shadows = (base.shadowed.get(item.id) ?? []).map((hidden) => ({ layer: hidden.layer, path: hidden.path }))
+    const constraints = item.constraints.map(({ line: _line, ...constraint }) => constraint)
+    const output = {
+      id: item.id,
+      type: item.type,
+      title: item.title,
+      status: item.status,
+      layer: item.layer,
+      tags: item.tags,
+      ...(item.summary === undefined ? {} : { summary: item.summary }),
+      ...(item.date === undefined ? {} : { date: item.date }),
+      ...(history === undefined || history.length === 0 ? {} : { created: history.at(-1)?.timestamp, updated: history[0]?.timestamp }),
+      supersedes: item.supersedes,
+      supersededBy: item.supersededBy,
+      path: item.path,
+      source: item.source,
+      format: item.format,
+      content: item.body,
+      ...(input.constraints ? { constraints } : {}),
+      shadows,
+      ...(history === undefined ? {} : { history }),
+    }
+    const { style } = ctx
+    const lines = [
+      `${style.bold(item.title)}`,
+      style.dim(`${item.id} · ${item.type} · ${item.layer} · ${item.status}${item.tags.length > 0 ? ` · ${item.tags.map((tag) => `#${tag}`).join(' ')}` : ''}`),
+      style.dim(item.path),
+    ]
+    if (item.supersedes.length > 0) lines.push(`Supersedes: ${item.supersedes.join(', ')}`)
+    if (item.supersededBy.length > 0) lines.push(style.yellow(`Superseded by: ${item.supersededBy.join(', ')}`))
+    for (const hidden of shadows) lines.push(style.dim(`Shadows the ${hidden.layer} item in ${hidden.path}`))
+    lines.push('', item.body.trim())
+    if (input.constraints && constraints.length > 0) {
+      lines.push('', style.bold('Constraints'))
+      for (const constraint of constraints) {
+        lines.push(`  ${constraint.severity === 'block' ? style.red(constraint.severity) : style.yellow(constraint.severity)} ${constraint.id}: ${constraint.operator} ${constraint.target} ${JSON.stringify(constraint.pattern)}${constraint.paths.length > 0 ? ` in ${constraint.paths.join(', ')}` : ''}`)
+        if (constraint.message !== undefined) lines.push(style.dim(`    ${constraint.message}`))
+      }
+    }
+    if (history !== undefined) {
+      lines.push('', style.bold('History'))
+      if (history.length === 0) lines.push(style.dim('  not committed to git'))
+      for (const version of history) lines.push(`  ${style.cyan(version.version)} ${version.timestamp.slice(0, 10)} ${version.author}: ${version.message.split('\n')[0] ?? ''}`)
+    }
+    return { output, display: lines.join('\n') }
+  },
+})

@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { describe, expect, it } from 'vitest'
+import { validateConfig } from '../../../src/config/load.js'
+import { Resources } from '../../../src/tools/context.js'
+import { defineTool, type AnyTool } from '../../../src/tools/define.js'
+import { dispatch, type CallerContext } from '../../../src/tools/dispatcher.js'
+import { plainStyle } from '../../../src/tools/style.js'
+
+function caller(overrides: Partial<CallerContext> = {}): CallerContext {
+  return {
+    workspace: { root: '/ws', configPath: undefined, config: validateConfig({}, 'test'), mkHome: '/home/.mk', stateDir: '/ws/.mk' },
+    runtime: { readOnly: false, logJson: false, agentId: undefined, sessionId: undefined },
+    style: plainStyle,
+    resources: new Resources(),
+    ...overrides,
+  }
+}
+
+const echo = defineTool({
+  name: 'echo',
+  title: 'Echo',
+  description: 'Echo a message',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({ message: z.string().min(1), times: z.number().int().min(1).max(3).default(1) }),
+  output: z.strictObject({ echoed: z.string() }),
+  examples: [{ title: 'echo', input: { message: 'hi' }, output: { echoed: 'hi' } }],
+  async run(input) {
+    return { output: { echoed: input.message.repeat(input.times) }, display: input.message }
+  },
+}) as unknown as AnyTool
+
+const writer = { ...echo, name: 'writer', tier: 'workspace' } as AnyTool
+const elevated = { ...echo, name: 'wiper', tier: 'elevated' } as AnyTool
+
+describe('dispatch', () => {
+  it('runs a tool and returns its output and display', async () => {
+    const outcome = await dispatch(echo, { message: 'ab', times: 2 }, caller())
+    expect(outcome).toMatchObject({ ok: true, output: { echoed: 'abab' }, display: 'ab', exitCode: 0 })
+  })
+
+  it('never returns a key the output schema does not name', async () => {
+    const leaky = { ...echo, run: async () => ({ output: { echoed: 'x', home: '/home/user/.ssh' }, display: '' }) } as AnyTool
+    const outcome = await dispatch(leaky, { message: 'x' }, caller())
+    expect(outcome).toMatchObject({ ok: false, error: { errorCode: 'INTERNAL_ERROR' } })
+    expect(JSON.stringify(outcome)).not.toContain('.ssh')
+  })
+
+  it('names the field, what was expected and what was received on bad input', async () => {
+    const outcome = await dispatch(echo, { message: 42 }, caller())
+    expect(outcome.ok).toBe(false)
+    if (outcome.ok) return
+    expect(outcome.error).toMatchObject({ success: false, errorCode: 'INVALID_INPUT', retryable: false })
+    expect(outcome.error.details?.problems).toEqual([{ path: 'message', expected: 'string', received: '42', message: 'message: expected string, received 42' }])
+  })
+
+  it('reports unknown keys and out-of-range numbers', async () => {
+    const outcome = await dispatch(echo, { message: 'x', times: 9, colour: 'red' }, caller())
+    if (outcome.ok) throw new Error('expected an error')
+    const paths = (outcome.error.details?.problems as { path: string }[]).map((problem) => problem.path).sort()
+    expect(paths).toEqual(['colour', 'times'])
+  })
+
+  it('refuses tools above read_only in read-only mode with FORBIDDEN', async () => {
+    const runtime = { readOnly: true, logJson: false, agentId: undefined, sessionId: undefined }
+    const outcome = await dispatch(writer, { message: 'x' }, caller({ runtime }))
+    expect(outcome).toMatchObject({ ok: false, error: { errorCode: 'FORBIDDEN' } })
+    expect((await dispatch(echo, { message: 'x' }, caller({ runtime }))).ok).toBe(true)
+  })
+
+  it('asks for approval before an elevated tool and refuses when nobody can approve', async () => {
+    expect(await dispatch(elevated, { message: 'x' }, caller())).toMatchObject({ ok: false, error: { errorCode: 'FORBIDDEN' } })
+    expect(await dispatch(elevated, { message: 'x' }, caller({ approve: async () => false }))).toMatchObject({ ok: false, error: { errorCode: 'FORBIDDEN' } })
+    expect((await dispatch(elevated, { message: 'x' }, caller({ approve: async () => true }))).ok).toBe(true)
+  })
+
+  it('times out slow tools with a retryable TIMEOUT and aborts their signal', async () => {
+    let aborted = false
+    const slow = {
+      ...echo,
+      timeoutMs: 20,
+      run: (_input: unknown, ctx: { signal: AbortSignal }) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted = true
+            resolve({ output: { echoed: 'late' }, display: '' })
+          })
+        }),
+    } as unknown as AnyTool
+    const outcome = await dispatch(slow, { message: 'x' }, caller())
+    expect(outcome).toMatchObject({ ok: false, error: { errorCode: 'TIMEOUT', retryable: true } })
+    expect(aborted).toBe(true)
+  })
+
+  it('turns an unexpected exception into INTERNAL_ERROR without a stack', async () => {
+    const broken = { ...echo, run: async () => Promise.reject(new Error('boom')) } as AnyTool
+    const outcome = await dispatch(broken, { message: 'x' }, caller())
+    expect(outcome).toMatchObject({ ok: false, error: { errorCode: 'INTERNAL_ERROR', message: 'boom', retryable: false } })
+    expect(JSON.stringify(outcome)).not.toContain('at ')
+  })
+})
