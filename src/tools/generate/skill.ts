@@ -64,7 +64,7 @@ function toolSection(tool: ManifestTool): string {
     tool.description,
     '',
     `- Risk: **${tool.risk}** (tier \`${tool.tier}\`); side effects: ${tool.constraints.side_effects}.`,
-    `- ${tool.idempotency === 'idempotent' ? 'Idempotent' : 'Not idempotent'}; timeout ${tool.timeout_ms} ms.`,
+    `- Timeout: ${tool.timeout_ms} ms.`,
     ...tool.constraints.notes.map((note) => `- ${note}`),
     '',
     '**Input**',
