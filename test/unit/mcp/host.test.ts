@@ -49,6 +49,22 @@ const wipe = defineTool({
   },
 })
 
+const slow = defineTool({
+  name: 'test_slow',
+  title: 'Report progress',
+  description: 'Reports two progress steps before it answers.',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({}),
+  output: z.strictObject({ done: z.boolean() }),
+  examples: [{ title: 'run', input: {}, output: { done: true } }],
+  async run(_input, ctx) {
+    ctx.progress?.({ phase: 'embedding', done: 1, total: 2 })
+    ctx.progress?.({ phase: 'embedding', done: 2, total: 2, message: 'all embedded' })
+    return { output: { done: true }, display: 'done' }
+  },
+})
+
 let workspace: TempWorkspace
 const clients: Client[] = []
 
@@ -134,6 +150,16 @@ describe('the MCP tool host', () => {
     expect(errorOf(await client.callTool({ name: 'test_wipe', arguments: { layer: 'team' } }))).toMatchObject({ errorCode: 'FORBIDDEN' })
     expect(asked).toEqual([])
     expect((await client.callTool({ name: 'test_counter', arguments: {} })).isError).toBe(false)
+  })
+
+  it('forwards progress as MCP progress notifications when the client asks for them', async () => {
+    const { client } = await connect([slow])
+    const seen: unknown[] = []
+    await client.callTool({ name: 'test_slow', arguments: {} }, undefined, { onprogress: (progress) => seen.push(progress) })
+    expect(seen).toEqual([
+      { progress: 1, total: 2, message: 'embedding' },
+      { progress: 2, total: 2, message: 'all embedded' },
+    ])
   })
 
   it('answers an unknown tool with NOT_FOUND naming the tools offered', async () => {
