@@ -92,7 +92,7 @@ export async function loadKnowledge(workspace: Workspace): Promise<KnowledgeBase
         const path = toPosix(relative(workspace.root, absolutePath))
         try {
           const text = await readFile(absolutePath, 'utf8')
-          return parseKnowledgeFile({ path, absolutePath, source: source.name, layer: source.layer, text })
+          return await parseKnowledgeFile({ path, absolutePath, source: source.name, layer: source.layer, text })
         } catch (error) {
           const problem: KnowledgeProblem = { file: path, line: 0, code: 'unreadable', message: `cannot read file: ${(error as Error).message}`, severity: 'error' }
           return { item: undefined, problems: [problem] }

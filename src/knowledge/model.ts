@@ -73,7 +73,8 @@ export interface KnowledgeItem {
   absolutePath: string
   /** Markdown body without frontmatter. */
   body: string
-  sections: Section[]
+  /** File line where the body starts; `outlineMarkdown(body, bodyStartLine)` gives its sections. */
+  bodyStartLine: number
   /** Lines where the supersedes and superseded-by links are written, for lint messages. */
   relationLines: { supersedes: number; supersededBy: number }
 }

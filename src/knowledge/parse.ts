@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path'
 import type { KnowledgeLayer } from '../config/layers.js'
 import { knowledgeLayers } from '../config/layers.js'
 import { FrontmatterSyntaxError, parseFrontmatter, type Frontmatter } from './frontmatter.js'
-import { outlineMarkdown, type MarkdownOutline } from './markdown.js'
+import type { MarkdownOutline } from './markdown.js'
 import {
   constraintOperators,
   constraintTargets,
@@ -199,7 +199,7 @@ function parseConstraints(
 }
 
 /** Parse one knowledge file in any supported dialect (mk, MADR, adr-tools) into an item and its problems. */
-export function parseKnowledgeFile(file: KnowledgeFile): ParsedKnowledge {
+export async function parseKnowledgeFile(file: KnowledgeFile): Promise<ParsedKnowledge> {
   const problems = new ProblemList(file.path)
   let frontmatter: Frontmatter
   try {
@@ -212,16 +212,15 @@ export function parseKnowledgeFile(file: KnowledgeFile): ParsedKnowledge {
     throw error
   }
   const data = frontmatter.data
-  // Parsing markdown is the slowest step; files whose frontmatter names title and status skip it until sections are asked for.
-  let outline: MarkdownOutline | undefined
-  const getOutline = (): MarkdownOutline => (outline ??= outlineMarkdown(frontmatter.body, frontmatter.bodyStartLine))
+  // remark is the slowest part of loading; files whose frontmatter names title and status never load it.
   const needsBody = typeof data.title !== 'string' || data.status === undefined
-  const { status: bodyStatus, format } = needsBody ? statusFromBody(frontmatter.body, frontmatter.bodyStartLine, getOutline()) : { status: undefined, format: 'mk' as const }
+  const outline = needsBody ? (await import('./markdown.js')).outlineMarkdown(frontmatter.body, frontmatter.bodyStartLine) : undefined
+  const { status: bodyStatus, format } = outline === undefined ? { status: undefined, format: 'mk' as const } : statusFromBody(frontmatter.body, frontmatter.bodyStartLine, outline)
 
   const id = typeof data.id === 'string' && data.id !== '' ? data.id : stemOf(file.path)
   if (data.id !== undefined && typeof data.id !== 'string') problems.error(frontmatter.lineOf(['id']), 'invalid-id', 'id must be a string')
 
-  const headingText = needsBody ? getOutline().firstHeading?.text : undefined
+  const headingText = outline?.firstHeading?.text
   const numbered = headingText === undefined ? undefined : adrToolsHeading.exec(headingText)
   const headingTitle = numbered?.[2] ?? headingText
   const title = typeof data.title === 'string' && data.title.trim() !== '' ? data.title.trim() : (headingTitle ?? stemOf(file.path))
@@ -305,9 +304,7 @@ export function parseKnowledgeFile(file: KnowledgeFile): ParsedKnowledge {
     path: file.path,
     absolutePath: file.absolutePath,
     body: frontmatter.body,
-    get sections() {
-      return getOutline().sections
-    },
+    bodyStartLine: frontmatter.bodyStartLine,
     relationLines,
   }
   return { item, problems: problems.problems }
