@@ -18,7 +18,8 @@ interface GoldenCall {
   title: string
   tool: string
   input: Record<string, unknown>
-  expect: { output: unknown } | { error: Partial<ErrorObject> }
+  /** exitCode: 1 when the tool ran and found blocking problems (CLI exit 1; over MCP still a result, not an error). */
+  expect: { output: unknown; exitCode?: 0 | 1 } | { error: Partial<ErrorObject> }
 }
 
 interface Golden {
@@ -78,7 +79,7 @@ describe.each(goldenNames)('golden %s', (name) => {
         expectGolden(viaDispatcher, call, 'dispatcher', keys)
         expectGolden(viaCli, call, 'cli', keys)
         expectGolden(viaMcp, call, 'mcp', keys)
-        expect(viaCli.exitCode, `cli exit code: ${call.title}`).toBe('output' in call.expect ? 0 : 2)
+        expect(viaCli.exitCode, `cli exit code: ${call.title}`).toBe('output' in call.expect ? (call.expect.exitCode ?? 0) : 2)
         const reference = comparable(viaDispatcher, places.dispatcher.root, keys)
         expect(comparable(viaCli, places.cli.root, keys), `cli agrees with the dispatcher: ${call.title}`).toEqual(reference)
         expect(comparable(viaMcp, places.mcp.root, keys), `mcp agrees with the dispatcher: ${call.title}`).toEqual(reference)
