@@ -29,7 +29,7 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
   ])
   const server = new Server({ name: identity.name, version: identity.version }, { capabilities: { tools: {} }, instructions: identity.instructions })
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.tools.map((tool) => ({ ...tool })) }))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...host.tools] }))
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const session: McpCallSession = {}
