@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 })
