@@ -1,9 +1,15 @@
 import { benchStartup } from './startup.js'
+// knowledge check (issue 3)
+import { benchCheck } from './check.js'
+// mcp server (issue 6)
 import { benchMcp } from './mcp.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
+  // knowledge check (issue 3)
+  check: benchCheck,
+// mcp server (issue 6)
   mcp: benchMcp,
 }
 

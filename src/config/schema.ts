@@ -38,6 +38,8 @@ export const configSchema = z.strictObject({
       ignore: z.array(z.string()).default([]),
       dependencyFields: z.array(z.enum(dependencyFields)).min(1).default([...dependencyFields]),
       failOn: z.enum(['block', 'warn']).default('block'),
+      waivers: z.string().min(1).default('knowledge/waivers.yaml'),
+      baseline: z.string().min(1).default('.mk-baseline.json'),
     })
     .prefault({}),
   search: z

@@ -67,5 +67,6 @@ Source code never calls \`eval\`.
 
 ## Exceptions
 
-Waive a single line with a comment: \`// mk-ignore no-eval -- reason\`.
+Waive one line with a comment on it (or the line above) holding \`mk-ignore\`,
+the constraint id (\`no-eval\`), \`--\` and the reason.
 `

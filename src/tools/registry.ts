@@ -1,10 +1,13 @@
 import type { AnyTool } from './define.js'
+import { hookInstall } from './hook/install.js'
 import { init } from './init.js'
+import { knowledgeCheck } from './knowledge/check.js'
 import { knowledgeLint } from './knowledge/lint.js'
 import { knowledgeList } from './knowledge/list.js'
 import { knowledgeNew } from './knowledge/new.js'
 import { knowledgeQuery } from './knowledge/query.js'
 import { knowledgeShow } from './knowledge/show.js'
+import { knowledgeUpdateBaseline } from './knowledge/update-baseline.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
@@ -17,4 +20,7 @@ export const tools: readonly AnyTool[] = [
   knowledgeShow,
   knowledgeNew,
   knowledgeLint,
+  knowledgeCheck,
+  knowledgeUpdateBaseline,
+  hookInstall,
 ]

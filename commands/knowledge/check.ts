@@ -1,0 +1,83 @@
+import { resolve } from 'node:path'
+import { text } from 'node:stream/consumers'
+import { Flags } from '@oclif/core'
+import { MkCommand } from '../../src/cli/base-command.js'
+import { reportFormats } from '../../src/constraints/reporters/formats.js'
+import { MkError } from '../../src/errors.js'
+import { severities } from '../../src/knowledge/model.js'
+import { knowledgeCheck } from '../../src/tools/knowledge/check.js'
+import { knowledgeUpdateBaseline } from '../../src/tools/knowledge/update-baseline.js'
+
+async function readProposal(): Promise<Record<string, unknown>> {
+  const raw = await text(process.stdin)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch (error) {
+    throw new MkError('INVALID_INPUT', `--stdin: not valid JSON (${(error as Error).message})`, {
+      details: { hint: 'pipe {"files":[{"path":"src/a.ts","content":"..."}],"dependencies":[{"name":"x","version":"1.0.0"}]}' },
+    })
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new MkError('INVALID_INPUT', '--stdin: expected a JSON object with files and/or dependencies', { details: { hint: 'pipe {"files":[...],"dependencies":[...]}' } })
+  }
+  return parsed as Record<string, unknown>
+}
+
+function parseDependency(spec: string): { name: string; version?: string } {
+  const at = spec.indexOf('@', 1)
+  return at === -1 ? { name: spec } : { name: spec.slice(0, at), version: spec.slice(at + 1) }
+}
+
+export default class KnowledgeCheck extends MkCommand {
+  static override summary = knowledgeCheck.title
+  static override description = knowledgeCheck.description
+  static override examples = [
+    '<%= config.bin %> knowledge check',
+    '<%= config.bin %> knowledge check --staged',
+    '<%= config.bin %> knowledge check --files src/db.ts package.json',
+    '<%= config.bin %> knowledge check --dependencies mysql2@3 --json',
+    `echo '{"files":[{"path":"src/a.ts","content":"import mysql from \\"mysql2\\""}]}' | <%= config.bin %> knowledge check --stdin --json`,
+    '<%= config.bin %> knowledge check --format sarif > mk.sarif',
+    '<%= config.bin %> knowledge check --update-baseline',
+  ]
+  static override flags = {
+    files: Flags.string({ description: 'Check only these files (paths relative to the current directory).', multiple: true }),
+    staged: Flags.boolean({ description: 'Check the content staged in the git index, not the working tree.' }),
+    dependencies: Flags.string({ description: 'Check proposed dependencies NAME[@VERSION] as if added to package.json.', multiple: true }),
+    stdin: Flags.boolean({ description: 'Read a proposed change as JSON from stdin: {"files":[{"path","content"}],"dependencies":[{"name","version"}]}.' }),
+    'fail-on': Flags.string({ description: 'Lowest severity that fails the check (default check.failOn, else block).', options: ['block', 'warn'] }),
+    'min-severity': Flags.string({ description: 'Do not report violations below this severity.', options: [...severities], default: 'warn' }),
+    format: Flags.string({ description: 'Output format.', options: [...reportFormats], default: 'text' }),
+    item: Flags.string({ description: 'Only the constraints of this knowledge item id.', multiple: true }),
+    'update-baseline': Flags.boolean({
+      description: 'Record every current violation in the baseline file (.mk-baseline.json) instead of checking.',
+      exclusive: ['files', 'staged', 'dependencies', 'stdin', 'item'],
+    }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(KnowledgeCheck)
+    if (flags['update-baseline']) {
+      await this.callTool(knowledgeUpdateBaseline, {}, flags)
+      return
+    }
+    const proposal = flags.stdin ? await readProposal() : {}
+    const dependencies = [...((proposal.dependencies as unknown[] | undefined) ?? []), ...(flags.dependencies ?? []).map(parseDependency)]
+    const base = flags.cwd ?? process.cwd()
+    await this.callTool(
+      knowledgeCheck,
+      {
+        ...proposal,
+        ...(dependencies.length > 0 ? { dependencies } : {}),
+        paths: flags.files?.map((file) => resolve(base, file)),
+        staged: flags.staged ? true : undefined,
+        failOn: flags['fail-on'],
+        minSeverity: flags['min-severity'],
+        knowledgeItemIds: flags.item,
+        format: flags.format,
+      },
+      { ...flags, json: flags.json || flags.format === 'json' },
+    )
+  }
+}

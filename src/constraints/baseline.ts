@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { MkError } from '../errors.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { describeIssues } from '../validation.js'
+import type { Finding } from './model.js'
+import { insideWorkspace } from './workspace-path.js'
+
+/**
+ * Violations accepted when mk was adopted, keyed by constraint id, file and a
+ * hash of the offending line's text (not its number), so editing lines above
+ * does not resurrect them and a new copy of the same line still counts as new.
+ */
+export interface BaselineEntry {
+  constraint: string
+  file: string
+  hash: string
+  count: number
+}
+
+const baselineSchema = z.strictObject({
+  version: z.literal(1),
+  entries: z.array(z.strictObject({ constraint: z.string().min(1), file: z.string().min(1), hash: z.string().min(1), count: z.number().int().positive() })),
+})
+
+export function lineHash(lineText: string): string {
+  return createHash('sha256').update(lineText.trim()).digest('hex').slice(0, 16)
+}
+
+function keyOf(constraint: string, file: string, hash: string): string {
+  return `${constraint}\0${file}\0${hash}`
+}
+
+export function findingKey(finding: Finding): string {
+  return keyOf(finding.rule.constraint.id, finding.file, lineHash(finding.lineText))
+}
+
+/** Entries of the baseline file, or undefined when there is none. A corrupt baseline is an input error. */
+export function readBaseline(root: string, file: string): BaselineEntry[] | undefined {
+  const absolute = join(root, file)
+  if (!existsSync(absolute)) return undefined
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(absolute, 'utf8'))
+  } catch (error) {
+    throw new MkError('INVALID_INPUT', `${file}: not valid JSON (${(error as Error).message})`, {
+      details: { file, hint: 'restore it from git, or rebuild it with mk knowledge check --update-baseline' },
+    })
+  }
+  const parsed = baselineSchema.safeParse(raw)
+  if (!parsed.success) {
+    throw new MkError('INVALID_INPUT', `${file}: ${describeIssues(parsed.error.issues, raw)[0]?.message ?? 'invalid baseline'}`, {
+      details: { file, hint: 'rebuild it with mk knowledge check --update-baseline' },
+    })
+  }
+  for (const entry of parsed.data.entries) {
+    if (entry.file !== '.' && insideWorkspace(root, entry.file) !== entry.file) {
+      throw new MkError('INVALID_INPUT', `${file}: entry file ${JSON.stringify(entry.file)} is not a workspace-relative path inside the workspace`, {
+        details: { file, hint: 'rebuild it with mk knowledge check --update-baseline' },
+      })
+    }
+  }
+  return parsed.data.entries
+}
+
+export interface BaselineOutcome {
+  kept: Finding[]
+  /** Old violations still present, hidden by the baseline. */
+  hidden: number
+  /** Baselined violations no longer found (pruned by the next --update-baseline). */
+  fixed: number
+}
+
+export function applyBaseline(findings: readonly Finding[], entries: readonly BaselineEntry[]): BaselineOutcome {
+  const remaining = new Map<string, number>()
+  for (const entry of entries) remaining.set(keyOf(entry.constraint, entry.file, entry.hash), entry.count)
+  const kept: Finding[] = []
+  let hidden = 0
+  for (const finding of findings) {
+    const key = findingKey(finding)
+    const left = remaining.get(key) ?? 0
+    if (left > 0) {
+      remaining.set(key, left - 1)
+      hidden++
+    } else {
+      kept.push(finding)
+    }
+  }
+  const fixed = [...remaining.values()].reduce((sum, left) => sum + left, 0)
+  return { kept, hidden, fixed }
+}
+
+export function baselineEntries(findings: readonly Finding[]): BaselineEntry[] {
+  const counts = new Map<string, BaselineEntry>()
+  for (const finding of findings) {
+    const key = findingKey(finding)
+    const entry = counts.get(key)
+    if (entry === undefined) counts.set(key, { constraint: finding.rule.constraint.id, file: finding.file, hash: lineHash(finding.lineText), count: 1 })
+    else entry.count++
+  }
+  return [...counts.values()].sort((a, b) => a.file.localeCompare(b.file) || a.constraint.localeCompare(b.constraint) || a.hash.localeCompare(b.hash))
+}
+
+export async function writeBaseline(root: string, file: string, entries: readonly BaselineEntry[]): Promise<void> {
+  await writeFileAtomic(join(root, file), `${JSON.stringify({ version: 1, entries }, null, 2)}\n`)
+}

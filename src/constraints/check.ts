@@ -1,0 +1,188 @@
+import { findGitRoot } from '../config/load.js'
+import type { Workspace } from '../config/workspace.js'
+import { MkError, isNodeError } from '../errors.js'
+import { assertNoErrors, loadKnowledge } from '../knowledge/load.js'
+import type { Severity } from '../knowledge/model.js'
+import { applyBaseline, readBaseline } from './baseline.js'
+import { collectFiles } from './collect-files.js'
+import { collectProposal, type ProposedFile } from './collect-proposal.js'
+import { collectTree } from './collect-tree.js'
+import { EvaluationContext, isManifest } from './context.js'
+import { IgnoreRules } from './ignore-rules.js'
+import { readsImports } from './imports.js'
+import type { CheckInput, ProposedDependency } from './input.js'
+import { atLeast, type Finding, type Rule, type WaiverProblem } from './model.js'
+import { compilePattern } from './regex.js'
+import { GlobMatcher, inScope } from './scope.js'
+import { SourceText } from './source-text.js'
+import { evaluators } from './targets/index.js'
+import { applyWaivers, loadFileWaivers, type Waiver } from './waivers.js'
+import { insideWorkspace, requireInsideWorkspace } from './workspace-path.js'
+
+export type CheckSource =
+  | { kind: 'tree' }
+  | { kind: 'staged' }
+  /** Absolute paths, or paths relative to the workspace root. */
+  | { kind: 'files'; paths: string[] }
+  | { kind: 'proposal'; files: ProposedFile[]; dependencies: ProposedDependency[] }
+
+export interface CheckOptions {
+  source: CheckSource
+  /** Only the constraints of these knowledge items. */
+  knowledgeItemIds?: readonly string[] | undefined
+  /** Violations below this severity are not reported. */
+  minSeverity: Severity
+  /** Lowest severity that fails the check. */
+  failOn: Severity
+  /** false when rebuilding the baseline: every current violation is wanted. */
+  useBaseline: boolean
+  /** YYYY-MM-DD (UTC); waivers expiring before it no longer apply. */
+  today?: string
+}
+
+export interface CheckReport {
+  passed: boolean
+  failOn: Severity
+  /** Reported violations, ordered by file, line and column. */
+  findings: Finding[]
+  waived: { finding: Finding; waiver: Waiver }[]
+  waiverProblems: WaiverProblem[]
+  baseline: { file: string; hidden: number; fixed: number } | undefined
+  summary: Record<Severity, number>
+  skipped: { binary: number; tooLarge: number; symlinks: number; constraints: number }
+  checked: { paths: number; files: number; constraints: number }
+  /** Every evaluated constraint, for reporters that describe rules (SARIF). */
+  rules: Rule[]
+  mode: CheckInput['mode']
+}
+
+async function selectRules(workspace: Workspace, knowledgeItemIds: readonly string[] | undefined) {
+  const base = await loadKnowledge(workspace)
+  assertNoErrors(base)
+  const accepted = base.allItems.filter((item) => item.status === 'accepted')
+  if (knowledgeItemIds !== undefined) {
+    const unknown = knowledgeItemIds.filter((id) => !base.allItems.some((item) => item.id === id))
+    if (unknown.length > 0) {
+      throw new MkError('NOT_FOUND', `no knowledge item with id ${unknown.join(', ')}`, { details: { ids: unknown, hint: 'mk knowledge list shows every id' } })
+    }
+  }
+  const selected = accepted.filter((item) => knowledgeItemIds === undefined || knowledgeItemIds.includes(item.id))
+  const rules: Rule[] = selected.flatMap((item) =>
+    item.constraints.map((constraint) => ({ constraint, item, regex: constraint.target === 'file' ? undefined : compilePattern(constraint.pattern) })),
+  )
+  const knownConstraintIds = new Set(accepted.flatMap((item) => item.constraints.map((constraint) => constraint.id)))
+  const knowledgeFolders = base.sources
+    .map((source) => insideWorkspace(workspace.root, source.directory))
+    .filter((folder): folder is string => folder !== undefined)
+  return { rules, knownConstraintIds, knowledgeFolders }
+}
+
+async function collectInput(workspace: Workspace, source: CheckSource, rules: IgnoreRules, gitRoot: string | undefined): Promise<CheckInput> {
+  switch (source.kind) {
+    case 'tree':
+      return collectTree(workspace.root, rules)
+    case 'staged': {
+      const { collectStaged } = await import('./collect-staged.js')
+      return collectStaged(workspace.root, gitRoot, rules)
+    }
+    case 'files':
+      return collectFiles(workspace.root, source.paths, rules)
+    case 'proposal':
+      return collectProposal(workspace.root, source.files, source.dependencies)
+  }
+}
+
+/** Whether any rule needs the content of this file. */
+function contentNeeded(path: string, rules: readonly Rule[], globs: GlobMatcher): boolean {
+  return rules.some((rule) => {
+    const { target } = rule.constraint
+    if (target === 'file') return false
+    if (target === 'import' && !readsImports(path)) return false
+    if (target === 'dependency' && !isManifest(path)) return false
+    return inScope(rule.constraint, path, globs)
+  })
+}
+
+async function readSources(input: CheckInput, paths: readonly string[]): Promise<{ sources: Map<string, SourceText>; binary: number; tooLarge: number }> {
+  const sources = new Map<string, SourceText>()
+  let binary = 0
+  let tooLarge = 0
+  const contents = await Promise.all(
+    paths.map((path) =>
+      input.read(path).catch((error: unknown) => {
+        const reason = isNodeError(error) ? (error.code ?? error.message) : (error as Error).message
+        throw new MkError('INVALID_INPUT', `cannot read ${path} (${reason}); the check cannot be trusted without it`, {
+          details: { file: path, hint: 'fix its permissions, or exclude it with check.ignore in .mkrc' },
+        })
+      }),
+    ),
+  )
+  paths.forEach((path, index) => {
+    const content = contents[index]
+    if (content?.kind === 'text') sources.set(path, new SourceText(path, content.text))
+    else if (content?.kind === 'binary') binary++
+    else tooLarge++
+  })
+  return { sources, binary, tooLarge }
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.rule.constraint.id.localeCompare(b.rule.constraint.id)
+}
+
+/** Check the workspace (or a staged, named or proposed subset of it) against every accepted constraint. */
+export async function runCheck(workspace: Workspace, options: CheckOptions): Promise<CheckReport> {
+  const { rules, knownConstraintIds, knowledgeFolders } = await selectRules(workspace, options.knowledgeItemIds)
+  const { check } = workspace.config
+  const gitRoot = findGitRoot(workspace.root)
+  const ignoreRules = new IgnoreRules(workspace.root, gitRoot, check.ignore)
+  const input = await collectInput(workspace, options.source, ignoreRules, gitRoot)
+  const globs = new GlobMatcher()
+
+  // Constraints live in the knowledge folders: their own patterns must not count as violations.
+  const waiversFile = requireInsideWorkspace(workspace.root, check.waivers, '.mkrc check.waivers')
+  const baselineFile = requireInsideWorkspace(workspace.root, check.baseline, '.mkrc check.baseline')
+  const ownFiles = new Set([waiversFile, baselineFile])
+  const contentExcluded = (path: string): boolean => ownFiles.has(path) || knowledgeFolders.some((folder) => path.startsWith(`${folder}/`))
+  const toRead = input.paths.filter((path) => !contentExcluded(path) && contentNeeded(path, rules, globs))
+  const { sources, binary, tooLarge } = await readSources(input, toRead)
+
+  const context = new EvaluationContext(input, globs, sources, check.dependencyFields, rules)
+  const findings: Finding[] = []
+  let constraintsSkipped = 0
+  for (const rule of rules) {
+    const found = evaluators[rule.constraint.target](rule, context)
+    if (found === undefined) constraintsSkipped++
+    else findings.push(...found)
+  }
+
+  const waivers = applyWaivers(findings, {
+    fileWaivers: loadFileWaivers(workspace.root, waiversFile),
+    sources,
+    knownConstraintIds,
+    activeConstraintIds: new Set(rules.map((rule) => rule.constraint.id)),
+    today: options.today ?? new Date().toISOString().slice(0, 10),
+    complete: input.complete,
+    globs,
+  })
+  const baselineEntries = options.useBaseline ? readBaseline(workspace.root, baselineFile) : undefined
+  const baselined = baselineEntries === undefined ? undefined : applyBaseline(waivers.kept, baselineEntries)
+  const remaining = (baselined?.kept ?? waivers.kept).filter((finding) => atLeast(finding.rule.constraint.severity, options.minSeverity))
+  remaining.sort(compareFindings)
+
+  const summary: Record<Severity, number> = { info: 0, warn: 0, block: 0 }
+  for (const finding of remaining) summary[finding.rule.constraint.severity]++
+  return {
+    passed: !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)),
+    failOn: options.failOn,
+    findings: remaining,
+    waived: waivers.waived.sort((a, b) => compareFindings(a.finding, b.finding)),
+    waiverProblems: waivers.problems,
+    baseline: baselined === undefined ? undefined : { file: baselineFile, hidden: baselined.hidden, fixed: input.complete ? baselined.fixed : 0 },
+    summary,
+    skipped: { binary, tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped },
+    checked: { paths: input.paths.length, files: sources.size, constraints: rules.length },
+    rules,
+    mode: input.mode,
+  }
+}

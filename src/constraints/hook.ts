@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { copyFile, chmod } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { MkError } from '../errors.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { toPosix } from '../fs/walk.js'
+
+/** Written into every hook mk installs; a hook without it belongs to someone else. */
+export const hookMarker = 'mk-managed-hook'
+
+/** The launcher of the mk that installs the hook (dist/src/constraints -> bin/run.js). */
+const mkLauncher = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`
+}
+
+export function preCommitScript(workspaceFromGitRoot: string): string {
+  const cwd = workspaceFromGitRoot === '' ? '' : ` --cwd ${shellQuote(workspaceFromGitRoot)}`
+  return [
+    '#!/bin/sh',
+    `# ${hookMarker}: written by \`mk hook install\`. Blocks commits whose staged`,
+    '# content breaks an accepted knowledge constraint. Bypass once with',
+    '# `git commit --no-verify`; remove this file to uninstall.',
+    `mk_launcher=${shellQuote(mkLauncher)}`,
+    `node_bin=${shellQuote(process.execPath)}`,
+    '[ -x "$node_bin" ] || node_bin=node',
+    'if [ -f "$mk_launcher" ]; then',
+    `  exec "$node_bin" "$mk_launcher" knowledge check --staged${cwd}`,
+    'fi',
+    `exec mk knowledge check --staged${cwd}`,
+    '',
+  ].join('\n')
+}
+
+/** The hooks folder of a repository, also when `.git` is a file (worktrees, submodules). */
+function hooksDirectory(gitRoot: string): { hooks: string; configFile: string } {
+  const dotGit = join(gitRoot, '.git')
+  let gitDir = dotGit
+  if (existsSync(dotGit) && !existsSync(join(dotGit, 'HEAD'))) {
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim()
+    if (pointer !== undefined) gitDir = resolve(gitRoot, pointer)
+  }
+  const commonFile = join(gitDir, 'commondir')
+  const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir
+  return { hooks: join(common, 'hooks'), configFile: join(common, 'config') }
+}
+
+function configuredHooksPath(configFile: string): string | undefined {
+  if (!existsSync(configFile)) return undefined
+  return /^\s*hookspath\s*=\s*(.+)$/im.exec(readFileSync(configFile, 'utf8'))?.[1]?.trim()
+}
+
+export interface HookInstallation {
+  /** Path of the hook, relative to the git root. */
+  path: string
+  action: 'created' | 'updated' | 'unchanged' | 'replaced'
+  /** Where a replaced foreign hook was saved. */
+  backup: string | undefined
+  /** Set when git runs hooks from core.hooksPath, so the written hook will not run. */
+  hooksPath: string | undefined
+}
+
+export async function installPreCommitHook(workspaceRoot: string, gitRoot: string | undefined, force: boolean): Promise<HookInstallation> {
+  if (gitRoot === undefined) {
+    throw new MkError('NOT_FOUND', `${workspaceRoot} is not inside a git repository`, { details: { hint: 'run git init first' } })
+  }
+  const { hooks, configFile } = hooksDirectory(gitRoot)
+  const hookFile = join(hooks, 'pre-commit')
+  const shown = toPosix(relative(gitRoot, hookFile))
+  const script = preCommitScript(toPosix(relative(gitRoot, workspaceRoot)))
+  const existing = existsSync(hookFile) ? readFileSync(hookFile, 'utf8') : undefined
+  let action: HookInstallation['action'] = 'created'
+  let backup: string | undefined
+  if (existing === script) {
+    action = 'unchanged'
+  } else if (existing !== undefined && existing.includes(hookMarker)) {
+    action = 'updated'
+  } else if (existing !== undefined) {
+    if (!force) {
+      throw new MkError('CONFLICT', `${shown} already exists and was not written by mk; refusing to replace it`, {
+        details: { path: shown, hint: 'add `mk knowledge check --staged` to your hook yourself, or rerun with --force (the old hook is kept as pre-commit.mk-backup)' },
+      })
+    }
+    backup = `${shown}.mk-backup`
+    await copyFile(hookFile, `${hookFile}.mk-backup`)
+    action = 'replaced'
+  }
+  if (action !== 'unchanged') await writeFileAtomic(hookFile, script)
+  await chmod(hookFile, 0o755)
+  return { path: shown, action, backup, hooksPath: configuredHooksPath(configFile) }
+}
+
+export const huskyEquivalent = 'echo "npx mk knowledge check --staged" > .husky/pre-commit'
+
+export const lefthookEquivalent = ['# lefthook.yml', 'pre-commit:', '  commands:', '    mk-knowledge-check:', '      run: npx mk knowledge check --staged'].join('\n')

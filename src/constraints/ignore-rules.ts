@@ -1,0 +1,75 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import ignore, { type Ignore } from 'ignore'
+import { toPosix } from '../fs/walk.js'
+
+/** Directories never descended into, whatever the ignore files say. */
+export const alwaysSkippedDirectories: ReadonlySet<string> = new Set(['.git', 'node_modules', '.mk'])
+
+interface IgnoreLayer {
+  /** Path from the layer's folder to the workspace root ('' when the same, 'packages/app/' when an ancestor). */
+  prefix: string
+  /** Workspace-relative folder of the layer ('' for the root) when it is at or below the workspace root. */
+  below: string | undefined
+  rules: Ignore
+}
+
+function readIgnoreFile(path: string): Ignore | undefined {
+  if (!existsSync(path)) return undefined
+  return ignore().add(readFileSync(path, 'utf8'))
+}
+
+/**
+ * `.gitignore` files (from the git root down), `.git/info/exclude` and the
+ * `check.ignore` globs of `.mkrc`, answered for workspace-relative paths.
+ */
+export class IgnoreRules {
+  private readonly layers: IgnoreLayer[] = []
+  private readonly configured: Ignore
+
+  constructor(
+    private readonly root: string,
+    gitRoot: string | undefined,
+    checkIgnore: readonly string[],
+  ) {
+    this.configured = ignore().add([...checkIgnore])
+    if (gitRoot === undefined) return
+    const exclude = readIgnoreFile(join(gitRoot, '.git', 'info', 'exclude'))
+    const toRoot = toPosix(relative(gitRoot, root))
+    if (exclude !== undefined) this.layers.push({ prefix: toRoot === '' ? '' : `${toRoot}/`, below: undefined, rules: exclude })
+    // .gitignore files of the folders between the git root and the workspace root.
+    const segments = toRoot === '' ? [] : toRoot.split('/')
+    for (let depth = 0; depth < segments.length; depth++) {
+      const rules = readIgnoreFile(join(gitRoot, ...segments.slice(0, depth), '.gitignore'))
+      if (rules !== undefined) this.layers.push({ prefix: `${segments.slice(depth).join('/')}/`, below: undefined, rules })
+    }
+  }
+
+  /** Read the `.gitignore` of a workspace folder ('' for the root) before its entries are tested. */
+  enterDirectory(directory: string): void {
+    const rules = readIgnoreFile(join(this.root, directory, '.gitignore'))
+    if (rules !== undefined) this.layers.push({ prefix: '', below: directory === '' ? '' : `${directory}/`, rules })
+  }
+
+  /** Ignored by `check.ignore` only (explicitly named files and the git index skip .gitignore). */
+  configuredIgnores(path: string, isDirectory = false): boolean {
+    return this.configured.ignores(isDirectory ? `${path}/` : path)
+  }
+
+  ignores(path: string, isDirectory: boolean): boolean {
+    if (this.configuredIgnores(path, isDirectory)) return true
+    const tested = isDirectory ? `${path}/` : path
+    // The deepest ignore file with an opinion wins, as in git.
+    for (let index = this.layers.length - 1; index >= 0; index--) {
+      const layer = this.layers[index] as IgnoreLayer
+      let local: string
+      if (layer.below === undefined) local = layer.prefix + tested
+      else if (tested.startsWith(layer.below)) local = tested.slice(layer.below.length)
+      else continue
+      const result = layer.rules.test(local)
+      if (result.ignored) return true
+      if (result.unignored) return false
+    }
+    return false
+  }
+}

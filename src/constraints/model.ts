@@ -1,0 +1,52 @@
+import type { Constraint, KnowledgeItem, Severity } from '../knowledge/model.js'
+import type { CompiledPattern } from './regex.js'
+
+/** An accepted constraint ready to evaluate, with the item that states it. */
+export interface Rule {
+  constraint: Constraint
+  item: KnowledgeItem
+  /** The compiled regular expression; absent for `file` constraints, whose pattern is a glob. */
+  regex: CompiledPattern | undefined
+}
+
+/** Where repository-wide findings (nothing imports X, no file matches Y) are located. */
+export const workspaceRootFile = '.'
+
+/** One violation as found, before waivers and the baseline are applied. */
+export interface Finding {
+  rule: Rule
+  file: string
+  line: number
+  column: number
+  /** What matched or is missing: a dependency name, a module specifier, the matched text, a path. */
+  subject: string
+  message: string
+  /** Text of the offending line ('' when there is none); its hash keys the baseline. */
+  lineText: string
+}
+
+export interface WaiverRef {
+  source: 'inline' | 'file'
+  /** Where the waiver is written. */
+  file: string
+  line: number
+  reason: string
+  owner: string | undefined
+  expires: string | undefined
+}
+
+export type WaiverProblemKind = 'missing-reason' | 'expired' | 'unmatched' | 'not-waivable' | 'unknown-constraint'
+
+export interface WaiverProblem {
+  kind: WaiverProblemKind
+  constraintId: string
+  file: string
+  line: number
+  message: string
+}
+
+export const severityRank: Readonly<Record<Severity, number>> = { info: 0, warn: 1, block: 2 }
+
+export function atLeast(severity: Severity, threshold: Severity): boolean {
+  return severityRank[severity] >= severityRank[threshold]
+}

@@ -1,0 +1,91 @@
+import { RE2JS, RE2Set } from 're2js'
+
+/**
+ * A constraint pattern compiled with RE2 semantics (re2js): matching time is
+ * linear in the input, so a pattern from another team's repository cannot hang
+ * a pre-commit hook. See knowledge/adr/0001-match-constraint-patterns-with-re2js.md.
+ */
+export interface CompiledPattern {
+  /** The whole text matches (dependency names, module specifiers). */
+  matchesWhole(text: string): boolean
+  /** Start offsets (0-based, UTF-16) of the non-overlapping matches in one line. */
+  matchColumns(line: string): number[]
+  /**
+   * Start offsets of the matches in a multi-line text, each judged within its
+   * own line: one search over the whole text, a line on its own only when a
+   * match runs across a line break.
+   */
+  lineMatchOffsets(text: string): number[]
+}
+
+/** Why the pattern cannot be compiled, or undefined when it can. */
+export function regexSyntaxError(pattern: string): string | undefined {
+  try {
+    RE2JS.compile(pattern)
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
+}
+
+export function compilePattern(pattern: string): CompiledPattern {
+  const whole = RE2JS.compile(pattern)
+  // Multiline: `^` and `$` anchor at line boundaries when a whole file is searched at once.
+  const lines = RE2JS.compile(pattern, RE2JS.MULTILINE)
+  // Names and module specifiers repeat across files; each re2js call has a fixed cost.
+  const wholeResults = new Map<string, boolean>()
+  return {
+    matchesWhole(text) {
+      let result = wholeResults.get(text)
+      if (result === undefined) {
+        result = whole.testExact(text)
+        wholeResults.set(text, result)
+      }
+      return result
+    },
+    matchColumns(line) {
+      const columns: number[] = []
+      const matcher = whole.matcher(line)
+      while (matcher.find()) {
+        columns.push(matcher.start())
+        if (matcher.end() >= line.length) break
+      }
+      return columns
+    },
+    lineMatchOffsets(text) {
+      const offsets: number[] = []
+      const matcher = lines.matcher(text)
+      let from = 0
+      while (from <= text.length && matcher.find(from)) {
+        const start = matcher.start()
+        const end = matcher.end()
+        const newline = text.indexOf('\n', start)
+        const lineEnd = newline === -1 ? text.length : newline
+        if (end <= lineEnd) {
+          offsets.push(start)
+          from = end > start ? end : start + 1
+          continue
+        }
+        const lineStart = text.lastIndexOf('\n', start - 1) + 1
+        for (const column of this.matchColumns(text.slice(lineStart, lineEnd))) {
+          if (lineStart + column >= start) offsets.push(lineStart + column)
+        }
+        from = lineEnd + 1
+      }
+      return offsets
+    },
+  }
+}
+
+/**
+ * Which of several patterns occur in a text, in one pass (RE2's multi-pattern
+ * DFA): a file is searched once for every code constraint instead of once per
+ * constraint; only the patterns it reports are then located line by line.
+ */
+export function compilePatternSet(patterns: readonly string[]): (text: string) => ReadonlySet<number> {
+  if (patterns.length === 0) return () => new Set()
+  const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.MULTILINE)
+  for (const pattern of patterns) set.add(pattern)
+  set.compile()
+  return (text) => new Set(set.match(text))
+}

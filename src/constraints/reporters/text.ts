@@ -1,0 +1,62 @@
+import type { Severity } from '../../knowledge/model.js'
+import type { CheckReport } from '../check.js'
+import { workspaceRootFile, type Finding } from '../model.js'
+import type { ReportStyle } from './style.js'
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
+}
+
+function severityLabel(severity: Severity, style: ReportStyle): string {
+  const padded = severity.padEnd(5)
+  return severity === 'block' ? style.red(padded) : severity === 'warn' ? style.yellow(padded) : style.dim(padded)
+}
+
+function describeFinding(finding: Finding, style: ReportStyle): string[] {
+  const { constraint, item } = finding.rule
+  const place = finding.file === workspaceRootFile ? '(workspace)' : `${finding.file}:${finding.line}:${finding.column}`
+  return [
+    `  ${severityLabel(constraint.severity, style)} ${place}  ${finding.message}  ${style.dim(`[${constraint.id}]`)}`,
+    `        ${style.dim(`${item.id}: ${item.title} (${item.path}:${constraint.line})`)}`,
+  ]
+}
+
+function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
+  const groups = new Map<string, Finding[]>()
+  for (const finding of findings) {
+    const group = groups.get(finding.file)
+    if (group === undefined) groups.set(finding.file, [finding])
+    else group.push(finding)
+  }
+  return groups
+}
+
+/** Grouped by file, readable without colour; ends with one summary line. */
+export function renderText(report: CheckReport, style: ReportStyle): string {
+  const lines: string[] = []
+  for (const [file, findings] of groupByFile(report.findings)) {
+    lines.push(style.bold(file === workspaceRootFile ? 'workspace' : file))
+    for (const finding of findings) lines.push(...describeFinding(finding, style))
+    lines.push('')
+  }
+  if (report.waiverProblems.length > 0) {
+    lines.push(style.bold('waivers'))
+    for (const problem of report.waiverProblems) lines.push(`  ${style.yellow(problem.kind)} ${problem.message}`)
+    lines.push('')
+  }
+  const { summary } = report
+  const total = summary.block + summary.warn + summary.info
+  const parts = [
+    total === 0 ? 'no violations' : `${plural(total, 'violation')} (${summary.block} block, ${summary.warn} warn, ${summary.info} info)`,
+    ...(report.waived.length > 0 ? [`${report.waived.length} waived`] : []),
+    ...(report.baseline === undefined ? [] : [`${report.baseline.hidden} baselined remaining${report.baseline.fixed > 0 ? `, ${report.baseline.fixed} fixed (prune with --update-baseline)` : ''}`]),
+    `${plural(report.checked.files, 'file')} read of ${report.checked.paths}, ${plural(report.checked.constraints, 'constraint')}`,
+    ...(report.skipped.binary + report.skipped.tooLarge + report.skipped.symlinks > 0
+      ? [`skipped ${report.skipped.binary} binary, ${report.skipped.tooLarge} over 1 MB, ${report.skipped.symlinks} symlinks`]
+      : []),
+    ...(report.skipped.constraints > 0 ? [`${plural(report.skipped.constraints, 'repository-wide constraint')} not judged on a partial input`] : []),
+  ]
+  const verdict = report.passed ? style.green('✔ passed') : style.red(`✖ failed (fail-on ${report.failOn})`)
+  lines.push(`${verdict}: ${parts.join('; ')}`)
+  return lines.join('\n')
+}

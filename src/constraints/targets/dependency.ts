@@ -1,0 +1,61 @@
+import { isManifest, patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
+import type { Finding, Rule } from '../model.js'
+
+/** The manifest proposed dependencies are assumed to be added to. */
+export const proposedManifest = 'package.json'
+
+function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
+  const regex = rule.regex
+  if (regex === undefined) return []
+  const findings: Finding[] = []
+  for (const source of context.sourcesInScope(rule, isManifest)) {
+    for (const dependency of context.manifest(source)) {
+      if (!regex.matchesWhole(dependency.name)) continue
+      findings.push({
+        rule,
+        file: source.path,
+        line: dependency.line,
+        column: dependency.column,
+        subject: dependency.name,
+        message: rule.constraint.message ?? `dependency ${dependency.name} is not allowed (matches ${patternText(rule)})`,
+        lineText: source.line(dependency.line),
+      })
+    }
+  }
+  if (context.inScope(rule, proposedManifest)) {
+    for (const dependency of context.input.dependencies) {
+      if (!regex.matchesWhole(dependency.name)) continue
+      findings.push({
+        rule,
+        file: proposedManifest,
+        line: 1,
+        column: 1,
+        subject: dependency.name,
+        message: rule.constraint.message ?? `dependency ${dependency.name} is not allowed (matches ${patternText(rule)})`,
+        lineText: dependency.name,
+      })
+    }
+  }
+  return findings
+}
+
+/** must_use is judged per manifest: each one in scope needs a matching dependency. */
+function mustUse(rule: Rule, context: EvaluationContext): Finding[] {
+  const regex = rule.regex
+  if (regex === undefined) return []
+  return context
+    .sourcesInScope(rule, isManifest)
+    .filter((source) => !context.manifest(source).some((dependency) => regex.matchesWhole(dependency.name)))
+    .map((source) => ({
+      rule,
+      file: source.path,
+      line: 1,
+      column: 1,
+      subject: source.path,
+      message: rule.constraint.message ?? `${source.path} has no dependency matching ${patternText(rule)}`,
+      lineText: '',
+    }))
+}
+
+export const evaluateDependency: TargetEvaluator = (rule, context) =>
+  rule.constraint.operator === 'must_use' ? mustUse(rule, context) : mustNotUse(rule, context)

@@ -1,0 +1,147 @@
+import { z } from 'zod'
+import { reportFormats } from '../../constraints/reporters/formats.js'
+import { constraintOperators, constraintTargets, severities } from '../../knowledge/model.js'
+import { MkError } from '../../errors.js'
+import { defineTool } from '../define.js'
+
+const severitySchema = z.enum(severities)
+
+const violationSchema = z.strictObject({
+  knowledgeItemId: z.string(),
+  knowledgeItemTitle: z.string(),
+  knowledgeItemPath: z.string().describe('Workspace-relative path of the knowledge file stating the constraint'),
+  constraintId: z.string(),
+  constraint: z.strictObject({ operator: z.enum(constraintOperators), target: z.enum(constraintTargets), pattern: z.string() }),
+  severity: severitySchema,
+  message: z.string(),
+  subject: z.string().describe('What matched or is missing: a dependency, a module, the matched code, a path'),
+  location: z.strictObject({
+    file: z.string().describe('Workspace-relative path; "." for a repository-wide finding'),
+    line: z.number().int(),
+    column: z.number().int(),
+  }),
+})
+
+const outputSchema = z.strictObject({
+  passed: z.boolean().describe('false exactly when a violation at or above failOn remains (exit code 1)'),
+  violations: z.array(violationSchema),
+  summary: z.strictObject({ info: z.number().int(), warn: z.number().int(), block: z.number().int() }),
+  waived: z.array(
+    violationSchema.extend({
+      waiver: z.strictObject({
+        source: z.enum(['inline', 'file']),
+        file: z.string(),
+        line: z.number().int(),
+        reason: z.string(),
+        owner: z.string().optional(),
+        expires: z.string().optional(),
+      }),
+    }),
+  ),
+  waiverProblems: z.array(
+    z.strictObject({
+      kind: z.enum(['missing-reason', 'expired', 'unmatched', 'not-waivable', 'unknown-constraint']),
+      constraintId: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      message: z.string(),
+    }),
+  ),
+  baseline: z
+    .strictObject({ file: z.string(), hidden: z.number().int().describe('old violations still present'), fixed: z.number().int() })
+    .optional(),
+  skipped: z.strictObject({
+    binary: z.number().int(),
+    tooLarge: z.number().int(),
+    symlinks: z.number().int(),
+    constraints: z.number().int().describe('repository-wide constraints (must_use import, must_exist file) not judged on a partial input'),
+  }),
+  checked: z.strictObject({ paths: z.number().int(), files: z.number().int(), constraints: z.number().int() }),
+})
+
+export const knowledgeCheck = defineTool({
+  name: 'knowledge_check',
+  title: 'Check constraints',
+  description:
+    'Check files and dependencies against the machine-checkable constraints of accepted ADRs and policies (forbidden or required dependencies, imports, code patterns, files). ' +
+    'Without input it checks the working tree. To ask before acting ("would adding mysql2 violate anything?"), pass the proposed `files` (path + full content) and/or `dependencies`: nothing is written. ' +
+    '`staged` checks the git index, `paths` only the named files on disk. passed=false means a violation at or above failOn remains; each violation names the knowledge item and constraint that forbid it.',
+  tier: 'read_only',
+  idempotent: true,
+  // Whole-repository checks of large monorepos take longer than the dispatcher's default.
+  timeoutMs: 10 * 60 * 1000,
+  input: z.strictObject({
+    files: z
+      .array(z.strictObject({ path: z.string().min(1).describe('Workspace-relative path'), content: z.string().describe('The whole proposed file content') }))
+      .optional()
+      .describe('Proposed files to check instead of the working tree; not written to disk'),
+    dependencies: z
+      .array(z.strictObject({ name: z.string().min(1), version: z.string().optional() }))
+      .optional()
+      .describe('Proposed dependencies, as if added to the root package.json'),
+    paths: z.array(z.string().min(1)).optional().describe('Check only these files on disk (absolute or workspace-relative)'),
+    staged: z.boolean().optional().describe('Check the content staged in the git index instead of the working tree'),
+    minSeverity: severitySchema.default('warn').describe('Do not report violations below this severity'),
+    failOn: z.enum(['block', 'warn']).optional().describe('Lowest severity that fails the check (default check.failOn of .mkrc, else block)'),
+    knowledgeItemIds: z.array(z.string().min(1)).optional().describe('Only the constraints of these knowledge items'),
+    format: z.enum(reportFormats).default('text').describe('How the human rendering is written'),
+  }),
+  output: outputSchema,
+  examples: [
+    {
+      title: 'An agent asks whether adding mysql2 is allowed',
+      input: { dependencies: [{ name: 'mysql2', version: '^3.9.0' }] },
+      output: {
+        passed: false,
+        violations: [
+          {
+            knowledgeItemId: 'adr-0042-database-selection',
+            knowledgeItemTitle: 'Database selection for new services',
+            knowledgeItemPath: 'knowledge/adr/adr-0042-database-selection.md',
+            constraintId: 'no-mysql',
+            constraint: { operator: 'must_not_use', target: 'dependency', pattern: '^(mysql|mysql2|mariadb)$' },
+            severity: 'block',
+            message: 'MySQL is not allowed for new services; use PostgreSQL.',
+            subject: 'mysql2',
+            location: { file: 'package.json', line: 1, column: 1 },
+          },
+        ],
+        summary: { info: 0, warn: 0, block: 1 },
+        waived: [],
+        waiverProblems: [],
+        skipped: { binary: 0, tooLarge: 0, symlinks: 0, constraints: 2 },
+        checked: { paths: 0, files: 0, constraints: 7 },
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const proposal = input.files !== undefined || input.dependencies !== undefined
+    const sourcesGiven = [proposal, input.staged === true, input.paths !== undefined].filter(Boolean).length
+    if (sourcesGiven > 1) {
+      throw new MkError('INVALID_INPUT', 'give one of: files/dependencies (a proposal), staged, or paths', {
+        details: { hint: 'check a proposal, the git index or named files in separate calls' },
+      })
+    }
+    const { runCheck } = await import('../../constraints/check.js')
+    const { toCheckResult } = await import('../../constraints/contract.js')
+    const { reporters } = await import('../../constraints/reporters/index.js')
+    const report = await runCheck(ctx.workspace, {
+      source: proposal
+        ? { kind: 'proposal', files: input.files ?? [], dependencies: (input.dependencies ?? []).map((dependency) => ({ name: dependency.name, version: dependency.version })) }
+        : input.staged === true
+          ? { kind: 'staged' }
+          : input.paths !== undefined
+            ? { kind: 'files', paths: input.paths }
+            : { kind: 'tree' },
+      knowledgeItemIds: input.knowledgeItemIds,
+      minSeverity: input.minSeverity,
+      failOn: input.failOn ?? ctx.workspace.config.check.failOn,
+      useBaseline: true,
+    })
+    return {
+      output: toCheckResult(report),
+      display: reporters[input.format](report, ctx.style),
+      ...(report.passed ? {} : { exitCode: 1 as const }),
+    }
+  },
+})

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { compilePattern, compilePatternSet, regexSyntaxError } from '../../../src/constraints/regex.js'
+import { patternError } from '../../../src/knowledge/pattern.js'
+
+describe('constraint patterns', () => {
+  it('matches (a+)+$ against a long line of a characters without backtracking', () => {
+    // A backtracking engine needs about 2^n steps here; RE2 is linear. A hang fails the test by timeout.
+    const pattern = compilePattern('(a+)+$')
+    const line = `${'a'.repeat(100_000)}!`
+    expect(pattern.matchColumns(line)).toEqual([])
+    expect(pattern.lineMatchOffsets(`${line}\n${line}`)).toEqual([])
+    expect(compilePatternSet(['(a+)+$'])(line).size).toBe(0)
+    expect(pattern.matchColumns('aaaa')).toEqual([0])
+  })
+
+  it('validates with the engine that matches: RE2 syntax', () => {
+    expect(regexSyntaxError('^(mysql|mysql2)$')).toBeUndefined()
+    expect(patternError('(?=lookahead)', 'code')).toMatch(/RE2 syntax/)
+    expect(patternError('(unclosed', 'import')).toMatch(/missing closing \)/)
+    expect(patternError('**/*.pem', 'file')).toBeUndefined()
+    expect(patternError('', 'code')).toBe('pattern is empty')
+  })
+
+  it('matches whole names only', () => {
+    const pattern = compilePattern('mysql2?')
+    expect(pattern.matchesWhole('mysql2')).toBe(true)
+    expect(pattern.matchesWhole('mysql2-wrapper')).toBe(false)
+  })
+
+  it('locates every match within its line, also when the file-wide search crosses a line break', () => {
+    const pattern = compilePattern('==\\s*null')
+    const text = 'a == null; b == null\nc ==\nnull\nd ==null'
+    const offsets = pattern.lineMatchOffsets(text)
+    expect(offsets.map((offset) => text.slice(offset, offset + 2))).toEqual(['==', '==', '=='])
+    expect(offsets).toEqual([2, 13, text.indexOf('d ==') + 2])
+  })
+
+  it('reports which patterns of a set occur', () => {
+    const occurring = compilePatternSet(['console\\.log\\(', '^\\s*print\\(', 'TODO'])
+    expect([...occurring('x\n  print("hi")\n')]).toEqual([1])
+  })
+})
