@@ -9,7 +9,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
   // knowledge check (issue 3)
   check: benchCheck,
-// mcp server (issue 6)
+  // mcp server (issue 6)
   mcp: benchMcp,
 }
 
