@@ -87,6 +87,40 @@ describe('mk mcp', () => {
   })
 })
 
+const blockingAdr = `---
+type: adr
+title: Use PostgreSQL for relational data
+status: accepted
+severity: block
+constraints:
+  - id: no-mysql
+    operator: must_not_use
+    target: dependency
+    pattern: "^(mysql|mysql2|mariadb)$"
+    message: MySQL is not allowed for new services; use PostgreSQL.
+---
+# Use PostgreSQL for relational data
+`
+
+describe('an agent working through mk mcp', () => {
+  it('checks a proposed dependency and gets the blocking constraint back', async () => {
+    workspace = await makeWorkspace({
+      'knowledge/adr/adr-0001-use-postgresql.md': blockingAdr,
+      'package.json': '{ "name": "orders-service", "dependencies": { "pg": "^8.11.0" } }\n',
+    })
+    connection = await connectMcp(workspace)
+    const checked = await connection.call('knowledge_check', { dependencies: [{ name: 'mysql2', version: '^3.9.0' }] })
+    expect(checked).toMatchObject({
+      ok: true,
+      output: {
+        passed: false,
+        violations: [{ knowledgeItemId: 'adr-0001-use-postgresql', constraintId: 'no-mysql', severity: 'block', subject: 'mysql2' }],
+      },
+    })
+    expect(checked.texts[0]).toContain('no-mysql')
+  })
+})
+
 describe('mk mcp --print-config', () => {
   it('prints snippets for common clients that start this server with the same profile', async () => {
     workspace = await makeWorkspace()
