@@ -1,6 +1,9 @@
 import { benchStartup } from './startup.js'
 // knowledge check (issue 3)
 import { benchCheck } from './check.js'
+// memory and search (issue 4)
+import { benchMemory } from './memory.js'
+import { benchEval } from './eval.js'
 // mcp server (issue 6)
 import { benchMcp } from './mcp.js'
 
@@ -9,6 +12,9 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
   // knowledge check (issue 3)
   check: benchCheck,
+  // memory and search (issue 4)
+  memory: benchMemory,
+  eval: benchEval,
   // mcp server (issue 6)
   mcp: benchMcp,
 }

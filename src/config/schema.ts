@@ -49,6 +49,9 @@ export const configSchema = z.strictObject({
           provider: z.enum(['bundled', 'transformers', 'none']).default('bundled'),
           model: z.string().min(1).optional(),
           allowDownload: z.boolean().default(false),
+          /** Text put before every query or document, for asymmetric models (e5: "query: " / "passage: "). transformers only. */
+          queryPrefix: z.string().optional(),
+          documentPrefix: z.string().optional(),
         })
         .prefault({}),
       textWeight: z.number().min(0).max(1).default(0.7),

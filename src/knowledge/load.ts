@@ -42,11 +42,12 @@ async function listSourceFiles(workspace: Workspace, source: ResolvedSource, pro
     })
     return []
   }
-  const memoryDir = resolve(workspace.root, workspace.config.memory.dir)
+  // Memories are markdown too: the project's memory folder and each source's memory/ folder hold them.
+  const memoryDirs = [resolve(workspace.root, workspace.config.memory.dir), resolve(source.directory, 'memory')]
   const files = await walkFiles(source.directory, {
     include: (path, isDirectory) => {
       const absolute = resolve(source.directory, path)
-      if (absolute === memoryDir || absolute.startsWith(`${memoryDir}/`)) return false
+      if (memoryDirs.some((dir) => absolute === dir || absolute.startsWith(`${dir}/`))) return false
       return isDirectory || isKnowledgeFile(path)
     },
   })

@@ -8,6 +8,16 @@ import { knowledgeNew } from './knowledge/new.js'
 import { knowledgeQuery } from './knowledge/query.js'
 import { knowledgeShow } from './knowledge/show.js'
 import { knowledgeUpdateBaseline } from './knowledge/update-baseline.js'
+import { evalRun } from './eval/run.js'
+import { indexRebuild } from './index/rebuild.js'
+import { indexStatus } from './index/status.js'
+import { indexUpdate } from './index/update.js'
+import { memoryAdd } from './memory/add.js'
+import { memoryDelete } from './memory/delete.js'
+import { memoryList } from './memory/list.js'
+import { memoryRestore } from './memory/restore.js'
+import { memorySearch } from './memory/search.js'
+import { memoryShow } from './memory/show.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
@@ -23,4 +33,14 @@ export const tools: readonly AnyTool[] = [
   knowledgeCheck,
   knowledgeUpdateBaseline,
   hookInstall,
+  memoryAdd,
+  memorySearch,
+  memoryList,
+  memoryShow,
+  memoryDelete,
+  memoryRestore,
+  indexStatus,
+  indexUpdate,
+  indexRebuild,
+  evalRun,
 ]

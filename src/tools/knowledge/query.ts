@@ -1,12 +1,15 @@
 import { z } from 'zod'
+import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
+import { identityOf } from '../memory/schemas.js'
+import { workspaceIndex } from '../search-index.js'
 import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary } from './schemas.js'
 
 export const knowledgeQuery = defineTool({
   name: 'knowledge_query',
   title: 'Search knowledge items',
   description:
-    'Find the organisation\'s decisions and rules (ADRs, policies, patterns, specs) relevant to a question or a planned change. Filters by type, layer, tags and status (default: accepted only). Use knowledge_show to read one item in full.',
+    'Find the organisation\'s decisions and rules (ADRs, policies, patterns, specs) relevant to a question or a planned change: items containing any of the words, ranked by full text (BM25) fused with meaning (embeddings). Filters by type, layer, tags and status (default: accepted only). Use knowledge_show to read one item in full.',
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({
@@ -44,19 +47,35 @@ export const knowledgeQuery = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { loadKnowledge, assertNoErrors } = await import('../../knowledge/load.js')
-    const { textMatchScore } = await import('../../knowledge/text-match.js')
-    const base = await loadKnowledge(ctx.workspace)
-    assertNoErrors(base)
-    const matches = base.items
-      .filter((item) => input.type === undefined || input.type.includes(item.type))
-      .filter((item) => input.layer === undefined || input.layer.includes(item.layer))
-      .filter((item) => input.status.includes(item.status))
-      .filter((item) => input.tags === undefined || input.tags.every((tag) => item.tags.includes(tag)))
-      .map((item) => ({ item, score: input.text === undefined ? 1 : textMatchScore(item, input.text) }))
-      .filter((match) => match.score > 0)
-      .sort((a, b) => b.score - a.score || a.item.id.localeCompare(b.item.id))
-    const items = matches.slice(0, input.limit).map((match) => toSummary(match.item))
+    const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([import('../../search/workspace-index.js'), import('../../search/knowledge-items.js')])
+    const index = await workspaceIndex(ctx)
+    const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
+    const first = fresh.knowledgeProblems[0]
+    if (first !== undefined) {
+      const more = fresh.knowledgeProblems.length > 1 ? ` (and ${fresh.knowledgeProblems.length - 1} more)` : ''
+      throw new MkError('INVALID_INPUT', `${first}${more}`, { details: { problems: fresh.knowledgeProblems, hint: 'run mk knowledge lint to see every problem' } })
+    }
+    const filters = {
+      kind: 'knowledge' as const,
+      statuses: input.status,
+      ...(input.type === undefined ? {} : { types: input.type }),
+      ...(input.layer === undefined ? {} : { layers: input.layer }),
+      ...(input.tags === undefined ? {} : { tags: input.tags }),
+    }
+    let ids: string[]
+    if (input.text === undefined || input.text.trim() === '') {
+      ids = index
+        .list(filters)
+        .map((doc) => doc.id)
+        .sort((a, b) => a.localeCompare(b))
+    } else {
+      await embedSomePending(index, ctx.warn)
+      const hits = await index.search({ text: input.text, mode: 'hybrid', limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
+      // Similarities of the bundled encoder have no usable absolute floor (unrelated texts reach 0.6), so an item
+      // must contain a query word to match; meaning then decides the order among the matches.
+      ids = hits.filter((hit) => hit.scores.text !== undefined).map((hit) => hit.id)
+    }
+    const items = (await readKnowledgeItems(ctx.workspace, index.getMany(ids.slice(0, input.limit)))).map(toSummary)
     const { style } = ctx
     const display =
       items.length === 0
@@ -64,6 +83,6 @@ export const knowledgeQuery = defineTool({
         : items
             .map((item) => `${style.cyan(item.id)} ${style.dim(`${item.type} · ${item.layer} · ${item.status}`)}\n  ${item.title}${item.summary === undefined ? '' : `\n  ${style.dim(item.summary)}`}`)
             .join('\n')
-    return { output: { items, totalCount: matches.length }, display }
+    return { output: { items, totalCount: ids.length }, display }
   },
 })

@@ -23,6 +23,13 @@ describe('loadKnowledge', () => {
     expect(base.problems).toEqual([])
   })
 
+  it('skips the memory folder of every source, not only the project one', async () => {
+    const config = 'knowledge:\n  sources:\n    - { name: project, layer: project, path: knowledge }\n    - { name: team, layer: team, path: team-knowledge }\n'
+    const base = await load({ '.mkrc': config, 'knowledge/a.md': item('a'), 'team-knowledge/b.md': item('b'), 'team-knowledge/memory/mem_1.md': '---\nlayer: team\n---\nfact\n' })
+    expect(base.items.map((entry) => entry.id)).toEqual(['a', 'b'])
+    expect(base.problems).toEqual([])
+  })
+
   it('reports a missing knowledge folder as an error naming the folder', async () => {
     const base = await load({})
     expect(base.problems).toMatchObject([{ code: 'missing-source', file: 'knowledge', severity: 'error' }])

@@ -1,0 +1,30 @@
+import { Args, Flags } from '@oclif/core'
+import { MkCommand } from '../../src/cli/base-command.js'
+import { identityFlags } from '../../src/cli/memory-flags.js'
+import { memoryAdd } from '../../src/tools/memory/add.js'
+
+export default class MemoryAdd extends MkCommand {
+  static override summary = memoryAdd.title
+  static override description = memoryAdd.description
+  static override examples = [
+    '<%= config.bin %> memory add "The staging DB is read-only on Fridays"',
+    '<%= config.bin %> memory add "We store everything in Postgres" --layer project --tag database',
+  ]
+  static override args = { content: Args.string({ description: 'The fact to remember.', required: true }) }
+  static override flags = {
+    layer: Flags.string({ description: 'agent, session, user (default), project, team, org or company.' }),
+    tag: Flags.string({ description: 'A tag (repeatable).', multiple: true }),
+    ref: Flags.string({ description: 'A knowledge id this memory relates to (repeatable).', multiple: true }),
+    expires: Flags.string({ description: 'ISO date after which searches no longer return it.' }),
+    ...identityFlags,
+  }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MemoryAdd)
+    await this.callTool(
+      memoryAdd,
+      { content: args.content, layer: flags.layer, tags: flags.tag, refs: flags.ref, expires: flags.expires, agent: flags.agent, session: flags.session },
+      flags,
+    )
+  }
+}

@@ -1,0 +1,35 @@
+import { Args, Flags } from '@oclif/core'
+import { MkCommand } from '../../src/cli/base-command.js'
+import { identityFlags } from '../../src/cli/memory-flags.js'
+import { memorySearch } from '../../src/tools/memory/search.js'
+
+export default class MemorySearch extends MkCommand {
+  static override summary = memorySearch.title
+  static override description = memorySearch.description
+  static override examples = ['<%= config.bin %> memory search "what database do we use"', '<%= config.bin %> memory search deploys --layer project --limit 5 --json']
+  static override args = { query: Args.string({ description: 'What to recall.', required: true }) }
+  static override flags = {
+    layer: Flags.string({ description: 'Only this layer (repeatable).', multiple: true }),
+    limit: Flags.integer({ description: 'Most results (1-100, default 10).' }),
+    threshold: Flags.string({ description: 'Only results scoring at least this (0-1).' }),
+    tag: Flags.string({ description: 'Only memories with this tag (repeatable).', multiple: true }),
+    ...identityFlags,
+  }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MemorySearch)
+    await this.callTool(
+      memorySearch,
+      {
+        query: args.query,
+        layers: flags.layer,
+        limit: flags.limit,
+        threshold: flags.threshold === undefined ? undefined : Number(flags.threshold),
+        tags: flags.tag,
+        agent: flags.agent,
+        session: flags.session,
+      },
+      flags,
+    )
+  }
+}

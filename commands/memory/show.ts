@@ -1,0 +1,17 @@
+import { Args } from '@oclif/core'
+import { MkCommand } from '../../src/cli/base-command.js'
+import { identityFlags } from '../../src/cli/memory-flags.js'
+import { memoryShow } from '../../src/tools/memory/show.js'
+
+export default class MemoryShow extends MkCommand {
+  static override summary = memoryShow.title
+  static override description = memoryShow.description
+  static override examples = ['<%= config.bin %> memory show mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3']
+  static override args = { id: Args.string({ description: 'The memory id.', required: true }) }
+  static override flags = { ...identityFlags }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MemoryShow)
+    await this.callTool(memoryShow, { memoryId: args.id, agent: flags.agent, session: flags.session }, flags)
+  }
+}

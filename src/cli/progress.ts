@@ -1,0 +1,52 @@
+import type { ProgressEvent } from '../tools/context.js'
+
+export interface ProgressReporter {
+  report(event: ProgressEvent): void
+  /** Leave the terminal clean: unmount the bar, or nothing for plain lines. */
+  finish(): Promise<void>
+}
+
+/** Plain lines for logs and pipes: one per phase change and per tenth of the work. */
+function plainReporter(stream: NodeJS.WritableStream): ProgressReporter {
+  let lastPhase: string | undefined
+  let lastTenth = -1
+  return {
+    report(event) {
+      const tenth = event.total === undefined || event.total === 0 ? -1 : Math.floor((event.done / event.total) * 10)
+      if (event.phase === lastPhase && tenth === lastTenth) return
+      lastPhase = event.phase
+      lastTenth = tenth
+      stream.write(`${event.phase}: ${event.done}${event.total === undefined ? '' : `/${event.total}`}\n`)
+    },
+    async finish() {},
+  }
+}
+
+/** A live bar drawn with ink, which is imported only when the first event arrives. */
+function inkReporter(stream: NodeJS.WriteStream): ProgressReporter {
+  let latest: ProgressEvent | undefined
+  let view: Promise<{ update(event: ProgressEvent): void; close(): void }> | undefined
+  const start = async (): Promise<{ update(event: ProgressEvent): void; close(): void }> => {
+    const [{ render }, { createElement }, { ProgressBar }] = await Promise.all([import('ink'), import('react'), import('./views/progress-bar.js')])
+    const element = (event: ProgressEvent) => createElement(ProgressBar, { event })
+    const instance = render(element(latest ?? { phase: '', done: 0, total: undefined }), { stdout: stream, patchConsole: false })
+    return { update: (event) => instance.rerender(element(event)), close: () => instance.unmount() }
+  }
+  return {
+    report(event) {
+      latest = event
+      view ??= start()
+      void view.then((drawn) => drawn.update(event))
+    },
+    async finish() {
+      if (view === undefined) return
+      const drawn = await view
+      if (latest !== undefined) drawn.update(latest)
+      drawn.close()
+    },
+  }
+}
+
+export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
+  return stream.isTTY === true ? inkReporter(stream) : plainReporter(stream)
+}

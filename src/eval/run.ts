@@ -1,0 +1,138 @@
+import { join } from 'node:path'
+import { MkError } from '../errors.js'
+import type { EmbeddingProvider } from '../search/embedding/provider.js'
+import { openIndex, type SearchIndex } from '../search/search-index.js'
+import type { SearchMode } from '../search/types.js'
+import { loadBeir } from './beir.js'
+import type { DatasetSpec } from './dataset.js'
+import { loadLocomo, locomoCategories } from './locomo.js'
+import { mean, percentile } from './metrics.js'
+import { beirSuite, limitQueries, locomoSuite, type Suite, type SuiteQuery } from './suites.js'
+
+export interface EvalRequest {
+  dataset: DatasetSpec
+  modes: readonly SearchMode[]
+  limitQueries?: number | undefined
+  textWeight: number
+  /** Needed for vector and hybrid modes. */
+  embedder: EmbeddingProvider | undefined
+  /** A scratch folder for the temporary indexes. */
+  workDir: string
+  progress?: (phase: string, done: number, total: number) => void
+  signal?: AbortSignal
+}
+
+export interface CategoryResult {
+  category: number
+  name: string
+  questions: number
+  metrics: Record<string, number>
+}
+
+export interface ModeResult {
+  mode: SearchMode
+  /** Each metric averaged over all queries, in [0, 1]. */
+  metrics: Record<string, number>
+  categories?: CategoryResult[]
+  latency: { p50Ms: number; p95Ms: number }
+}
+
+export interface EvalReport {
+  dataset: { kind: DatasetSpec['kind']; path: string; documents: number; queries: number; indexes: number }
+  model: string | undefined
+  textWeight: number
+  build: { totalMs: number; indexMs: number; embedMs: number; embeddedDocuments: number }
+  results: ModeResult[]
+}
+
+async function loadSuite(dataset: DatasetSpec): Promise<Suite> {
+  return dataset.kind === 'beir' ? beirSuite(await loadBeir(dataset.path)) : locomoSuite(await loadLocomo(dataset.path))
+}
+
+function averages(rows: readonly Record<string, number>[]): Record<string, number> {
+  const names = Object.keys(rows[0] ?? {})
+  return Object.fromEntries(names.map((name) => [name, mean(rows.map((row) => row[name] ?? 0))]))
+}
+
+function byCategory(scored: readonly { query: SuiteQuery; metrics: Record<string, number> }[]): CategoryResult[] | undefined {
+  const categories = [...new Set(scored.flatMap(({ query }) => (query.category === undefined ? [] : [query.category])))].sort((a, b) => a - b)
+  if (categories.length === 0) return undefined
+  return categories.map((category) => {
+    const rows = scored.filter(({ query }) => query.category === category).map(({ metrics }) => metrics)
+    return { category, name: locomoCategories[category] ?? `category ${category}`, questions: rows.length, metrics: averages(rows) }
+  })
+}
+
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw new MkError('TIMEOUT', 'the evaluation was stopped before it finished')
+}
+
+/**
+ * Builds the dataset's indexes with the real search index (in `workDir`),
+ * then asks every query in every mode and scores the rankings.
+ */
+export async function runEval(request: EvalRequest): Promise<EvalReport> {
+  const needsVectors = request.modes.some((mode) => mode !== 'fulltext')
+  if (needsVectors && request.embedder === undefined) {
+    throw new MkError('INVALID_INPUT', `mode ${request.modes.filter((mode) => mode !== 'fulltext').join(', ')} needs an embedding model, and search.embedding.provider is none`, {
+      details: { field: 'mode', hint: 'use --mode fulltext, or set search.embedding.provider to bundled or transformers in .mkrc' },
+    })
+  }
+  const suite = limitQueries(await loadSuite(request.dataset), request.limitQueries)
+  const embedder = needsVectors ? request.embedder : undefined
+  const build = { totalMs: 0, indexMs: 0, embedMs: 0, embeddedDocuments: 0 }
+  const indexes: SearchIndex[] = []
+  try {
+    const totalDocuments = suite.groups.reduce((sum, group) => sum + group.documents.length, 0)
+    let indexed = 0
+    for (const [number, group] of suite.groups.entries()) {
+      checkAborted(request.signal)
+      const index = openIndex(join(request.workDir, `index-${number}.db`), { embedder })
+      indexes.push(index)
+      let started = performance.now()
+      for (let start = 0; start < group.documents.length; start += 500) index.upsert(group.documents.slice(start, start + 500))
+      build.indexMs += performance.now() - started
+      started = performance.now()
+      build.embeddedDocuments += await index.embedPending((done) => request.progress?.('embedding documents', indexed + done, totalDocuments))
+      build.embedMs += performance.now() - started
+      indexed += group.documents.length
+    }
+    build.totalMs = build.indexMs + build.embedMs
+    const results: ModeResult[] = []
+    const totalQueries = suite.groups.reduce((sum, group) => sum + group.queries.length, 0)
+    for (const mode of request.modes) {
+      const scored: { query: SuiteQuery; metrics: Record<string, number> }[] = []
+      const latencies: number[] = []
+      // One untimed search loads the query encoder, so the first timed query does not pay for it.
+      const first = suite.groups[0]?.queries[0]
+      if (first !== undefined) await indexes[0]?.search({ text: first.text, mode, limit: suite.depth, textWeight: request.textWeight })
+      for (const [number, group] of suite.groups.entries()) {
+        const index = indexes[number] as SearchIndex
+        for (const query of group.queries) {
+          checkAborted(request.signal)
+          const started = performance.now()
+          const hits = await index.search({ text: query.text, mode, limit: suite.depth, textWeight: request.textWeight })
+          latencies.push(performance.now() - started)
+          scored.push({ query, metrics: query.score(hits.map((hit) => hit.id)) })
+          request.progress?.(`searching (${mode})`, scored.length, totalQueries)
+        }
+      }
+      const categories = byCategory(scored)
+      results.push({
+        mode,
+        metrics: averages(scored.map(({ metrics }) => metrics)),
+        ...(categories === undefined ? {} : { categories }),
+        latency: { p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95) },
+      })
+    }
+    return {
+      dataset: { kind: request.dataset.kind, path: request.dataset.path, documents: totalDocuments, queries: totalQueries, indexes: indexes.length },
+      model: embedder?.modelId,
+      textWeight: request.textWeight,
+      build,
+      results,
+    }
+  } finally {
+    for (const index of indexes) index.close()
+  }
+}

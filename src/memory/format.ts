@@ -1,0 +1,88 @@
+import { parseDocument, stringify } from 'yaml'
+import { memoryLayers, type MemoryLayer } from '../config/layers.js'
+import { memoryLanes, type MemoryLane, type MemoryRecord, type MetadataValue } from './model.js'
+import { isMemoryId } from './ids.js'
+
+/** The file a person reads: YAML frontmatter, then the content as the body. */
+export function formatMemory(record: MemoryRecord): string {
+  const frontmatter: Record<string, unknown> = {
+    id: record.id,
+    layer: record.layer,
+    tags: record.tags,
+    created: record.created,
+    updated: record.updated,
+    ...(record.source === undefined ? {} : { source: record.source }),
+    ...(record.refs.length === 0 ? {} : { refs: record.refs }),
+    ...(record.supersedes.length === 0 ? {} : { supersedes: record.supersedes }),
+    ...(record.expires === undefined ? {} : { expires: record.expires }),
+    lane: record.lane,
+    ...(record.owner === undefined ? {} : { owner: record.owner }),
+    ...(Object.keys(record.metadata).length === 0 ? {} : { metadata: record.metadata }),
+  }
+  return `---\n${stringify(frontmatter, { lineWidth: 0 })}---\n${record.content}\n`
+}
+
+export class MemoryFormatError extends Error {}
+
+function stringList(value: unknown, field: string): string[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) throw new MemoryFormatError(`"${field}" must be a list of strings`)
+  return value
+}
+
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined
+  if (value instanceof Date) return value.toISOString()
+  if (typeof value !== 'string') throw new MemoryFormatError(`"${field}" must be a string`)
+  return value
+}
+
+function requiredString(value: unknown, field: string): string {
+  const text = optionalString(value, field)
+  if (text === undefined || text === '') throw new MemoryFormatError(`"${field}" is missing`)
+  return text
+}
+
+function metadataOf(value: unknown): Record<string, MetadataValue> {
+  if (value === undefined || value === null) return {}
+  if (typeof value !== 'object' || Array.isArray(value)) throw new MemoryFormatError('"metadata" must be a mapping')
+  const entries = Object.entries(value as Record<string, unknown>)
+  for (const [key, entry] of entries) {
+    if (!['string', 'number', 'boolean'].includes(typeof entry)) throw new MemoryFormatError(`"metadata.${key}" must be a string, number or boolean`)
+  }
+  return Object.fromEntries(entries) as Record<string, MetadataValue>
+}
+
+/** Parse a memory file; a file that is not a valid memory throws MemoryFormatError saying what is wrong. */
+export function parseMemory(text: string): MemoryRecord {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text)
+  if (match === null) throw new MemoryFormatError('no frontmatter (the file must start with ---)')
+  const document = parseDocument(match[1] ?? '', { prettyErrors: false })
+  if (document.errors.length > 0) throw new MemoryFormatError(`malformed frontmatter: ${document.errors[0]?.message.split('\n')[0] ?? ''}`)
+  const data: unknown = document.toJS()
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new MemoryFormatError('frontmatter is not a mapping')
+  const fields = data as Record<string, unknown>
+  const id = requiredString(fields.id, 'id')
+  if (!isMemoryId(id)) throw new MemoryFormatError(`"id" ${id} is not a memory id (mem_ + ULID)`)
+  const layer = requiredString(fields.layer, 'layer')
+  if (!(memoryLayers as readonly string[]).includes(layer)) throw new MemoryFormatError(`"layer" ${layer} is not one of ${memoryLayers.join(', ')}`)
+  const lane = optionalString(fields.lane, 'lane') ?? 'private'
+  if (!(memoryLanes as readonly string[]).includes(lane)) throw new MemoryFormatError(`"lane" ${lane} is not private or shared`)
+  const content = (match[2] ?? '').replace(/\r?\n$/, '')
+  if (content.trim() === '') throw new MemoryFormatError('the memory has no content')
+  return {
+    id,
+    layer: layer as MemoryLayer,
+    content,
+    tags: stringList(fields.tags, 'tags'),
+    created: requiredString(fields.created, 'created'),
+    updated: optionalString(fields.updated, 'updated') ?? requiredString(fields.created, 'created'),
+    source: optionalString(fields.source, 'source'),
+    refs: stringList(fields.refs, 'refs'),
+    supersedes: stringList(fields.supersedes, 'supersedes'),
+    expires: optionalString(fields.expires, 'expires'),
+    lane: lane as MemoryLane,
+    owner: optionalString(fields.owner, 'owner'),
+    metadata: metadataOf(fields.metadata),
+  }
+}

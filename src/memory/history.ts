@@ -1,0 +1,49 @@
+import * as fs from 'node:fs'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { commitPaths } from '../git/commit.js'
+import { withLock } from './lock.js'
+
+/** Paths in the history repository are posix and relative to MK_HOME. */
+export interface HistoryChange {
+  add?: string[]
+  remove?: string[]
+  message: string
+}
+
+/** Record a change of MK_HOME as one commit, so every memory change is audited and can be undone. */
+export async function commitChange(home: string, change: HistoryChange): Promise<string> {
+  // Other mk processes commit here too: one at a time.
+  return withLock(join(home, '.locks', 'history'), () => commitPaths(home, { add: change.add ?? [], remove: change.remove ?? [], message: change.message }))
+}
+
+export interface DeletedVersion {
+  /** The file's text just before it was deleted. */
+  text: string
+  /** The commit message of the deletion. */
+  message: string
+}
+
+/** The last deletion of `id`: the commit whose message starts with `delete <id>`, and the file it removed or archived. */
+export async function findDeletion(home: string, id: string): Promise<DeletedVersion | undefined> {
+  if (!existsSync(join(home, '.git'))) return undefined
+  const { default: git } = await import('isomorphic-git')
+  let commits: Awaited<ReturnType<typeof git.log>>
+  try {
+    commits = await git.log({ fs, dir: home })
+  } catch {
+    return undefined
+  }
+  for (const entry of commits) {
+    const message = entry.commit.message
+    if (!message.startsWith(`delete ${id}`)) continue
+    const path = /^path: (.+)$/m.exec(message)?.[1]
+    const archived = /^archived: (.+)$/m.exec(message)?.[1]
+    const parent = entry.commit.parent[0]
+    const source = archived !== undefined ? { oid: entry.oid, filepath: archived } : parent !== undefined && path !== undefined ? { oid: parent, filepath: path } : undefined
+    if (source === undefined) continue
+    const { blob } = await git.readBlob({ fs, dir: home, ...source })
+    return { text: Buffer.from(blob).toString('utf8'), message }
+  }
+  return undefined
+}

@@ -1,0 +1,71 @@
+import { join, resolve } from 'node:path'
+import type { MemoryLayer } from '../config/layers.js'
+import type { Workspace } from '../config/workspace.js'
+import { MkError } from '../errors.js'
+import { resolveSources } from '../knowledge/sources.js'
+
+/** Who is asking: agent and session memories are partitioned by these ids. */
+export interface MemoryIdentity {
+  agentId: string | undefined
+  sessionId: string | undefined
+}
+
+/** One folder of memory files: a layer, or one partition of the agent or session layer. */
+export interface MemoryFolder {
+  layer: MemoryLayer
+  /** Stable name of the folder, recorded in the index as the documents' source: `user`, `agent/alice`, `team/platform`. */
+  key: string
+  dir: string
+  /** Private folders live under MK_HOME, a git repository where each change is a commit. */
+  private: boolean
+  owner: string | undefined
+}
+
+const partitionId = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
+
+function checkPartition(kind: 'agent' | 'session', id: string): string {
+  if (!partitionId.test(id)) {
+    throw new MkError('INVALID_INPUT', `${kind} id "${id}" is not usable as a folder name: use letters, digits, ".", "_" or "-" (at most 100)`, {
+      details: { field: kind },
+    })
+  }
+  return id
+}
+
+function memoryHomeDir(workspace: Workspace): string {
+  return join(workspace.mkHome, 'memory')
+}
+
+/** Every memory folder visible from this workspace and identity, most specific layer first. */
+export function visibleFolders(workspace: Workspace, identity: MemoryIdentity): MemoryFolder[] {
+  const home = memoryHomeDir(workspace)
+  const folders: MemoryFolder[] = []
+  if (identity.agentId !== undefined) {
+    const id = checkPartition('agent', identity.agentId)
+    folders.push({ layer: 'agent', key: `agent/${id}`, dir: join(home, 'agent', id), private: true, owner: id })
+  }
+  if (identity.sessionId !== undefined) {
+    const id = checkPartition('session', identity.sessionId)
+    folders.push({ layer: 'session', key: `session/${id}`, dir: join(home, 'session', id), private: true, owner: id })
+  }
+  folders.push({ layer: 'user', key: 'user', dir: join(home, 'user'), private: true, owner: undefined })
+  folders.push({ layer: 'project', key: 'project', dir: resolve(workspace.root, workspace.config.memory.dir), private: false, owner: undefined })
+  for (const source of resolveSources(workspace)) {
+    if (source.layer === 'project') continue
+    folders.push({ layer: source.layer, key: `${source.layer}/${source.name}`, dir: join(source.directory, 'memory'), private: false, owner: undefined })
+  }
+  return folders
+}
+
+/** The folder a new memory of this layer is written to, or a clear error saying why there is none. */
+export function folderForLayer(workspace: Workspace, identity: MemoryIdentity, layer: MemoryLayer): MemoryFolder {
+  const folder = visibleFolders(workspace, identity).find((candidate) => candidate.layer === layer)
+  if (folder !== undefined) return folder
+  if (layer === 'agent' || layer === 'session') {
+    const flag = layer === 'agent' ? '--agent ID or MK_AGENT_ID' : '--session ID or MK_SESSION_ID'
+    throw new MkError('INVALID_INPUT', `the ${layer} layer needs an id: pass ${flag}`, { details: { field: 'layer', hint: `set ${flag}` } })
+  }
+  throw new MkError('INVALID_INPUT', `no knowledge source provides the ${layer} layer, so there is nowhere to keep ${layer} memories`, {
+    details: { field: 'layer', hint: `add a source with layer: ${layer} to knowledge.sources in .mkrc` },
+  })
+}

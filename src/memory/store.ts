@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs'
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import type { Workspace } from '../config/workspace.js'
+import { MkError, isNodeError } from '../errors.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { toPosix } from '../fs/walk.js'
+import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
+import { commitChange, findDeletion } from './history.js'
+import { isMemoryId } from './ids.js'
+import { visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
+import { withLock } from './lock.js'
+import type { MemoryRecord } from './model.js'
+
+export interface StoredMemory {
+  record: MemoryRecord
+  folder: MemoryFolder
+  /** Absolute path of the file. */
+  file: string
+}
+
+export interface UnreadableMemory {
+  /** Path shown to the user: relative to the workspace or to MK_HOME. */
+  file: string
+  problem: string
+}
+
+export function memoryFile(folder: MemoryFolder, id: string): string {
+  return join(folder.dir, `${id}.md`)
+}
+
+/** How a file is named in messages: never an absolute path under the user's home. */
+export function displayPath(workspace: Workspace, file: string): string {
+  const inHome = relative(workspace.mkHome, file)
+  if (!inHome.startsWith('..')) return `$MK_HOME/${toPosix(inHome)}`
+  return toPosix(relative(workspace.root, file))
+}
+
+function lockPath(workspace: Workspace, folder: MemoryFolder): string {
+  return folder.private ? join(workspace.mkHome, '.locks', 'memory') : join(workspace.stateDir, 'locks', `memory-${folder.key.replaceAll('/', '-')}`)
+}
+
+/** Names of the memory files in a folder (without reading them). */
+export async function listMemoryFiles(folder: MemoryFolder): Promise<string[]> {
+  try {
+    const names = await readdir(folder.dir)
+    return names.filter((name) => name.endsWith('.md') && isMemoryId(name.slice(0, -3)))
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return []
+    throw error
+  }
+}
+
+export async function readMemoryFile(workspace: Workspace, folder: MemoryFolder, file: string): Promise<StoredMemory | UnreadableMemory> {
+  const shown = displayPath(workspace, file)
+  try {
+    const record = parseMemory(await readFile(file, 'utf8'))
+    const expectedId = file.slice(folder.dir.length + 1, -3)
+    if (record.id !== expectedId) return { file: shown, problem: `its id ${record.id} does not match the file name` }
+    return { record, folder, file }
+  } catch (error) {
+    if (error instanceof MemoryFormatError) return { file: shown, problem: error.message }
+    if (isNodeError(error)) return { file: shown, problem: `cannot read it (${error.code ?? error.message})` }
+    throw error
+  }
+}
+
+export function isStored(value: StoredMemory | UnreadableMemory): value is StoredMemory {
+  return 'record' in value
+}
+
+/** Find a memory by id in the folders visible from here. */
+export async function findMemory(workspace: Workspace, identity: MemoryIdentity, id: string): Promise<StoredMemory> {
+  if (!isMemoryId(id)) {
+    throw new MkError('INVALID_INPUT', `"${id}" is not a memory id: ids look like mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3`, { details: { field: 'memoryId' } })
+  }
+  for (const folder of visibleFolders(workspace, identity)) {
+    const file = memoryFile(folder, id)
+    if (!existsSync(file)) continue
+    const read = await readMemoryFile(workspace, folder, file)
+    if (!isStored(read)) throw new MkError('INVALID_INPUT', `${read.file}: ${read.problem}`, { details: { file: read.file, hint: 'fix the file by hand' } })
+    return read
+  }
+  throw new MkError('NOT_FOUND', `no memory ${id} in the layers visible here`, {
+    details: { memoryId: id, hint: 'mk memory list shows the memories; agent and session memories need --agent or --session' },
+  })
+}
+
+export interface AddHooks {
+  /** An existing memory of the folder with the same normalised content, checked while holding the lock. */
+  findDuplicate(content: string): Promise<string | undefined>
+  /** Runs after the file is written, still under the lock (the index update). */
+  written(stored: StoredMemory): void
+}
+
+export type AddOutcome = { deduplicated: true; id: string } | { deduplicated: false; stored: StoredMemory }
+
+/** Write a new memory file (atomically) and, for MK_HOME layers, commit it. Same content in the same folder writes nothing. */
+export async function addMemory(workspace: Workspace, folder: MemoryFolder, record: MemoryRecord, hooks: AddHooks): Promise<AddOutcome> {
+  return withLock(lockPath(workspace, folder), async () => {
+    const duplicate = await hooks.findDuplicate(record.content)
+    if (duplicate !== undefined) return { deduplicated: true, id: duplicate }
+    const file = memoryFile(folder, record.id)
+    await writeFileAtomic(file, formatMemory(record))
+    if (folder.private) {
+      await commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, file))], message: `add ${record.id} (${folder.key})` })
+    }
+    const stored = { record, folder, file }
+    hooks.written(stored)
+    return { deduplicated: false, stored }
+  })
+}
+
+/**
+ * Delete a memory file. Every deletion is a commit in MK_HOME: a private memory's file is
+ * removed from that repository; a shared memory is archived there first, so restore works for both.
+ */
+export async function deleteMemory(workspace: Workspace, stored: StoredMemory, removed: () => void): Promise<void> {
+  const { folder, file, record } = stored
+  await withLock(lockPath(workspace, folder), async () => {
+    const text = await readFile(file, 'utf8')
+    if (folder.private) {
+      const path = toPosix(relative(workspace.mkHome, file))
+      await rm(file)
+      await commitChange(workspace.mkHome, { remove: [path], message: `delete ${record.id}\n\nfolder: ${folder.key}\npath: ${path}\n` })
+    } else {
+      const archived = `deleted/${record.id}.md`
+      await writeFileAtomic(join(workspace.mkHome, archived), text)
+      await commitChange(workspace.mkHome, { add: [archived], message: `delete ${record.id}\n\nfolder: ${folder.key}\narchived: ${archived}\n` })
+      await rm(file)
+    }
+    removed()
+  })
+}
+
+/** Bring back the last deleted version of a memory, into the folder it was deleted from. */
+export async function restoreMemory(workspace: Workspace, identity: MemoryIdentity, id: string, restored: (stored: StoredMemory) => void): Promise<StoredMemory> {
+  if (!isMemoryId(id)) throw new MkError('INVALID_INPUT', `"${id}" is not a memory id`, { details: { field: 'memoryId' } })
+  const deletion = await findDeletion(workspace.mkHome, id)
+  if (deletion === undefined) {
+    throw new MkError('NOT_FOUND', `no deletion of ${id} is recorded in $MK_HOME`, { details: { memoryId: id, hint: 'only memories deleted with mk memory delete can be restored' } })
+  }
+  const key = /^folder: (.+)$/m.exec(deletion.message)?.[1]
+  const folder = visibleFolders(workspace, identity).find((candidate) => candidate.key === key)
+  if (folder === undefined) {
+    throw new MkError('INVALID_INPUT', `${id} was deleted from ${key ?? 'an unknown folder'}, which is not visible here`, {
+      details: { hint: 'pass the --agent or --session id it belonged to, or run from the workspace it came from' },
+    })
+  }
+  const record = parseMemory(deletion.text)
+  const file = memoryFile(folder, id)
+  return withLock(lockPath(workspace, folder), async () => {
+    if (existsSync(file)) throw new MkError('CONFLICT', `memory ${id} exists already; nothing to restore`, { details: { memoryId: id } })
+    await writeFileAtomic(file, deletion.text)
+    if (folder.private) {
+      await commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, file))], message: `restore ${id} (${folder.key})` })
+    }
+    const stored = { record, folder, file }
+    restored(stored)
+    return stored
+  })
+}

@@ -1,0 +1,24 @@
+/** Common English words that carry no meaning for retrieval; dropping them from queries keeps BM25 on the content words. */
+const stopWords = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
+    'doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it its itself ' +
+    'just me more most my myself no nor not of off on once only or other our ours ourselves out over own same she should so some such than that ' +
+    'the their theirs them themselves then there these they this those through to too under until up very was we were what when where which ' +
+    'while who whom why will with would you your yours yourself yourselves'
+  ).split(' '),
+)
+
+/** Words of a text as FTS5 sees them (letters and digits, lower case). */
+export function queryTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const content = words.filter((word) => !stopWords.has(word))
+  // A query of only stop words ("who is it") still searches for them rather than for nothing.
+  return [...new Set(content.length > 0 ? content : words)]
+}
+
+/** An FTS5 MATCH expression for documents holding at least one of the terms, each quoted so no word is read as an operator. */
+export function ftsQuery(text: string): string | undefined {
+  const terms = queryTerms(text)
+  return terms.length === 0 ? undefined : terms.map((term) => `"${term}"`).join(' OR ')
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Workspace } from '../config/workspace.js'
+import { isNodeError } from '../errors.js'
+import { walkFiles } from '../fs/walk.js'
+import type { KnowledgeItem } from '../knowledge/model.js'
+import { resolveSources } from '../knowledge/sources.js'
+import type { MemoryFolder } from '../memory/locations.js'
+import type { MemoryRecord } from '../memory/model.js'
+import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
+import type { SearchIndex } from './search-index.js'
+import type { IndexDocument } from './types.js'
+
+export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): IndexDocument {
+  const expires = record.expires === undefined ? undefined : Date.parse(record.expires)
+  return {
+    id: record.id,
+    kind: 'memory',
+    layer: record.layer,
+    content: record.content,
+    tags: record.tags,
+    source: folder.key,
+    path: `${record.id}.md`,
+    updatedAt: Date.parse(record.updated) || Date.parse(record.created) || 0,
+    expiresAt: expires === undefined || Number.isNaN(expires) ? undefined : expires,
+  }
+}
+
+export function knowledgeDocument(item: KnowledgeItem): IndexDocument {
+  return {
+    id: item.id,
+    kind: 'knowledge',
+    layer: item.layer,
+    title: item.title,
+    content: [item.summary ?? '', item.body].filter((part) => part.trim() !== '').join('\n\n'),
+    tags: item.tags,
+    source: item.source,
+    path: item.path,
+    updatedAt: item.date === undefined ? 0 : Date.parse(item.date) || 0,
+    type: item.type,
+    status: item.status,
+  }
+}
+
+export interface RefreshOptions {
+  warn(message: string): void
+  /** Read every file again instead of trusting the recorded signatures (`mk index update`, `mk index rebuild`). */
+  force?: boolean
+}
+
+export interface RefreshReport {
+  added: number
+  removed: number
+  knowledgeReloaded: boolean
+}
+
+/**
+ * File systems stamp times with a coarse clock: a file created in the same tick as the last
+ * change leaves the folder's time as it was. A folder changed that recently is listed again next time.
+ */
+const settledAfterMs = 2000
+
+async function folderSignature(dir: string): Promise<string> {
+  try {
+    const info = await stat(dir)
+    return Date.now() - info.mtimeMs < settledAfterMs ? 'unsettled' : `${info.ino}:${info.mtimeMs}`
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return 'missing'
+    throw error
+  }
+}
+
+function warnUnreadable(unreadable: readonly UnreadableMemory[], warn: (message: string) => void): void {
+  for (const entry of unreadable) warn(`skipped memory file ${entry.file}: ${entry.problem}`)
+}
+
+function idOfFile(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1, -3)
+}
+
+/** Files that did not parse are read again on every refresh (an edit in place does not touch the folder), and warned about while broken. */
+async function retryUnreadable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, unreadableKey: string, options: RefreshOptions): Promise<RefreshReport> {
+  const previous = JSON.parse(index.state(unreadableKey) ?? '[]') as UnreadableMemory[]
+  if (previous.length === 0) return { added: 0, removed: 0, knowledgeReloaded: false }
+  const documents: IndexDocument[] = []
+  const stillBroken: UnreadableMemory[] = []
+  for (const entry of previous) {
+    const file = join(folder.dir, `${idOfFile(entry.file)}.md`)
+    if (!existsSync(file)) continue
+    const read = await readMemoryFile(workspace, folder, file)
+    if (isStored(read)) documents.push(memoryDocument(read.record, folder))
+    else stillBroken.push(read)
+  }
+  index.upsert(documents)
+  index.setState(unreadableKey, stillBroken.length === 0 ? undefined : JSON.stringify(stillBroken))
+  warnUnreadable(stillBroken, options.warn)
+  return { added: documents.length, removed: 0, knowledgeReloaded: false }
+}
+
+/**
+ * Bring one memory folder's documents up to date. Adding or deleting a file changes the
+ * folder's modification time, so an unchanged folder costs one stat.
+ */
+export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<RefreshReport> {
+  const stateKey = `folder:${folder.key}`
+  const unreadableKey = `unreadable:${folder.key}`
+  // Taken before listing: a file added while we list changes the folder again and is picked up next time.
+  const signature = await folderSignature(folder.dir)
+  if (options.force !== true && signature !== 'unsettled' && index.state(stateKey) === signature) {
+    return retryUnreadable(index, workspace, folder, unreadableKey, options)
+  }
+  const names = await listMemoryFiles(folder)
+  const indexed = index.idsOfSource(folder.key)
+  const onDisk = new Set(names.map((name) => name.slice(0, -3)))
+  const toRead = options.force === true ? names : names.filter((name) => !indexed.has(name.slice(0, -3)))
+  const documents: IndexDocument[] = []
+  const unreadable: UnreadableMemory[] = []
+  for (const name of toRead) {
+    const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
+    if (isStored(read)) documents.push(memoryDocument(read.record, folder))
+    else unreadable.push(read)
+  }
+  const unreadableIds = new Set(unreadable.map((entry) => idOfFile(entry.file)))
+  const gone = [...indexed].filter((id) => !onDisk.has(id) || unreadableIds.has(id))
+  index.upsert(documents)
+  const removed = index.remove(gone)
+  index.setState(stateKey, signature)
+  // Unreadable files never enter the index, so every listing reads them again: this list is complete.
+  index.setState(unreadableKey, unreadable.length === 0 ? undefined : JSON.stringify(unreadable))
+  warnUnreadable(unreadable, options.warn)
+  return { added: documents.length, removed, knowledgeReloaded: false }
+}
+
+/** Every knowledge file's path, size and modification time, hashed: a change anywhere changes it. */
+async function knowledgeSignature(workspace: Workspace): Promise<string> {
+  const hash = createHash('sha256')
+  const memoryDir = join(workspace.root, workspace.config.memory.dir)
+  for (const source of resolveSources(workspace)) {
+    hash.update(`source ${source.name} ${source.directory}\n`)
+    if (!existsSync(source.directory)) continue
+    const files = await walkFiles(source.directory, {
+      include: (path, isDirectory) => !join(source.directory, path).startsWith(memoryDir) && (isDirectory || path.toLowerCase().endsWith('.md')),
+    })
+    const infos = await Promise.all(files.map((file) => stat(join(source.directory, file)).catch(() => undefined)))
+    files.forEach((file, position) => {
+      const info = infos[position]
+      hash.update(`${file} ${info?.size ?? -1} ${info?.mtimeMs ?? -1}\n`)
+    })
+  }
+  return hash.digest('hex')
+}
+
+export interface KnowledgeRefresh extends RefreshReport {
+  /** Files that did not parse, as `path:line: message`. */
+  problems: string[]
+}
+
+/** Re-read the knowledge sources when any of their files changed since the last refresh. */
+export async function refreshKnowledge(index: SearchIndex, workspace: Workspace, options: RefreshOptions): Promise<KnowledgeRefresh> {
+  const signature = await knowledgeSignature(workspace)
+  if (options.force !== true && index.state('knowledge') === signature) {
+    return { added: 0, removed: 0, knowledgeReloaded: false, problems: JSON.parse(index.state('knowledge:problems') ?? '[]') as string[] }
+  }
+  const { loadKnowledge, formatProblem } = await import('../knowledge/load.js')
+  const base = await loadKnowledge(workspace)
+  const documents = base.items.map(knowledgeDocument)
+  const current = new Set(documents.map((doc) => doc.id))
+  const stale = index
+    .list({ kind: 'knowledge', includeExpired: true })
+    .map((doc) => doc.id)
+    .filter((id) => !current.has(id))
+  index.upsert(documents)
+  const removed = index.remove(stale)
+  const problems = base.problems.filter((problem) => problem.severity === 'error').map(formatProblem)
+  index.setState('knowledge', signature)
+  index.setState('knowledge:problems', JSON.stringify(problems))
+  return { added: documents.length, removed, knowledgeReloaded: true, problems }
+}

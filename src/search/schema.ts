@@ -1,0 +1,39 @@
+/** Bump when the tables change: an index of another version is rebuilt from the files. */
+export const schemaVersion = 1
+
+/** Written into `meta` so a SQLite file that is not ours is never mistaken for an index. */
+export const applicationTag = 'mk-index'
+
+export const createTables = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  layer TEXT NOT NULL,
+  source TEXT,
+  path TEXT,
+  type TEXT,
+  status TEXT,
+  title TEXT,
+  content TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  dedup_key TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  embedded INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS docs_kind_layer ON docs (kind, layer);
+CREATE INDEX IF NOT EXISTS docs_source ON docs (source);
+CREATE INDEX IF NOT EXISTS docs_pending ON docs (embedded) WHERE embedded = 0;
+CREATE INDEX IF NOT EXISTS docs_dedup ON docs (dedup_key);
+CREATE TABLE IF NOT EXISTS doc_tags (tag TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (tag, doc)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS doc_tags_doc ON doc_tags (doc);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(text, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`
+
+export function createVectorTable(dimensions: number): string {
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine)`
+}

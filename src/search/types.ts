@@ -1,0 +1,63 @@
+export type DocumentKind = 'memory' | 'knowledge'
+export type SearchMode = 'hybrid' | 'fulltext' | 'vector'
+
+/** One searchable unit: a memory or a knowledge item. The files are the truth; this is derived from them. */
+export interface IndexDocument {
+  id: string
+  kind: DocumentKind
+  layer: string
+  title?: string | undefined
+  content: string
+  tags: readonly string[]
+  /** Where the document came from (a memory folder key such as `agent/alice`, or a knowledge source name). */
+  source?: string | undefined
+  /** The file, relative to its source. */
+  path?: string | undefined
+  /** Milliseconds since the epoch. */
+  updatedAt: number
+  expiresAt?: number | undefined
+  type?: string | undefined
+  status?: string | undefined
+}
+
+export interface SearchFilters {
+  kind?: DocumentKind
+  layers?: readonly string[]
+  sources?: readonly string[]
+  types?: readonly string[]
+  statuses?: readonly string[]
+  /** A document must carry every one of these tags. */
+  tags?: readonly string[]
+  /** Documents whose `expiresAt` is at or before this time (ms) are left out; default now. */
+  now?: number
+  includeExpired?: boolean
+}
+
+export interface SearchRequest {
+  text: string
+  mode: SearchMode
+  limit: number
+  /** Weight of the normalised BM25 score in hybrid fusion; the vector score gets 1 - textWeight. */
+  textWeight?: number
+  filters?: SearchFilters
+}
+
+export interface SearchHit {
+  id: string
+  /** Fused score in [0, 1], higher is better. */
+  score: number
+  /** The parts of the score: BM25 (positive, unbounded) and cosine similarity. */
+  scores: { text?: number; vector?: number }
+}
+
+export interface IndexStats {
+  documents: number
+  memories: number
+  knowledge: number
+  /** Documents still waiting for an embedding. */
+  pending: number
+  modelId: string | undefined
+  dimensions: number | undefined
+  schemaVersion: number
+  sizeBytes: number
+}

@@ -1,0 +1,60 @@
+import type { Style } from '../style.js'
+import { renderTable } from '../table.js'
+import type { EvalReportOutput } from './schemas.js'
+
+type Result = EvalReportOutput['results'][number]
+
+const metricLabels: Record<string, string> = {
+  ndcgAt10: 'nDCG@10',
+  recallAt100: 'R@100',
+  recallAt5: 'R@5',
+  recallAt10: 'R@10',
+  recallAt25: 'R@25',
+}
+
+/** BEIR figures are read as fractions (0.683), LoCoMo recalls as percentages (67.4), as their papers print them. */
+function formatMetric(kind: EvalReportOutput['dataset']['kind'], value: number): string {
+  return kind === 'locomo' ? (value * 100).toFixed(1) : value.toFixed(3)
+}
+
+const ms = (value: number): string => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(value < 10 ? 1 : 0)} ms`)
+
+export function renderEvalReport(report: EvalReportOutput, style: Style): string {
+  const { kind } = report.dataset
+  const names = Object.keys(report.results[0]?.metrics ?? {})
+  const modes = renderTable<Result>(
+    report.results,
+    [
+      { header: 'MODE', value: (result) => result.mode, decorate: (text) => style.cyan(text) },
+      ...names.map((name) => ({ header: metricLabels[name] ?? name, value: (result: Result) => formatMetric(kind, result.metrics[name] ?? 0) })),
+      { header: 'P50', value: (result) => ms(result.latency.p50Ms) },
+      { header: 'P95', value: (result) => ms(result.latency.p95Ms) },
+    ],
+    style.bold,
+  )
+  const categoryTables = report.results.flatMap((result) =>
+    result.categories === undefined
+      ? []
+      : [
+          `\n${style.bold(`By category (${result.mode})`)}\n${renderTable(
+            result.categories,
+            [
+              { header: 'CATEGORY', value: (category) => `${category.category} ${category.name}` },
+              { header: 'QUESTIONS', value: (category) => String(category.questions) },
+              ...names.map((name) => ({
+                header: metricLabels[name] ?? name,
+                value: (category: { metrics: Record<string, number> }) => formatMetric(kind, category.metrics[name] ?? 0),
+              })),
+            ],
+            style.dim,
+          )}`,
+        ],
+  )
+  const { build, dataset } = report
+  const summary = [
+    `${dataset.spec}: ${dataset.documents} documents in ${dataset.indexes} index${dataset.indexes === 1 ? '' : 'es'}, ${dataset.queries} queries`,
+    `model ${report.model ?? '(none: full text only)'}, text weight ${report.textWeight}`,
+    `build ${ms(build.totalMs)} (index ${ms(build.indexMs)}, embedding ${ms(build.embedMs)}: ${build.embeddedDocuments} embedded, ${build.cachedDocuments} from cache)`,
+  ]
+  return [style.dim(summary.join('\n')), '', modes, ...categoryTables].join('\n')
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { oneOrMany } from '../knowledge/schemas.js'
+import { renderEvalReport } from './display.js'
+import { evalReportSchema, searchModeSchema } from './schemas.js'
+
+export const evalRun = defineTool({
+  name: 'eval_run',
+  title: 'Measure search quality on a retrieval benchmark',
+  description:
+    'Build temporary search indexes (never the workspace index) from a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/test.tsv: reports nDCG@10 and Recall@100) ' +
+    'or a LoCoMo conversation file (one index per conversation, one memory per dialog turn: reports Recall@5/10/25 overall and per question category), ' +
+    'search every query in each mode (fulltext, vector, hybrid) and report the scores, index build time and search latency (p50, p95). ' +
+    'Uses the configured embedding model. Slow on large corpora (embedding thousands of documents takes minutes), so document vectors are cached in the temp folder between runs.',
+  tier: 'read_only',
+  idempotent: true,
+  timeoutMs: 6 * 60 * 60 * 1000,
+  input: z.strictObject({
+    dataset: z
+      .string()
+      .min(1)
+      .describe('beir:DIR or locomo:FILE (relative to the working directory); bare "beir" or "locomo" is SciFact or LoCoMo dev in the benchmark folder ($MK_BENCH_DIR, default ../shared/bench)'),
+    mode: oneOrMany(searchModeSchema).default(['hybrid']).describe('Search modes to measure; default hybrid'),
+    limitQueries: z.number().int().min(1).optional().describe('Score only the first N queries (a quick run)'),
+    textWeight: z.number().min(0).max(1).optional().describe('Weight of full text in hybrid ranking; default search.textWeight from the config'),
+  }),
+  output: evalReportSchema,
+  examples: [
+    {
+      title: 'Full text against hybrid on LoCoMo',
+      input: { dataset: 'locomo:../shared/bench/locomo/locomo-dev.json', mode: ['fulltext', 'hybrid'] },
+      output: {
+        dataset: { spec: 'locomo:../shared/bench/locomo/locomo-dev.json', kind: 'locomo', documents: 2760, queries: 999, indexes: 5 },
+        model: 'bundled:universal-sentence-encoder-lite@1',
+        textWeight: 0.7,
+        build: { totalMs: 64000, indexMs: 120, embedMs: 63880, embeddedDocuments: 2760, cachedDocuments: 0 },
+        results: [
+          { mode: 'fulltext', metrics: { recallAt5: 0.546, recallAt10: 0.63, recallAt25: 0.717 }, latency: { p50Ms: 0.6, p95Ms: 4.9 } },
+          { mode: 'hybrid', metrics: { recallAt5: 0.578, recallAt10: 0.674, recallAt25: 0.775 }, latency: { p50Ms: 31, p95Ms: 45 } },
+        ],
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const [{ mkdtemp, rm }, { tmpdir }, { join, resolve }, { runEval }, { parseDatasetSpec }, { withVectorCache }, { createEmbeddingProvider }] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:os'),
+      import('node:path'),
+      import('../../eval/run.js'),
+      import('../../eval/dataset.js'),
+      import('../../eval/vector-cache.js'),
+      import('../../search/embedding/create.js'),
+    ])
+    const { config, root } = ctx.workspace
+    const benchDir = resolve(root, process.env.MK_BENCH_DIR ?? join('..', 'shared', 'bench'))
+    const dataset = parseDatasetSpec(input.dataset, { cwd: process.cwd(), benchDir })
+    const needsVectors = input.mode.some((mode) => mode !== 'fulltext')
+    const provider = needsVectors ? await createEmbeddingProvider(config.search.embedding, { workspaceRoot: root }) : undefined
+    const embedder = provider === undefined ? undefined : await withVectorCache(provider, join(tmpdir(), 'mk-eval-vectors'))
+    const workDir = await mkdtemp(join(tmpdir(), 'mk-eval-'))
+    try {
+      const report = await runEval({
+        dataset,
+        modes: input.mode,
+        limitQueries: input.limitQueries,
+        textWeight: input.textWeight ?? config.search.textWeight,
+        embedder,
+        workDir,
+        signal: ctx.signal,
+        progress: (phase, done, total) => ctx.progress?.({ phase, done, total }),
+      })
+      const output = {
+        ...report,
+        dataset: { spec: input.dataset, kind: report.dataset.kind, documents: report.dataset.documents, queries: report.dataset.queries, indexes: report.dataset.indexes },
+        build: { ...report.build, embeddedDocuments: embedder?.stats.embedded ?? 0, cachedDocuments: embedder?.stats.cached ?? 0 },
+      }
+      return { output, display: renderEvalReport(output, ctx.style) }
+    } finally {
+      await embedder?.close?.()
+      await rm(workDir, { recursive: true, force: true })
+    }
+  },
+})

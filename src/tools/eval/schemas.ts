@@ -1,0 +1,37 @@
+import { z } from 'zod'
+
+export const searchModeSchema = z.enum(['fulltext', 'vector', 'hybrid'])
+
+const metricsSchema = z.record(z.string(), z.number()).describe('Each metric averaged over the queries, in [0, 1]')
+
+export const evalReportSchema = z.strictObject({
+  dataset: z.strictObject({
+    spec: z.string().describe('The dataset as given'),
+    kind: z.enum(['beir', 'locomo']),
+    documents: z.number().int(),
+    queries: z.number().int(),
+    indexes: z.number().int().describe('Temporary indexes built: 1 for BEIR, one per conversation for LoCoMo'),
+  }),
+  model: z.string().optional().describe('Embedding model id; absent when only full text ran'),
+  textWeight: z.number(),
+  build: z.strictObject({
+    totalMs: z.number(),
+    indexMs: z.number().describe('Writing documents into the index (full text and metadata)'),
+    embedMs: z.number().describe('Embedding documents; small when their vectors came from the cache'),
+    embeddedDocuments: z.number().int().describe('Documents embedded by the model in this run'),
+    cachedDocuments: z.number().int().describe('Documents whose vectors were read from the vector cache'),
+  }),
+  results: z.array(
+    z.strictObject({
+      mode: searchModeSchema,
+      metrics: metricsSchema,
+      categories: z
+        .array(z.strictObject({ category: z.number().int(), name: z.string(), questions: z.number().int(), metrics: metricsSchema }))
+        .optional()
+        .describe('LoCoMo only: the metrics per question category'),
+      latency: z.strictObject({ p50Ms: z.number(), p95Ms: z.number() }).describe('Search time per query, query embedding included'),
+    }),
+  ),
+})
+
+export type EvalReportOutput = z.output<typeof evalReportSchema>

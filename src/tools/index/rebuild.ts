@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { workspaceIndex } from '../search-index.js'
+import { indexSummarySchema, refreshAll, summarise } from './schemas.js'
+
+export const indexRebuild = defineTool({
+  name: 'index_rebuild',
+  title: 'Rebuild the search index',
+  description: 'Throw the search index away and build it again from the memory and knowledge files, embedding everything. The files are never touched.',
+  tier: 'workspace',
+  idempotent: true,
+  timeoutMs: 3_600_000,
+  input: z.strictObject({}),
+  output: indexSummarySchema.extend({ embedded: z.number().int(), durationMs: z.number().int() }),
+  examples: [
+    {
+      title: 'Rebuild',
+      input: {},
+      output: { documents: 120, memories: 100, knowledge: 20, pendingEmbeddings: 0, model: 'bundled:use-lite-512', searchMode: 'hybrid', embedded: 120, durationMs: 4000 },
+    },
+  ],
+  async run(_input, ctx) {
+    const started = performance.now()
+    const index = await workspaceIndex(ctx)
+    const noticed = index.notices.length
+    index.clear()
+    for (const notice of index.notices.slice(noticed)) ctx.warn(notice)
+    const { embedded } = await refreshAll(index, ctx)
+    const output = { ...summarise(index), embedded, durationMs: Math.round(performance.now() - started) }
+    return { output, display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge), ${embedded} embedded in ${output.durationMs} ms` }
+  },
+})

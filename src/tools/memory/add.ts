@@ -1,0 +1,111 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { identityFields, identityOf, maxContentLength, memoryLayerSchema, plural } from './schemas.js'
+import { workspaceIndex } from '../search-index.js'
+
+/** Cosine similarity above which another memory is reported as a near duplicate. */
+const similarThreshold = 0.85
+
+export const memoryAdd = defineTool({
+  name: 'memory_add',
+  title: 'Add a memory',
+  description:
+    'Store a short fact to recall later ("the staging DB is read-only on Fridays"). Layers: agent, session, user (private, default), project (shared with the team through git), team, org, company. Secrets are redacted before anything is written; the same content added twice to a layer returns the existing id.',
+  tier: 'workspace',
+  idempotent: false,
+  input: z.strictObject({
+    content: z
+      .string()
+      .max(maxContentLength, `at most ${maxContentLength} characters`)
+      .refine((value) => value.trim() !== '', 'non-empty text')
+      .describe('The fact to remember, in plain language'),
+    layer: memoryLayerSchema.default('user').describe('Where to keep it (default user)'),
+    tags: z.array(z.string().trim().min(1).max(64)).max(32).default([]).describe('Labels to filter by'),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Extra key-value pairs kept with the memory'),
+    refs: z.array(z.string().min(1)).default([]).describe('Ids of knowledge items this memory relates to'),
+    expires: z
+      .string()
+      .refine((value) => !Number.isNaN(Date.parse(value)), 'an ISO date or date-time such as 2026-12-31')
+      .optional()
+      .describe('After this date searches no longer return the memory'),
+    ...identityFields,
+  }),
+  output: z.strictObject({
+    success: z.literal(true),
+    memoryId: z.string(),
+    message: z.string(),
+    deduplicated: z.boolean().describe('True when the same content was already stored in this layer; nothing was written'),
+    redactions: z.array(z.strictObject({ kind: z.string(), count: z.number().int() })).describe('Secrets replaced by [REDACTED:kind]'),
+    similar: z.array(z.strictObject({ memoryId: z.string(), content: z.string(), score: z.number() })).describe('Existing memories with a very close meaning'),
+  }),
+  examples: [
+    {
+      title: 'Remember a project fact',
+      input: { content: 'We store everything in Postgres', layer: 'project', tags: ['database'] },
+      output: {
+        success: true,
+        memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+        message: 'Added mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 to the project layer',
+        deduplicated: false,
+        redactions: [],
+        similar: [],
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const [{ folderForLayer }, { addMemory }, { redactSecrets }, { newMemoryId }, { memoryDocument }, { ensureFresh }] = await Promise.all([
+      import('../../memory/locations.js'),
+      import('../../memory/store.js'),
+      import('../../memory/redact.js'),
+      import('../../memory/ids.js'),
+      import('../../search/refresh.js'),
+      import('../../search/workspace-index.js'),
+    ])
+    const identity = identityOf(input, ctx)
+    const folder = folderForLayer(ctx.workspace, identity, input.layer)
+    const { text: content, redactions } = await redactSecrets(input.content)
+    const index = await workspaceIndex(ctx)
+    const now = new Date().toISOString()
+    const outcome = await addMemory(
+      ctx.workspace,
+      folder,
+      {
+        id: newMemoryId(),
+        layer: input.layer,
+        content,
+        tags: [...new Set(input.tags)],
+        created: now,
+        updated: now,
+        source: identity.agentId !== undefined ? `agent:${identity.agentId}` : identity.sessionId !== undefined ? `session:${identity.sessionId}` : 'cli',
+        refs: input.refs,
+        supersedes: [],
+        expires: input.expires === undefined ? undefined : new Date(input.expires).toISOString(),
+        lane: folder.private ? 'private' : 'shared',
+        owner: folder.owner,
+        metadata: input.metadata,
+      },
+      {
+        async findDuplicate(text) {
+          await ensureFresh(index, ctx.workspace, { identity, folders: [folder], knowledge: false, warn: ctx.warn })
+          return index.findSameContent(text, [folder.key])?.id
+        },
+        written(stored) {
+          index.upsert([memoryDocument(stored.record, stored.folder)])
+        },
+      },
+    )
+    const memoryId = outcome.deduplicated ? outcome.id : outcome.stored.record.id
+    // Only a process that already has the model loaded (the MCP server) checks meaning: the write path never loads it.
+    const near = index.embedderWarm ? await index.nearDuplicates(content, { kind: 'memory', sources: [folder.key] }, similarThreshold) : []
+    const similar = index
+      .getMany(near.map((hit) => hit.id).filter((id) => id !== memoryId))
+      .map((doc) => ({ memoryId: doc.id, content: doc.content, score: near.find((hit) => hit.id === doc.id)?.score ?? 0 }))
+    const message = outcome.deduplicated
+      ? `The same content is already stored as ${memoryId} in the ${input.layer} layer; nothing was written`
+      : `Added ${memoryId} to the ${input.layer} layer`
+    const lines = [outcome.deduplicated ? ctx.style.yellow(message) : ctx.style.green(message)]
+    if (redactions.length > 0) lines.push(`Redacted ${redactions.map((entry) => `${plural(entry.count, entry.kind)}`).join(', ')} before writing`)
+    for (const entry of similar) lines.push(ctx.style.dim(`similar: ${entry.memoryId} ${entry.content.slice(0, 80)}`))
+    return { output: { success: true as const, memoryId, message, deduplicated: outcome.deduplicated, redactions, similar }, display: lines.join('\n') }
+  },
+})

@@ -1,0 +1,29 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { identityFields, identityOf, memoryIdSchema } from './schemas.js'
+import { workspaceIndex } from '../search-index.js'
+
+export const memoryDelete = defineTool({
+  name: 'memory_delete',
+  title: 'Delete a memory',
+  description: 'Delete one memory by id. The deletion is recorded in the MK_HOME git history, so memory_restore can bring it back.',
+  tier: 'workspace',
+  idempotent: false,
+  input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
+  output: z.strictObject({ success: z.literal(true), message: z.string() }),
+  examples: [
+    {
+      title: 'Delete a memory',
+      input: { memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' },
+      output: { success: true, message: 'Deleted mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 from the user layer (restore with mk memory restore mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3)' },
+    },
+  ],
+  async run(input, ctx) {
+    const { findMemory, deleteMemory } = await import('../../memory/store.js')
+    const stored = await findMemory(ctx.workspace, identityOf(input, ctx), input.memoryId)
+    const index = await workspaceIndex(ctx)
+    await deleteMemory(ctx.workspace, stored, () => index.remove([input.memoryId]))
+    const message = `Deleted ${input.memoryId} from the ${stored.folder.layer} layer (restore with mk memory restore ${input.memoryId})`
+    return { output: { success: true as const, message }, display: message }
+  },
+})

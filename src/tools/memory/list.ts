@@ -1,0 +1,89 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { renderTable } from '../table.js'
+import { oneOrMany } from '../knowledge/schemas.js'
+import { identityFields, identityOf, memoryLayerSchema } from './schemas.js'
+import { workspaceIndex } from '../search-index.js'
+
+export const memoryList = defineTool({
+  name: 'memory_list',
+  title: 'List memories',
+  description: 'List memories of the layers visible here, newest first, optionally only some layers or tags. Use memory_search to find memories by meaning.',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({
+    layers: oneOrMany(memoryLayerSchema).optional().describe('Only these layers'),
+    tags: z.array(z.string().min(1)).optional().describe('Only memories carrying all of these tags'),
+    limit: z.number().int().min(1).max(1000).default(50).describe('Most memories to list (1-1000)'),
+    includeExpired: z.boolean().default(false).describe('Also list expired memories'),
+    ...identityFields,
+  }),
+  output: z.strictObject({
+    memories: z.array(
+      z.strictObject({
+        memoryId: z.string(),
+        layer: memoryLayerSchema,
+        content: z.string(),
+        tags: z.array(z.string()),
+        updated: z.string(),
+        expires: z.string().optional(),
+      }),
+    ),
+    totalCount: z.number().int(),
+  }),
+  examples: [
+    {
+      title: 'Newest project memories',
+      input: { layers: ['project'], limit: 5 },
+      output: {
+        memories: [
+          {
+            memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+            layer: 'project',
+            content: 'We store everything in Postgres',
+            tags: ['database'],
+            updated: '2026-11-20T10:00:00.000Z',
+          },
+        ],
+        totalCount: 1,
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const [{ visibleFolders }, { ensureFresh }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
+    const identity = identityOf(input, ctx)
+    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    const index = await workspaceIndex(ctx)
+    await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
+    const documents = index.list({
+      kind: 'memory',
+      sources: folders.map((folder) => folder.key),
+      includeExpired: input.includeExpired,
+      limit: input.limit,
+      ...(input.tags === undefined ? {} : { tags: input.tags }),
+    })
+    const memories = documents.map((doc) => ({
+      memoryId: doc.id,
+      layer: memoryLayerSchema.parse(doc.layer),
+      content: doc.content,
+      tags: [...doc.tags],
+      updated: new Date(doc.updatedAt).toISOString(),
+      ...(doc.expiresAt === undefined ? {} : { expires: new Date(doc.expiresAt).toISOString() }),
+    }))
+    const { style } = ctx
+    const display =
+      memories.length === 0
+        ? 'No memories found.'
+        : renderTable(
+            memories,
+            [
+              { header: 'ID', value: (memory) => memory.memoryId, decorate: (text) => style.cyan(text) },
+              { header: 'LAYER', value: (memory) => memory.layer },
+              { header: 'UPDATED', value: (memory) => memory.updated.slice(0, 10) },
+              { header: 'CONTENT', value: (memory) => memory.content.replaceAll('\n', ' '), max: 70 },
+            ],
+            style.bold,
+          )
+    return { output: { memories, totalCount: memories.length }, display }
+  },
+})

@@ -1,0 +1,30 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { identityFields, identityOf, memoryIdSchema, memoryLayerSchema } from './schemas.js'
+import { workspaceIndex } from '../search-index.js'
+
+export const memoryRestore = defineTool({
+  name: 'memory_restore',
+  title: 'Restore a deleted memory',
+  description: 'Bring back a memory deleted with memory_delete, from the MK_HOME git history, into the layer it was deleted from.',
+  tier: 'workspace',
+  idempotent: false,
+  input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
+  output: z.strictObject({ success: z.literal(true), memoryId: z.string(), layer: memoryLayerSchema, message: z.string() }),
+  examples: [
+    {
+      title: 'Undo a deletion',
+      input: { memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' },
+      output: { success: true, memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', layer: 'user', message: 'Restored mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 to the user layer' },
+    },
+  ],
+  async run(input, ctx) {
+    const [{ restoreMemory }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../search/refresh.js')])
+    const index = await workspaceIndex(ctx)
+    const stored = await restoreMemory(ctx.workspace, identityOf(input, ctx), input.memoryId, (restored) =>
+      index.upsert([memoryDocument(restored.record, restored.folder)]),
+    )
+    const message = `Restored ${input.memoryId} to the ${stored.folder.layer} layer`
+    return { output: { success: true as const, memoryId: input.memoryId, layer: stored.folder.layer, message }, display: message }
+  },
+})

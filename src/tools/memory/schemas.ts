@@ -1,0 +1,29 @@
+import { z } from 'zod'
+import { memoryLayers } from '../../config/layers.js'
+import type { ToolContext } from '../context.js'
+
+export const memoryLayerSchema = z.enum(memoryLayers)
+
+/** Longest memory accepted: a memory is a fact, not a document. */
+export const maxContentLength = 10_000
+
+export const memoryIdSchema = z.string().min(1).describe('A memory id, e.g. mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3')
+
+/** Agent and session memories are partitioned by these ids; they default to MK_AGENT_ID and MK_SESSION_ID. */
+export const identityFields = {
+  agent: z.string().min(1).optional().describe('Agent id for the agent layer (default: MK_AGENT_ID)'),
+  session: z.string().min(1).optional().describe('Session id for the session layer (default: MK_SESSION_ID)'),
+}
+
+export const scoresSchema = z.strictObject({
+  text: z.number().optional().describe('BM25 full-text score'),
+  vector: z.number().optional().describe('Cosine similarity of the embeddings'),
+})
+
+export function identityOf(input: { agent?: string | undefined; session?: string | undefined }, ctx: ToolContext): { agentId: string | undefined; sessionId: string | undefined } {
+  return { agentId: input.agent ?? ctx.runtime.agentId, sessionId: input.session ?? ctx.runtime.sessionId }
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
+}

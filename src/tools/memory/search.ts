@@ -1,0 +1,116 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { oneOrMany } from '../knowledge/schemas.js'
+import { identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
+import { workspaceIndex } from '../search-index.js'
+
+export const memorySearch = defineTool({
+  name: 'memory_search',
+  title: 'Search memories',
+  description:
+    'Find memories by meaning and by words (hybrid: BM25 full text fused with embedding similarity), across every layer visible here or the layers given. Expired memories are not returned. Each result says how it scored.',
+  tier: 'read_only',
+  idempotent: true,
+  timeoutMs: 120_000,
+  input: z.strictObject({
+    query: z
+      .string()
+      .max(2000)
+      .refine((value) => value.trim() !== '', 'non-empty text')
+      .describe('What you want to recall, in plain language'),
+    layers: oneOrMany(memoryLayerSchema).optional().describe('Only these layers (default: every layer visible here)'),
+    limit: z.number().int().min(1).max(100).default(10).describe('Most results to return (1-100)'),
+    threshold: z.number().min(0).max(1).optional().describe('Only results scoring at least this (0-1)'),
+    tags: z.array(z.string().min(1)).optional().describe('Only memories carrying all of these tags'),
+    ...identityFields,
+  }),
+  output: z.strictObject({
+    success: z.literal(true),
+    results: z.array(
+      z.strictObject({
+        memoryId: z.string(),
+        content: z.string(),
+        layer: memoryLayerSchema,
+        score: z.number().describe('Fused score, 0-1'),
+        scores: scoresSchema,
+        tags: z.array(z.string()),
+      }),
+    ),
+    totalCount: z.number().int(),
+    searchedLayers: z.array(memoryLayerSchema),
+    searchMode: z.enum(['hybrid', 'fulltext']).describe('fulltext when no embedding model is configured'),
+  }),
+  examples: [
+    {
+      title: 'Recall by meaning',
+      input: { query: 'what database do we use', limit: 3 },
+      output: {
+        success: true,
+        results: [
+          {
+            memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+            content: 'We store everything in Postgres',
+            layer: 'project',
+            score: 1,
+            scores: { text: 1.2, vector: 0.61 },
+            tags: ['database'],
+          },
+        ],
+        totalCount: 1,
+        searchedLayers: ['user', 'project'],
+        searchMode: 'hybrid',
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const [{ visibleFolders }, { ensureFresh, embedSomePending }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
+    const identity = identityOf(input, ctx)
+    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    for (const layer of input.layers ?? []) {
+      if (!folders.some((folder) => folder.layer === layer)) ctx.warn(`the ${layer} layer is not visible here (agent and session layers need --agent or --session; team, org and company need a knowledge source of that layer)`)
+    }
+    const index = await workspaceIndex(ctx)
+    await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
+    const searchMode: 'hybrid' | 'fulltext' = index.effectiveMode('hybrid') === 'hybrid' ? 'hybrid' : 'fulltext'
+    await embedSomePending(index, ctx.warn)
+    const hits = await index.search({
+      text: input.query,
+      mode: 'hybrid',
+      limit: input.limit,
+      textWeight: ctx.workspace.config.search.textWeight,
+      filters: { kind: 'memory', sources: folders.map((folder) => folder.key), ...(input.tags === undefined ? {} : { tags: input.tags }) },
+    })
+    const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
+    const documents = new Map(index.getMany(kept.map((hit) => hit.id)).map((doc) => [doc.id, doc]))
+    const results = kept.flatMap((hit) => {
+      const doc = documents.get(hit.id)
+      if (doc === undefined) return []
+      const layer = memoryLayerSchema.parse(doc.layer)
+      return [{ memoryId: hit.id, content: doc.content, layer, score: round(hit.score), scores: roundScores(hit.scores), tags: [...doc.tags] }]
+    })
+    const searchedLayers = [...new Set(folders.map((folder) => folder.layer))]
+    const { style } = ctx
+    const display =
+      results.length === 0
+        ? `No memories match "${input.query}" (${searchMode}).`
+        : [
+            ...results.map(
+              (result) =>
+                `${style.cyan(result.memoryId)} ${style.dim(`[${result.layer}] ${result.score.toFixed(2)}`)}\n  ${result.content.replaceAll('\n', '\n  ')}`,
+            ),
+            style.dim(`${results.length} ${results.length === 1 ? 'memory' : 'memories'} (${searchMode}; layers ${searchedLayers.join(', ')})`),
+          ].join('\n')
+    return { output: { success: true as const, results, totalCount: results.length, searchedLayers, searchMode }, display }
+  },
+})
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000
+}
+
+function roundScores(scores: { text?: number; vector?: number }): { text?: number; vector?: number } {
+  return {
+    ...(scores.text === undefined ? {} : { text: round(scores.text) }),
+    ...(scores.vector === undefined ? {} : { vector: round(scores.vector) }),
+  }
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+import { identityFields, identityOf, memoryIdSchema, memoryLayerSchema } from './schemas.js'
+
+export const memoryShow = defineTool({
+  name: 'memory_show',
+  title: 'Show a memory',
+  description: 'Show one memory with all its fields: content, layer, tags, dates, refs, expiry, and the file it lives in.',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
+  output: z.strictObject({
+    memoryId: z.string(),
+    layer: memoryLayerSchema,
+    content: z.string(),
+    tags: z.array(z.string()),
+    created: z.string(),
+    updated: z.string(),
+    source: z.string().optional(),
+    refs: z.array(z.string()),
+    supersedes: z.array(z.string()),
+    expires: z.string().optional(),
+    lane: z.enum(['private', 'shared']).describe('private: only on this machine; shared: with the team through git'),
+    owner: z.string().optional(),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    file: z.string().describe('The file, relative to the workspace or to $MK_HOME'),
+  }),
+  examples: [
+    {
+      title: 'Show a memory',
+      input: { memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' },
+      output: {
+        memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+        layer: 'project',
+        content: 'We store everything in Postgres',
+        tags: ['database'],
+        created: '2026-11-20T10:00:00.000Z',
+        updated: '2026-11-20T10:00:00.000Z',
+        source: 'cli',
+        refs: [],
+        supersedes: [],
+        lane: 'shared',
+        metadata: {},
+        file: 'knowledge/memory/mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3.md',
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const { findMemory, displayPath } = await import('../../memory/store.js')
+    const { record, file } = await findMemory(ctx.workspace, identityOf(input, ctx), input.memoryId)
+    const output = {
+      memoryId: record.id,
+      layer: record.layer,
+      content: record.content,
+      tags: record.tags,
+      created: record.created,
+      updated: record.updated,
+      ...(record.source === undefined ? {} : { source: record.source }),
+      refs: record.refs,
+      supersedes: record.supersedes,
+      ...(record.expires === undefined ? {} : { expires: record.expires }),
+      lane: record.lane,
+      ...(record.owner === undefined ? {} : { owner: record.owner }),
+      metadata: record.metadata,
+      file: displayPath(ctx.workspace, file),
+    }
+    const { style } = ctx
+    const fields: [string, string | undefined][] = [
+      ['layer', record.layer],
+      ['tags', record.tags.join(', ') || undefined],
+      ['created', record.created],
+      ['updated', record.updated === record.created ? undefined : record.updated],
+      ['expires', record.expires],
+      ['refs', record.refs.join(', ') || undefined],
+      ['source', record.source],
+      ['file', output.file],
+    ]
+    const display = [
+      style.bold(style.cyan(record.id)),
+      ...fields.flatMap(([name, value]) => (value === undefined ? [] : [`${style.dim(`${name}:`.padEnd(9))}${value}`])),
+      '',
+      record.content,
+    ].join('\n')
+    return { output, display }
+  },
+})

@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MkError } from '../../../src/errors.js'
+import { runEval } from '../../../src/eval/run.js'
+import { wordEmbedder } from '../../helpers/word-embedder.js'
+
+const fixtures = fileURLToPath(new URL('../../fixtures/eval/', import.meta.url))
+const beir = { kind: 'beir' as const, path: join(fixtures, 'beir-tiny') }
+const locomo = { kind: 'locomo' as const, path: join(fixtures, 'locomo-tiny.json') }
+
+let workDir: string
+beforeEach(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'mk-eval-test-'))
+})
+afterEach(() => rm(workDir, { recursive: true, force: true }))
+
+describe('runEval through the real search index', () => {
+  it('scores a BEIR dataset in every mode', async () => {
+    const embedder = wordEmbedder({ synonyms: { postgresql: 'database', databases: 'database' } })
+    const report = await runEval({ dataset: beir, modes: ['fulltext', 'vector', 'hybrid'], textWeight: 0.7, embedder, workDir })
+    expect(report.dataset).toMatchObject({ kind: 'beir', documents: 4, queries: 2, indexes: 1 })
+    expect(report.model).toBe('test-words')
+    expect(report.build.embeddedDocuments).toBe(4)
+    expect(report.results.map((result) => result.mode)).toEqual(['fulltext', 'vector', 'hybrid'])
+    for (const result of report.results) {
+      expect(result.metrics).toEqual({ ndcgAt10: 1, recallAt100: 1 })
+      expect(result.latency.p95Ms).toBeGreaterThanOrEqual(result.latency.p50Ms)
+      expect(result.categories).toBeUndefined()
+    }
+  })
+
+  it('full text alone needs no embedder and embeds nothing', async () => {
+    const report = await runEval({ dataset: beir, modes: ['fulltext'], textWeight: 0.7, embedder: undefined, workDir })
+    expect(report.model).toBeUndefined()
+    expect(report.build.embeddedDocuments).toBe(0)
+    expect(report.results[0]?.metrics.ndcgAt10).toBe(1)
+  })
+
+  it('scores LoCoMo with one index per conversation, overall and per category', async () => {
+    const report = await runEval({ dataset: locomo, modes: ['fulltext'], textWeight: 0.7, embedder: undefined, workDir })
+    expect(report.dataset).toMatchObject({ kind: 'locomo', documents: 7, queries: 6, indexes: 2 })
+    const [result] = report.results
+    expect(Object.keys(result?.metrics ?? {})).toEqual(['recallAt5', 'recallAt10', 'recallAt25'])
+    expect(result?.categories?.map(({ category, name, questions }) => ({ category, name, questions }))).toEqual([
+      { category: 1, name: 'multi-hop', questions: 1 },
+      { category: 2, name: 'temporal', questions: 1 },
+      { category: 3, name: 'open-domain', questions: 1 },
+      { category: 4, name: 'single-hop', questions: 2 },
+      { category: 5, name: 'adversarial', questions: 1 },
+    ])
+    // Full text finds only turns sharing a word with the question: "When did Di move to Oslo?" finds D1:2 but
+    // not its other evidence D1:1 ("My sister lives in Lisbon"), so 0.5; the other five count 1 (one has no evidence).
+    expect(result?.metrics).toEqual({ recallAt5: 5.5 / 6, recallAt10: 5.5 / 6, recallAt25: 5.5 / 6 })
+    expect(result?.categories?.find((category) => category.category === 2)?.metrics.recallAt5).toBe(0.5)
+  })
+
+  it('stops after the first N queries, building only the indexes they need', async () => {
+    const report = await runEval({ dataset: locomo, modes: ['fulltext'], limitQueries: 3, textWeight: 0.7, embedder: undefined, workDir })
+    expect(report.dataset).toMatchObject({ queries: 3, indexes: 1, documents: 5 })
+  })
+
+  it('refuses vector modes without an embedding model', async () => {
+    const error: unknown = await runEval({ dataset: beir, modes: ['fulltext', 'vector'], textWeight: 0.7, embedder: undefined, workDir }).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(MkError)
+    expect((error as MkError).code).toBe('INVALID_INPUT')
+    expect((error as MkError).message).toBe('mode vector needs an embedding model, and search.embedding.provider is none')
+  })
+})

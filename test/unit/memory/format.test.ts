@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { formatMemory, MemoryFormatError, parseMemory } from '../../../src/memory/format.js'
+import type { MemoryRecord } from '../../../src/memory/model.js'
+
+const record: MemoryRecord = {
+  id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+  layer: 'agent',
+  content: 'Line one\n\n---\nstill content after a rule',
+  tags: ['ops', 'db'],
+  created: '2026-11-20T10:00:00.000Z',
+  updated: '2026-11-21T10:00:00.000Z',
+  source: 'agent:alice',
+  refs: ['adr-0001'],
+  supersedes: [],
+  expires: '2027-01-01T00:00:00.000Z',
+  lane: 'private',
+  owner: 'alice',
+  metadata: { confidence: 0.9, reviewed: true },
+}
+
+describe('memory files', () => {
+  it('round-trips every field, content with a markdown rule included', () => {
+    expect(parseMemory(formatMemory(record))).toEqual(record)
+  })
+
+  it('reads a hand-written file with only the required fields', () => {
+    const parsed = parseMemory('---\nid: mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3\nlayer: user\ncreated: 2026-11-20\n---\nA fact\n')
+    expect(parsed).toMatchObject({ layer: 'user', tags: [], lane: 'private', content: 'A fact', updated: parsed.created })
+  })
+
+  it.each([
+    ['no frontmatter', 'just text', /no frontmatter/],
+    ['malformed yaml', '---\nid: [x\n---\nbody', /malformed frontmatter/],
+    ['a bad id', '---\nid: note-1\nlayer: user\ncreated: x\n---\nbody', /not a memory id/],
+    ['an unknown layer', '---\nid: mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3\nlayer: galaxy\ncreated: x\n---\nbody', /"layer" galaxy is not one of/],
+    ['no content', '---\nid: mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3\nlayer: user\ncreated: x\n---\n\n', /no content/],
+    ['tags not a list', '---\nid: mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3\nlayer: user\ncreated: x\ntags: 3\n---\nbody', /"tags" must be a list/],
+  ])('rejects %s with a message saying what is wrong', (_name, text, message) => {
+    expect(() => parseMemory(text)).toThrow(MemoryFormatError)
+    expect(() => parseMemory(text)).toThrow(message)
+  })
+})

@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { validateConfig } from '../../../src/config/load.js'
+import type { Workspace } from '../../../src/config/workspace.js'
+import { newMemoryId } from '../../../src/memory/ids.js'
+import { folderForLayer, visibleFolders } from '../../../src/memory/locations.js'
+import { withLock } from '../../../src/memory/lock.js'
+import type { MemoryRecord } from '../../../src/memory/model.js'
+import { addMemory, deleteMemory, findMemory, restoreMemory } from '../../../src/memory/store.js'
+
+let base: string
+let workspace: Workspace
+const nobody = { agentId: undefined, sessionId: undefined }
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'mk-store-'))
+  const config = validateConfig({ knowledge: { sources: [{ name: 'project', layer: 'project', path: 'knowledge' }, { name: 'platform', layer: 'team', path: 'team-knowledge' }] } }, 'test')
+  workspace = { root: join(base, 'ws'), configPath: undefined, config, mkHome: join(base, 'home'), stateDir: join(base, 'ws', '.mk') }
+})
+afterEach(() => rm(base, { recursive: true, force: true }))
+
+function record(content: string, layer: MemoryRecord['layer'] = 'user'): MemoryRecord {
+  const now = new Date().toISOString()
+  return { id: newMemoryId(), layer, content, tags: [], created: now, updated: now, source: 'cli', refs: [], supersedes: [], expires: undefined, lane: 'private', owner: undefined, metadata: {} }
+}
+
+const noHooks = { findDuplicate: async () => undefined, written: () => undefined }
+
+describe('memory locations', () => {
+  it('puts private layers under MK_HOME, project in the workspace and team in its source', () => {
+    const folders = visibleFolders(workspace, { agentId: 'alice', sessionId: 's1' })
+    expect(folders.map((folder) => [folder.key, folder.dir.slice(base.length)])).toEqual([
+      ['agent/alice', '/home/memory/agent/alice'],
+      ['session/s1', '/home/memory/session/s1'],
+      ['user', '/home/memory/user'],
+      ['project', '/ws/knowledge/memory'],
+      ['team/platform', '/ws/team-knowledge/memory'],
+    ])
+  })
+
+  it('explains why a layer has no folder', () => {
+    expect(() => folderForLayer(workspace, nobody, 'agent')).toThrow(/agent layer needs an id/)
+    expect(() => folderForLayer(workspace, nobody, 'company')).toThrow(/no knowledge source provides the company layer/)
+    expect(() => folderForLayer(workspace, { agentId: '../escape', sessionId: undefined }, 'agent')).toThrow(/not usable as a folder name/)
+  })
+})
+
+describe('memory store', () => {
+  it('deletes and restores private and shared memories through the MK_HOME history', async () => {
+    for (const layer of ['user', 'project'] as const) {
+      const folder = folderForLayer(workspace, nobody, layer)
+      const added = await addMemory(workspace, folder, record(`a ${layer} fact`, layer), noHooks)
+      if (added.deduplicated) throw new Error('unexpected dedup')
+      const stored = await findMemory(workspace, nobody, added.stored.record.id)
+      await deleteMemory(workspace, stored, () => undefined)
+      expect(existsSync(stored.file)).toBe(false)
+      const restored = await restoreMemory(workspace, nobody, stored.record.id, () => undefined)
+      expect(restored.record).toEqual(stored.record)
+      expect(existsSync(stored.file)).toBe(true)
+      await expect(restoreMemory(workspace, nobody, stored.record.id, () => undefined)).rejects.toThrow(/exists already/)
+    }
+  })
+
+  it('writes nothing when the duplicate check finds the content', async () => {
+    const folder = folderForLayer(workspace, nobody, 'user')
+    const outcome = await addMemory(workspace, folder, record('same'), { findDuplicate: async () => 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', written: () => undefined })
+    expect(outcome).toEqual({ deduplicated: true, id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' })
+    expect(existsSync(folder.dir)).toBe(false)
+  })
+
+  it('says NOT_FOUND for an unknown id and INVALID_INPUT for a malformed one', async () => {
+    await expect(findMemory(workspace, nobody, 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(findMemory(workspace, nobody, 'nope')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    await expect(restoreMemory(workspace, nobody, 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', () => undefined)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+})
+
+describe('lock', () => {
+  it('lets one holder in at a time and cleans up after itself', async () => {
+    const lock = join(base, 'locks', 'l')
+    let inside = 0
+    let most = 0
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        withLock(lock, async () => {
+          inside++
+          most = Math.max(most, inside)
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          inside--
+        }),
+      ),
+    )
+    expect(most).toBe(1)
+    expect(await readdir(join(base, 'locks'))).toEqual([])
+  })
+})

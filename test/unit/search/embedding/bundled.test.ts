@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { bundledMaxChars, truncateForBundled } from '../../../../src/search/embedding/bundled.js'
+import { createEmbeddingProvider } from '../../../../src/search/embedding/create.js'
+
+const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0)
+
+describe('truncateForBundled', () => {
+  it('keeps short texts, trimmed', () => {
+    expect(truncateForBundled('  We store everything in Postgres \n')).toBe('We store everything in Postgres')
+  })
+
+  it('cuts long texts at a word boundary within the limit', () => {
+    const text = 'postgres '.repeat(100)
+    const cut = truncateForBundled(text)
+    expect(cut.length).toBeLessThanOrEqual(bundledMaxChars)
+    expect(cut.length).toBeGreaterThan(bundledMaxChars - 'postgres '.length)
+    expect(cut.endsWith('postgres')).toBe(true)
+  })
+
+  it('cuts a long text without spaces at the limit', () => {
+    expect(truncateForBundled('x'.repeat(5000))).toHaveLength(bundledMaxChars)
+  })
+
+  it('never hands the model an empty text', () => {
+    expect(truncateForBundled('   ')).toBe(' ')
+  })
+})
+
+describe('bundled embedding provider (Universal Sentence Encoder Lite)', () => {
+  it('embeds by meaning, offline: 512-d unit vectors', async () => {
+    const provider = await createEmbeddingProvider({ provider: 'bundled', allowDownload: false }, { workspaceRoot: '/nonexistent' })
+    expect(provider?.modelId).toBe('bundled:universal-sentence-encoder-lite@1')
+    const [query, postgres, weather, empty] = (await provider?.embed(['what database do we use', 'We store everything in Postgres', 'It will rain tomorrow afternoon', ''], 'document')) ?? []
+    await provider?.close?.()
+    if (query === undefined || postgres === undefined || weather === undefined || empty === undefined) throw new Error('missing vectors')
+    expect(query).toHaveLength(512)
+    expect(Math.hypot(...query)).toBeCloseTo(1, 5)
+    expect(cosine(query, postgres)).toBeGreaterThan(cosine(query, weather) + 0.1)
+  })
+
+  it('returns no vectors for no texts', async () => {
+    const provider = await createEmbeddingProvider({ provider: 'bundled', allowDownload: false }, { workspaceRoot: '/nonexistent' })
+    expect(await provider?.embed([], 'query')).toEqual([])
+  })
+
+  it('is absent for provider none: full text only', async () => {
+    expect(await createEmbeddingProvider({ provider: 'none', allowDownload: false }, { workspaceRoot: '/nonexistent' })).toBeUndefined()
+  })
+})

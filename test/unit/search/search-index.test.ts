@@ -1,0 +1,136 @@
+import { mkdtemp, rm, truncate, writeFile, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openIndex } from '../../../src/search/search-index.js'
+import type { IndexDocument } from '../../../src/search/types.js'
+import { wordEmbedder } from '../../helpers/word-embedder.js'
+
+let dir: string
+let path: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mk-index-'))
+  path = join(dir, '.mk', 'index.db')
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+function memory(id: string, content: string, extra: Partial<IndexDocument> = {}): IndexDocument {
+  return { id, kind: 'memory', layer: 'user', content, tags: [], source: 'user', updatedAt: Date.now(), ...extra }
+}
+
+describe('search index', () => {
+  it('finds documents by full text, ranked by BM25, with filters', async () => {
+    const index = openIndex(path)
+    index.upsert([
+      memory('m1', 'We store everything in Postgres', { tags: ['db'] }),
+      memory('m2', 'The staging database is read-only on Fridays', { layer: 'project', source: 'project' }),
+      memory('m3', 'Lunch is at noon'),
+      { id: 'adr-1', kind: 'knowledge', layer: 'project', title: 'Use PostgreSQL', content: 'Relational data goes to postgres.', tags: [], updatedAt: 1, type: 'adr', status: 'accepted' },
+    ])
+    const hits = await index.search({ text: 'where is the postgres database', mode: 'hybrid', limit: 10 })
+    expect(hits.map((hit) => hit.id)).toEqual(expect.arrayContaining(['m1', 'm2', 'adr-1']))
+    expect(hits.map((hit) => hit.id)).not.toContain('m3')
+    expect(hits[0]?.score).toBe(1)
+    expect(hits[0]?.scores.text).toBeGreaterThan(0)
+    const memoriesOnly = await index.search({ text: 'postgres', mode: 'fulltext', limit: 10, filters: { kind: 'memory', tags: ['db'] } })
+    expect(memoriesOnly.map((hit) => hit.id)).toEqual(['m1'])
+    const projectOnly = await index.search({ text: 'database', mode: 'fulltext', limit: 10, filters: { layers: ['project'], kind: 'memory' } })
+    expect(projectOnly.map((hit) => hit.id)).toEqual(['m2'])
+    index.close()
+  })
+
+  it('leaves out expired documents and removes documents', async () => {
+    const index = openIndex(path)
+    index.upsert([memory('old', 'temporary token rotation note', { expiresAt: Date.now() - 1000 }), memory('new', 'token rotation happens monthly')])
+    expect((await index.search({ text: 'token rotation', mode: 'fulltext', limit: 5 })).map((hit) => hit.id)).toEqual(['new'])
+    expect(index.remove(['new', 'missing'])).toBe(1)
+    expect(await index.search({ text: 'token rotation', mode: 'fulltext', limit: 5 })).toEqual([])
+    index.close()
+  })
+
+  it('upsert does not embed; embedPending does, and hybrid search then finds by meaning', async () => {
+    const embedder = wordEmbedder({ synonyms: { postgres: 'database', postgresql: 'database' } })
+    const index = openIndex(path, { embedder })
+    index.upsert([memory('pg', 'We store everything in Postgres'), memory('noise', 'The office plants need water')])
+    expect(embedder.calls).toBe(0)
+    expect(index.pendingCount()).toBe(2)
+    // Without vectors the memory is still found by its words.
+    expect((await index.search({ text: 'postgres', mode: 'hybrid', limit: 5 }))[0]?.id).toBe('pg')
+    expect(await index.embedPending()).toBe(2)
+    expect(index.pendingCount()).toBe(0)
+    const hits = await index.search({ text: 'what database do we use', mode: 'hybrid', limit: 5 })
+    expect(hits[0]?.id).toBe('pg')
+    expect(hits[0]?.scores.vector).toBeGreaterThan(0)
+    const vectorOnly = await index.search({ text: 'database', mode: 'vector', limit: 1, filters: { kind: 'memory' } })
+    expect(vectorOnly[0]?.id).toBe('pg')
+    index.close()
+  })
+
+  it('re-embeds with a notice when the model changes', async () => {
+    const first = openIndex(path, { embedder: wordEmbedder({ modelId: 'a' }) })
+    first.upsert([memory('m1', 'alpha beta')])
+    await first.embedPending()
+    first.close()
+    const second = openIndex(path, { embedder: wordEmbedder({ modelId: 'b', dimensions: 32 }) })
+    expect(second.notices.join('\n')).toMatch(/model changed from a to b: re-embedding 1 documents/)
+    expect(second.pendingCount()).toBe(1)
+    expect(await second.embedPending()).toBe(1)
+    expect(second.stats()).toMatchObject({ modelId: 'b', dimensions: 32, documents: 1, pending: 0 })
+    second.close()
+  })
+
+  it('recreates a truncated index with a notice instead of failing', async () => {
+    const index = openIndex(path)
+    index.upsert(Array.from({ length: 300 }, (_, n) => memory(`m${n}`, `memory number ${n} `.repeat(20))))
+    index.close()
+    const size = (await stat(path)).size
+    await truncate(path, Math.floor(size / 2))
+    const reopened = openIndex(path)
+    expect(reopened.notices.join('\n')).toMatch(/truncated; it was recreated/)
+    expect(reopened.stats().documents).toBe(0)
+    reopened.close()
+  })
+
+  it('explains a damaged page met in a search, and clear() recreates the index', async () => {
+    const index = openIndex(path)
+    index.upsert(Array.from({ length: 300 }, (_, n) => memory(`m${n}`, `memory number ${n} `.repeat(20))))
+    index.close()
+    const { open } = await import('node:fs/promises')
+    const file = await open(path, 'r+')
+    const size = (await file.stat()).size
+    // Garbage over the later pages (document data), not over the schema and metadata at the start.
+    for (let offset = Math.ceil(size / 2 / 4096) * 4096; offset < size; offset += 4096) await file.write(Buffer.alloc(4096, 0xa5), 0, 4096, offset)
+    await file.close()
+    const damaged = openIndex(path)
+    expect(damaged.notices).toEqual([])
+    await expect(damaged.search({ text: 'memory number', mode: 'fulltext', limit: 300 })).rejects.toMatchObject({
+      code: 'INTERNAL_ERROR',
+      message: expect.stringMatching(/index\.db is corrupt/),
+      details: { hint: expect.stringMatching(/run mk index rebuild/) },
+    })
+    damaged.clear()
+    expect(damaged.notices.join('\n')).toMatch(/was corrupt \(.*\); it was recreated/)
+    damaged.upsert([memory('fresh', 'written after the repair')])
+    expect((await damaged.search({ text: 'repair', mode: 'fulltext', limit: 1 }))[0]?.id).toBe('fresh')
+    damaged.close()
+  })
+
+  it('recreates a file that is not an mk index', async () => {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(dir, '.mk'), { recursive: true })
+    await writeFile(path, 'this is not a database at all, just text that is long enough to have a header of 100 bytes.............')
+    const index = openIndex(path)
+    expect(index.notices.join('\n')).toMatch(/not a SQLite database/)
+    index.upsert([memory('m1', 'works again')])
+    expect((await index.search({ text: 'works', mode: 'fulltext', limit: 1 }))[0]?.id).toBe('m1')
+    index.close()
+  })
+
+  it('finds the same content in a source regardless of case and spacing', () => {
+    const index = openIndex(path)
+    index.upsert([memory('m1', 'Deploys   happen on Tuesdays.')])
+    expect(index.findSameContent('deploys happen on tuesdays', ['user'])?.id).toBe('m1')
+    expect(index.findSameContent('deploys happen on tuesdays', ['project'])).toBeUndefined()
+    index.close()
+  })
+})
