@@ -6,6 +6,7 @@ import { benchMemory } from './memory.js'
 import { benchEval } from './eval.js'
 // mcp server (issue 6)
 import { benchMcp } from './mcp.js'
+import { benchMcpSearch } from './mcp-search.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -17,6 +18,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   eval: benchEval,
   // mcp server (issue 6)
   mcp: benchMcp,
+  'mcp-search': benchMcpSearch,
 }
 
 const only = process.argv.slice(2)

@@ -102,13 +102,45 @@ constraints:
 # Use PostgreSQL for relational data
 `
 
+interface SearchOutput {
+  results: { content: string; scores: { text?: number; vector?: number } }[]
+}
+
 describe('an agent working through mk mcp', () => {
-  it('checks a proposed dependency and gets the blocking constraint back', async () => {
+  it('stores a memory, finds it by meaning, sees memories other processes add, and checks a proposed dependency', { timeout: 180_000 }, async () => {
     workspace = await makeWorkspace({
       'knowledge/adr/adr-0001-use-postgresql.md': blockingAdr,
       'package.json': '{ "name": "orders-service", "dependencies": { "pg": "^8.11.0" } }\n',
     })
     connection = await connectMcp(workspace)
+    const names = (await connection.client.listTools()).tools.map((tool) => tool.name)
+    expect(names).toEqual(expect.arrayContaining(['memory_add', 'memory_search', 'knowledge_check']))
+
+    for (const content of [
+      'Alice prefers tabs over spaces in every repository',
+      'Deploys go out after the Monday standup',
+      'The staging database refuses writes on Fridays',
+      'The office coffee machine is broken',
+    ]) {
+      expect(await connection.call('memory_add', { content })).toMatchObject({ ok: true, output: { success: true, deduplicated: false } })
+    }
+
+    // No word of the query is in the memory: only its meaning can match.
+    const byMeaning = await connection.call('memory_search', { query: 'which weekday is the test DB locked', limit: 3 })
+    expect(byMeaning.ok).toBe(true)
+    const {
+      results: [best],
+    } = (byMeaning.ok ? byMeaning.output : { results: [] }) as SearchOutput
+    expect(best).toMatchObject({ content: 'The staging database refuses writes on Fridays' })
+    expect(best?.scores.text ?? 0).toBe(0)
+    expect(best?.scores.vector).toBeGreaterThan(0)
+
+    // Another process writes a memory while the server runs; the server sees it before it answers.
+    const added = await runMk(['memory', 'add', 'The CI runners have two cores each', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    expect(added.exitCode).toBe(0)
+    const fresh = await connection.call('memory_search', { query: 'CI runners cores', limit: 1 })
+    expect(fresh).toMatchObject({ ok: true, output: { results: [{ content: 'The CI runners have two cores each' }] } })
+
     const checked = await connection.call('knowledge_check', { dependencies: [{ name: 'mysql2', version: '^3.9.0' }] })
     expect(checked).toMatchObject({
       ok: true,
@@ -118,6 +150,15 @@ describe('an agent working through mk mcp', () => {
       },
     })
     expect(checked.texts[0]).toContain('no-mysql')
+  })
+
+  it('gives a worker no tool that stores, deletes or syncs', async () => {
+    workspace = await makeWorkspace()
+    connection = await connectMcp(workspace, ['--profile', 'worker'])
+    const names = (await connection.client.listTools()).tools.map((tool) => tool.name)
+    expect(names).toEqual(expect.arrayContaining(['memory_search', 'knowledge_check']))
+    expect(names.filter((name) => /^(memory_(add|delete|restore)|sync_|index_(update|rebuild))/.test(name))).toEqual([])
+    expect(await connection.call('memory_add', { content: 'a worker tries to write' })).toMatchObject({ ok: false, error: { errorCode: 'NOT_FOUND' } })
   })
 })
 
