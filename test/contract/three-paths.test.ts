@@ -108,7 +108,8 @@ describe('invalid input on every path', () => {
 
   const cases = tools.flatMap((tool) => invalidCases(tool).map((invalid) => [tool.name, invalid.kind, invalid.field, tool, invalid] as const))
 
-  it.each(cases)('%s, %s (%s): INVALID_INPUT naming the field', async (_name, _kind, field, tool, invalid) => {
+  // Each case is independent and mostly waits on a spawned CLI, so they run side by side.
+  it.concurrent.for(cases)('%s, %s (%s): INVALID_INPUT naming the field', async ([, , field, tool, invalid], { expect }) => {
     const responses = {
       dispatcher: await callDispatcher(tool, invalid.input, workspace),
       cli: await callCli(tool.name, invalid.input, workspace),
