@@ -41,7 +41,7 @@ function exampleSection(tool: ManifestTool): string {
     '',
     'Generic JSON call:',
     '',
-    fence('json', JSON.stringify(call, null, 2)),
+    fence('json', JSON.stringify(call)),
     '',
     'CLI:',
     '',
@@ -53,7 +53,7 @@ function exampleSection(tool: ManifestTool): string {
     '',
     'Result (`structuredContent` over MCP, stdout with `--json`):',
     '',
-    fence('json', JSON.stringify(example.output, null, 2)),
+    fence('json', JSON.stringify(example.output)),
   ].join('\n')
 }
 
