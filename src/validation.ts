@@ -62,12 +62,14 @@ function expectedOf(issue: z.core.$ZodIssue): string {
 
 /**
  * A union failure carries one list of issues per alternative, with paths relative to
- * the union; the alternative with the fewest issues is the one the author meant.
+ * the union; the alternative with the fewest issues, and then the deepest, is the one the author meant.
  */
 function flattenUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue]
-    const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? []
+    const depth = (branch: readonly z.core.$ZodIssue[]): number => Math.max(0, ...branch.map((inner) => inner.path.length))
+    // Fewest problems first; on a tie, the alternative that got further into the value.
+    const closest = [...issue.errors].sort((a, b) => a.length - b.length || depth(b) - depth(a))[0] ?? []
     return flattenUnions(closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue))
   })
 }

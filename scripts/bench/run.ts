@@ -1,22 +1,18 @@
-import { benchStartup } from './startup.js'
-// knowledge check (issue 3)
 import { benchCheck } from './check.js'
-// memory and search (issue 4)
-import { benchMemory } from './memory.js'
 import { benchEval } from './eval.js'
-// mcp server (issue 6)
 import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
+import { benchMemory } from './memory.js'
+import { benchStartup } from './startup.js'
+import { benchSync } from './sync.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
-  // knowledge check (issue 3)
   check: benchCheck,
-  // memory and search (issue 4)
   memory: benchMemory,
+  sync: benchSync,
   eval: benchEval,
-  // mcp server (issue 6)
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
 }

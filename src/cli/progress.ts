@@ -16,7 +16,8 @@ function plainReporter(stream: NodeJS.WritableStream): ProgressReporter {
       if (event.phase === lastPhase && tenth === lastTenth) return
       lastPhase = event.phase
       lastTenth = tenth
-      stream.write(`${event.phase}: ${event.done}${event.total === undefined ? '' : `/${event.total}`}\n`)
+      const count = event.total === undefined ? (event.message === undefined ? `${event.done}` : '') : `${event.done}/${event.total}`
+      stream.write(`${event.phase}: ${[event.message, count].filter((part) => part !== undefined && part !== '').join(' ')}\n`)
     },
     async finish() {},
   }
@@ -47,6 +48,8 @@ function inkReporter(stream: NodeJS.WriteStream): ProgressReporter {
   }
 }
 
+/** A bar on a real terminal; plain lines in pipes, logs and pseudo-terminals that report no size (ink would wrap every character). */
 export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
-  return stream.isTTY === true ? inkReporter(stream) : plainReporter(stream)
+  const sized = (stream.columns ?? 0) > 0 && (stream.rows ?? 0) > 0
+  return stream.isTTY === true && sized ? inkReporter(stream) : plainReporter(stream)
 }

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { basename, relative, resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { layerRank } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
-import { toPosix, walkFiles } from '../fs/walk.js'
+import { toPosix } from '../fs/walk.js'
+import { listKnowledgeFiles } from './files.js'
 import type { KnowledgeItem, KnowledgeProblem } from './model.js'
 import { parseKnowledgeFile } from './parse.js'
 import { resolveSources, type ResolvedSource } from './sources.js'
@@ -19,12 +20,6 @@ export interface KnowledgeBase {
   problems: KnowledgeProblem[]
   sources: ResolvedSource[]
   filesRead: number
-}
-
-const notKnowledge = /^(readme|index|changelog|license|.*template.*)\.md$/i
-
-function isKnowledgeFile(relativePath: string): boolean {
-  return relativePath.toLowerCase().endsWith('.md') && !notKnowledge.test(basename(relativePath))
 }
 
 async function listSourceFiles(workspace: Workspace, source: ResolvedSource, problems: KnowledgeProblem[]): Promise<string[]> {
@@ -42,15 +37,7 @@ async function listSourceFiles(workspace: Workspace, source: ResolvedSource, pro
     })
     return []
   }
-  // Memories are markdown too: the project's memory folder and each source's memory/ folder hold them.
-  const memoryDirs = [resolve(workspace.root, workspace.config.memory.dir), resolve(source.directory, 'memory')]
-  const files = await walkFiles(source.directory, {
-    include: (path, isDirectory) => {
-      const absolute = resolve(source.directory, path)
-      if (memoryDirs.some((dir) => absolute === dir || absolute.startsWith(`${dir}/`))) return false
-      return isDirectory || isKnowledgeFile(path)
-    },
-  })
+  const files = await listKnowledgeFiles(workspace, source.directory)
   return files.map((file) => resolve(source.directory, file))
 }
 

@@ -134,7 +134,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
 }
 
 /** Every knowledge file's path, size and modification time, hashed: a change anywhere changes it. */
-async function knowledgeSignature(workspace: Workspace): Promise<string> {
+export async function knowledgeSignature(workspace: Workspace): Promise<string> {
   const hash = createHash('sha256')
   const memoryDir = join(workspace.root, workspace.config.memory.dir)
   for (const source of resolveSources(workspace)) {

@@ -19,6 +19,10 @@ import { memoryRestore } from './memory/restore.js'
 import { memorySearch } from './memory/search.js'
 import { memoryShow } from './memory/show.js'
 
+import { doctorCheck } from './doctor/check.js'
+import { syncNow } from './sync/now.js'
+import { syncStatusTool } from './sync/status.js'
+
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
  * function schemas are generated from this list; CLI commands import their tool directly.
@@ -43,4 +47,8 @@ export const tools: readonly AnyTool[] = [
   indexUpdate,
   indexRebuild,
   evalRun,
+  // sync
+  syncNow,
+  syncStatusTool,
+  doctorCheck,
 ]

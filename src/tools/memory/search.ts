@@ -34,6 +34,8 @@ export const memorySearch = defineTool({
         score: z.number().describe('Fused score, 0-1'),
         scores: scoresSchema,
         tags: z.array(z.string()),
+        stale: z.boolean().describe('True when a ref names a knowledge item that is superseded, deprecated or gone, or a workspace file that no longer exists'),
+        staleReason: z.string().optional().describe('Why it is stale'),
       }),
     ),
     totalCount: z.number().int(),
@@ -54,6 +56,7 @@ export const memorySearch = defineTool({
             score: 1,
             scores: { text: 1.2, vector: 0.61 },
             tags: ['database'],
+            stale: false,
           },
         ],
         totalCount: 1,
@@ -88,19 +91,40 @@ export const memorySearch = defineTool({
       const layer = memoryLayerSchema.parse(doc.layer)
       return [{ memoryId: hit.id, content: doc.content, layer, score: round(hit.score), scores: roundScores(hit.scores), tags: [...doc.tags] }]
     })
+    // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
+    const { staleReasons } = await import('../../sync/stale.js')
+    const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
+    const reasons = await staleReasons(
+      ctx.workspace,
+      results.flatMap((result) => {
+        const folder = folderByKey.get(documents.get(result.memoryId)?.source ?? '')
+        return folder === undefined ? [] : [{ id: result.memoryId, folder }]
+      }),
+      async () => {
+        await ensureFresh(index, ctx.workspace, { identity, folders: [], memory: false, warn: ctx.warn })
+        return (id) => {
+          const [doc] = index.getMany([id])
+          return doc?.kind === 'knowledge' ? doc.status : undefined
+        }
+      },
+    )
+    const marked = results.map((result) => {
+      const staleReason = reasons.get(result.memoryId)
+      return { ...result, stale: staleReason !== undefined, ...(staleReason === undefined ? {} : { staleReason }) }
+    })
     const searchedLayers = [...new Set(folders.map((folder) => folder.layer))]
     const { style } = ctx
     const display =
       results.length === 0
         ? `No memories match "${input.query}" (${searchMode}).`
         : [
-            ...results.map(
+            ...marked.map(
               (result) =>
-                `${style.cyan(result.memoryId)} ${style.dim(`[${result.layer}] ${result.score.toFixed(2)}`)}\n  ${result.content.replaceAll('\n', '\n  ')}`,
+                `${style.cyan(result.memoryId)} ${style.dim(`[${result.layer}] ${result.score.toFixed(2)}`)}${result.staleReason === undefined ? '' : ` ${style.yellow(`stale: ${result.staleReason}`)}`}\n  ${result.content.replaceAll('\n', '\n  ')}`,
             ),
             style.dim(`${results.length} ${results.length === 1 ? 'memory' : 'memories'} (${searchMode}; layers ${searchedLayers.join(', ')})`),
           ].join('\n')
-    return { output: { success: true as const, results, totalCount: results.length, searchedLayers, searchMode }, display }
+    return { output: { success: true as const, results: marked, totalCount: marked.length, searchedLayers, searchMode }, display }
   },
 })
 

@@ -99,3 +99,18 @@ describe('dispatch', () => {
     expect(JSON.stringify(outcome)).not.toContain('at ')
   })
 })
+
+describe('INVALID_INPUT for one-or-many fields', () => {
+  const layered = {
+    ...echo,
+    input: z.strictObject({ layer: z.union([z.enum(['project', 'team']), z.array(z.enum(['project', 'team']))]) }),
+  } as unknown as AnyTool
+
+  it('names the bad element of a list rather than calling the list wrong', async () => {
+    const outcome = await dispatch(layered, { layer: ['team', 'galaxy'] }, caller())
+    if (outcome.ok) throw new Error('expected an error')
+    expect(outcome.error.details?.problems).toEqual([
+      { path: 'layer[1]', expected: 'one of "project", "team"', received: '"galaxy"', message: 'layer[1]: expected one of "project", "team", received "galaxy"' },
+    ])
+  })
+})

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve } from 'node:path'
+import type { Workspace } from '../config/workspace.js'
+import type { MemoryLayer } from '../config/layers.js'
+import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
+
+/** What a memory's refs point at now: a knowledge item's status, or nothing. */
+export type KnowledgeStatusLookup = (id: string) => string | undefined
+
+const staleStatuses: ReadonlySet<string> = new Set(['superseded', 'deprecated'])
+
+/** A ref naming a file rather than a knowledge id: it has a folder or an extension (`src/db.ts`, `README.md`). */
+function looksLikePath(ref: string): boolean {
+  return ref.includes('/') || /\.[a-z0-9]{1,8}$/i.test(ref)
+}
+
+/**
+ * Why a memory can no longer be trusted, or undefined: a ref names a knowledge item that
+ * is superseded, deprecated or gone, or a workspace file that no longer exists.
+ */
+export function staleReason(refs: readonly string[], statusOf: KnowledgeStatusLookup, workspaceRoot: string): string | undefined {
+  for (const ref of refs) {
+    const status = statusOf(ref)
+    if (status !== undefined) {
+      if (staleStatuses.has(status)) return `refers to ${ref}, which is ${status}`
+      continue
+    }
+    if (looksLikePath(ref)) {
+      const target = resolve(workspaceRoot, ref)
+      const inside = !isAbsolute(ref) && !relative(workspaceRoot, target).startsWith('..')
+      if (inside && !existsSync(target)) return `refers to ${ref}, which no longer exists in the workspace`
+      continue
+    }
+    return `refers to ${ref}, which is no longer in the knowledge base`
+  }
+  return undefined
+}
+
+export interface StaleMemory {
+  memoryId: string
+  layer: MemoryLayer
+  reason: string
+}
+
+/**
+ * Memories (of every folder visible here) whose refs name one of `ids`, the knowledge
+ * items a sync just superseded, deprecated or deleted.
+ */
+export async function memoriesReferring(workspace: Workspace, identity: MemoryIdentity, ids: ReadonlySet<string>, statusOf: KnowledgeStatusLookup): Promise<StaleMemory[]> {
+  if (ids.size === 0) return []
+  const [{ visibleFolders }, { isStored, listMemoryFiles, readMemoryFile }] = await Promise.all([import('../memory/locations.js'), import('../memory/store.js')])
+  const stale: StaleMemory[] = []
+  for (const folder of visibleFolders(workspace, identity)) {
+    for (const name of await listMemoryFiles(folder)) {
+      const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
+      if (!isStored(read) || !read.record.refs.some((ref) => ids.has(ref))) continue
+      const reason = staleReason(read.record.refs.filter((ref) => ids.has(ref)), statusOf, workspace.root)
+      if (reason !== undefined) stale.push({ memoryId: read.record.id, layer: read.record.layer, reason })
+    }
+  }
+  return stale
+}
+
+/**
+ * Stale reasons for a few memories (search hits), by id. Their files are read for the refs;
+ * `lookup` (which may refresh the knowledge index) is only called when some memory has refs.
+ */
+export async function staleReasons(
+  workspace: Workspace,
+  memories: readonly { id: string; folder: MemoryFolder }[],
+  lookup: () => Promise<KnowledgeStatusLookup>,
+): Promise<Map<string, string>> {
+  const { isStored, memoryFile, readMemoryFile } = await import('../memory/store.js')
+  const refs = new Map<string, string[]>()
+  for (const memory of memories) {
+    const read = await readMemoryFile(workspace, memory.folder, memoryFile(memory.folder, memory.id))
+    if (isStored(read) && read.record.refs.length > 0) refs.set(memory.id, read.record.refs)
+  }
+  const reasons = new Map<string, string>()
+  if (refs.size === 0) return reasons
+  const statusOf = await lookup()
+  for (const [id, list] of refs) {
+    const reason = staleReason(list, statusOf, workspace.root)
+    if (reason !== undefined) reasons.set(id, reason)
+  }
+  return reasons
+}
