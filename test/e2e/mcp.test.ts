@@ -157,7 +157,7 @@ describe('an agent working through mk mcp', () => {
     connection = await connectMcp(workspace, ['--profile', 'worker'])
     const names = (await connection.client.listTools()).tools.map((tool) => tool.name)
     expect(names).toEqual(expect.arrayContaining(['memory_search', 'knowledge_check']))
-    expect(names.filter((name) => /^(memory_(add|delete|restore)|sync_|index_(update|rebuild))/.test(name))).toEqual([])
+    expect(names.filter((name) => /^(memory_(add|delete|restore)|sync_now|index_(update|rebuild))$/.test(name))).toEqual([])
     expect(await connection.call('memory_add', { content: 'a worker tries to write' })).toMatchObject({ ok: false, error: { errorCode: 'NOT_FOUND' } })
   })
 })
