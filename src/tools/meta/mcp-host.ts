@@ -1,7 +1,6 @@
 import { MkError, toErrorObject, type ErrorObject } from '../../errors.js'
 import type { McpCallResult, McpCallSession, McpHost, McpToolSpec } from '../../mcp/host.js'
-import type { CallerContext } from '../dispatcher.js'
-import { dispatch } from '../dispatcher.js'
+import { dispatch, type CallerContext } from '../dispatcher.js'
 import type { AnyTool } from '../define.js'
 import { inputJsonSchema, outputJsonSchema } from '../generate/json-schema.js'
 import { tierPolicies } from '../generate/tier-policy.js'
