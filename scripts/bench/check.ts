@@ -3,9 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { compileCodeSearch } from '../../src/constraints/code-search.js'
 import { compilePattern, compilePatternSet } from '../../src/constraints/regex.js'
 import { benchConstraints, makeCheckWorkspace, type BenchConstraint } from './check-workspace.js'
-import { median, round, timeMk } from './measure.js'
+import { median, mkBin, round, timeMk } from './measure.js'
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -73,17 +74,42 @@ function compareEngines(root: string, sources: readonly string[]): Record<string
   const withSet = time(() =>
     texts.reduce((count, text) => count + [...occurring(text)].reduce((sum, index) => sum + (compiled[index]?.lineMatchOffsets(text).length ?? 0), 0), 0),
   )
+  const search = compileCodeSearch(patterns.map((pattern) => ({ pattern })))
+  const withLiterals = time(() =>
+    texts.reduce((count, text) => {
+      const found = search.search(text)
+      return count + patterns.reduce((sum, _, index) => sum + found.lineMatchOffsets(index).length, 0)
+    }, 0),
+  )
   const v8Patterns = patterns.map((pattern) => (pattern.startsWith('(?i)') ? new RegExp(pattern.slice(4), 'gmi') : new RegExp(pattern, 'gm')))
   const v8 = time(() => v8Patterns.reduce((sum, pattern) => sum + texts.reduce((count, text) => count + [...text.matchAll(pattern)].length, 0), 0))
   return {
     bytes: texts.reduce((sum, text) => sum + text.length, 0),
     re2js_per_pattern_ms: perPattern.ms,
     re2js_pattern_set_ms: withSet.ms,
+    literal_prefilter_then_re2js_ms: withLiterals.ms,
     v8_regexp_per_pattern_ms: v8.ms,
     matches_re2js: withSet.matches,
+    matches_literal_prefilter: withLiterals.matches,
     matches_v8: v8.matches,
     set_over_v8: round(withSet.ms / v8.ms, 2),
+    literal_prefilter_over_v8: round(withLiterals.ms / v8.ms, 2),
   }
+}
+
+/**
+ * Median CPU time (user + system, seconds) of a whole `mk` process: on a shared
+ * machine it varies far less than wall time. Needs GNU time at /usr/bin/time.
+ */
+function cpuMk(args: readonly string[], cwd: string, runs = 7): number | string {
+  const seconds: number[] = []
+  for (let index = 0; index < runs + 1; index++) {
+    const result = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, mkBin, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    if (result.error !== undefined) return 'not available (/usr/bin/time missing)'
+    const [user, system] = (result.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number)
+    if (index > 0 && user !== undefined && system !== undefined) seconds.push(user + system)
+  }
+  return round(median(seconds) * 1000)
 }
 
 /** Catastrophic backtracking: `(a+)+$` against a's followed by a character that fails the match. */
@@ -106,6 +132,7 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
   const { root, sources } = await makeCheckWorkspace()
   try {
     const check = timeMk(['knowledge', 'check'], { cwd: root, budgetMs: 500 })
+    const checkCpuMs = cpuMk(['knowledge', 'check'], root)
     spawnSync('git', ['init', '-q'], { cwd: root })
     spawnSync('git', ['add', '-A'], { cwd: root })
     const staged = timeMk(['knowledge', 'check', '--staged'], { cwd: root, budgetMs: 500 })
@@ -115,6 +142,7 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
       files: sources.length,
       constraints: benchConstraints.length,
       mk_check: check,
+      mk_check_cpu_ms: checkCpuMs,
       mk_check_staged: staged,
       engines_in_process: compareEngines(root, sources),
       redos: redos(),

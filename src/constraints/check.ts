@@ -92,15 +92,19 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
   }
 }
 
-/** Whether any rule needs the content of this file. */
-function contentNeeded(path: string, rules: readonly Rule[], globs: GlobMatcher): boolean {
-  return rules.some((rule) => {
-    const { target } = rule.constraint
-    if (target === 'file') return false
-    if (target === 'import' && !readsImports(path)) return false
-    if (target === 'dependency' && !isManifest(path)) return false
-    return inScope(rule.constraint, path, globs)
-  })
+/** Whether any rule needs the content of a file: one test per distinct target and scope, which most rules share. */
+function contentNeeded(rules: readonly Rule[], globs: GlobMatcher): (path: string) => boolean {
+  const distinct = new Map<string, Rule['constraint']>()
+  for (const { constraint } of rules) {
+    if (constraint.target !== 'file') distinct.set(JSON.stringify([constraint.target, constraint.paths, constraint.exclude]), constraint)
+  }
+  const constraints = [...distinct.values()]
+  return (path) =>
+    constraints.some((constraint) => {
+      if (constraint.target === 'import' && !readsImports(path)) return false
+      if (constraint.target === 'dependency' && !isManifest(path)) return false
+      return inScope(constraint, path, globs)
+    })
 }
 
 async function readSources(input: CheckInput, paths: readonly string[]): Promise<{ sources: Map<string, SourceText>; binary: number; tooLarge: number }> {
@@ -144,7 +148,8 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
   const baselineFile = requireInsideWorkspace(workspace.root, check.baseline, '.mkrc check.baseline')
   const ownFiles = new Set([waiversFile, baselineFile])
   const contentExcluded = (path: string): boolean => ownFiles.has(path) || knowledgeFolders.some((folder) => path.startsWith(`${folder}/`))
-  const toRead = input.paths.filter((path) => !contentExcluded(path) && contentNeeded(path, rules, globs))
+  const needed = contentNeeded(rules, globs)
+  const toRead = input.paths.filter((path) => !contentExcluded(path) && needed(path))
   const { sources, binary, tooLarge } = await readSources(input, toRead)
 
   const context = new EvaluationContext(input, globs, sources, check.dependencyFields, rules)

@@ -1,9 +1,9 @@
 import { basename } from 'node:path'
+import { compileCodeSearch, type CodeSearch, type FileSearch } from './code-search.js'
 import type { CheckInput } from './input.js'
 import { findImports, readsImports, type ModuleImport } from './imports.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
 import type { Finding, Rule } from './model.js'
-import { compilePatternSet } from './regex.js'
 import { inScope, type GlobMatcher } from './scope.js'
 import type { SourceText } from './source-text.js'
 
@@ -12,9 +12,10 @@ export class EvaluationContext {
   private readonly manifestCache = new Map<string, ManifestDependency[]>()
   private readonly importCache = new Map<string, ModuleImport[]>()
   private importIndex: Map<string, { source: SourceText; site: ModuleImport }[]> | undefined
-  private readonly codeHitCache = new Map<string, ReadonlySet<number>>()
+  private readonly codeSearchCache = new Map<string, FileSearch>()
+  private readonly scopeCache = new Map<string, SourceText[]>()
   private readonly codeRuleIndex = new Map<Rule, number>()
-  private readonly searchCode: (text: string) => ReadonlySet<number>
+  private readonly codeSearch: CodeSearch
 
   constructor(
     readonly input: CheckInput,
@@ -26,26 +27,35 @@ export class EvaluationContext {
   ) {
     const codeRules = rules.filter((rule) => rule.constraint.target === 'code')
     codeRules.forEach((rule, index) => this.codeRuleIndex.set(rule, index))
-    this.searchCode = compilePatternSet(codeRules.map((rule) => rule.constraint.pattern))
+    this.codeSearch = compileCodeSearch(codeRules.map((rule) => ({ pattern: rule.constraint.pattern, regex: rule.regex })))
   }
 
-  /** Whether a code rule's pattern occurs anywhere in the file (possibly across lines). */
-  codeOccurs(rule: Rule, source: SourceText): boolean {
-    let hits = this.codeHitCache.get(source.path)
-    if (hits === undefined) {
-      hits = this.searchCode(source.text)
-      this.codeHitCache.set(source.path, hits)
+  /** Start offsets of a code rule's matches in a file, each judged within its own line. */
+  codeMatchOffsets(rule: Rule, source: SourceText): number[] {
+    const index = this.codeRuleIndex.get(rule)
+    if (index === undefined) return []
+    let found = this.codeSearchCache.get(source.path)
+    if (found === undefined) {
+      found = this.codeSearch.search(source.text)
+      this.codeSearchCache.set(source.path, found)
     }
-    return hits.has(this.codeRuleIndex.get(rule) ?? -1)
+    return found.lineMatchOffsets(index)
   }
 
   inScope(rule: Rule, path: string): boolean {
     return inScope(rule.constraint, path, this.globs)
   }
 
-  /** Text sources in the rule's scope, in path order. */
-  sourcesInScope(rule: Rule, accept: (path: string) => boolean = () => true): SourceText[] {
-    return [...this.sources.values()].filter((source) => accept(source.path) && this.inScope(rule, source.path))
+  /** Text sources in the rule's scope, in path order; computed once per distinct scope, which most rules share. */
+  sourcesInScope(rule: Rule, accept?: (path: string) => boolean): SourceText[] {
+    const { paths, exclude } = rule.constraint
+    const key = JSON.stringify([paths, exclude])
+    let inScope = this.scopeCache.get(key)
+    if (inScope === undefined) {
+      inScope = [...this.sources.values()].filter((source) => this.inScope(rule, source.path))
+      this.scopeCache.set(key, inScope)
+    }
+    return accept === undefined ? inScope : inScope.filter((source) => accept(source.path))
   }
 
   manifest(source: SourceText): ManifestDependency[] {

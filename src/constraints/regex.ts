@@ -3,7 +3,7 @@ import { RE2JS, RE2Set } from 're2js'
 /**
  * A constraint pattern compiled with RE2 semantics (re2js): matching time is
  * linear in the input, so a pattern from another team's repository cannot hang
- * a pre-commit hook. See knowledge/adr/0001-match-constraint-patterns-with-re2js.md.
+ * a pre-commit hook. See knowledge/adr/adr-0004-constraint-patterns-re2js.md.
  */
 export interface CompiledPattern {
   /** The whole text matches (dependency names, module specifiers). */
@@ -31,7 +31,8 @@ export function regexSyntaxError(pattern: string): string | undefined {
 export function compilePattern(pattern: string): CompiledPattern {
   const whole = RE2JS.compile(pattern)
   // Multiline: `^` and `$` anchor at line boundaries when a whole file is searched at once.
-  const lines = RE2JS.compile(pattern, RE2JS.MULTILINE)
+  // Compiled on first use: names, specifiers and literal-guided searches never need it.
+  let lines: RE2JS | undefined
   // Names and module specifiers repeat across files; each re2js call has a fixed cost.
   const wholeResults = new Map<string, boolean>()
   return {
@@ -54,6 +55,7 @@ export function compilePattern(pattern: string): CompiledPattern {
     },
     lineMatchOffsets(text) {
       const offsets: number[] = []
+      lines ??= RE2JS.compile(pattern, RE2JS.MULTILINE)
       const matcher = lines.matcher(text)
       let from = 0
       while (from <= text.length && matcher.find(from)) {

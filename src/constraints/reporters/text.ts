@@ -12,12 +12,24 @@ function severityLabel(severity: Severity, style: ReportStyle): string {
   return severity === 'block' ? style.red(padded) : severity === 'warn' ? style.yellow(padded) : style.dim(padded)
 }
 
+/** A constraint's line in its knowledge file is looked up in the file's frontmatter on each read: once per rule is enough. */
+const statedAt = new WeakMap<Finding['rule'], number>()
+
+function constraintLine(rule: Finding['rule']): number {
+  let line = statedAt.get(rule)
+  if (line === undefined) {
+    line = rule.constraint.line
+    statedAt.set(rule, line)
+  }
+  return line
+}
+
 function describeFinding(finding: Finding, style: ReportStyle): string[] {
   const { constraint, item } = finding.rule
   const place = finding.file === workspaceRootFile ? '(workspace)' : `${finding.file}:${finding.line}:${finding.column}`
   return [
     `  ${severityLabel(constraint.severity, style)} ${place}  ${finding.message}  ${style.dim(`[${constraint.id}]`)}`,
-    `        ${style.dim(`${item.id}: ${item.title} (${item.path}:${constraint.line})`)}`,
+    `        ${style.dim(`${item.id}: ${item.title} (${item.path}:${constraintLine(finding.rule)})`)}`,
   ]
 }
 

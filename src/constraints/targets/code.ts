@@ -1,16 +1,12 @@
 import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
 import type { Finding, Rule } from '../model.js'
-import type { CompiledPattern } from '../regex.js'
-import type { SourceText } from '../source-text.js'
 
 const maxSubjectLength = 80
 
-function mustNotMatch(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] {
+function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
   for (const source of context.sourcesInScope(rule)) {
-    // One search over the whole file first: most files do not match at all.
-    if (!context.codeOccurs(rule, source)) continue
-    for (const offset of regex.lineMatchOffsets(source.text)) {
+    for (const offset of context.codeMatchOffsets(rule, source)) {
       const { line, column } = source.position(offset)
       const lineText = source.line(line)
       findings.push({
@@ -27,15 +23,11 @@ function mustNotMatch(rule: Rule, regex: CompiledPattern, context: EvaluationCon
   return findings
 }
 
-function hasLineMatch(rule: Rule, regex: CompiledPattern, source: SourceText, context: EvaluationContext): boolean {
-  return context.codeOccurs(rule, source) && regex.lineMatchOffsets(source.text).length > 0
-}
-
 /** must_match is judged per file: each file in scope needs a matching line. */
-function mustMatch(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] {
+function mustMatch(rule: Rule, context: EvaluationContext): Finding[] {
   return context
     .sourcesInScope(rule)
-    .filter((source) => !hasLineMatch(rule, regex, source, context))
+    .filter((source) => context.codeMatchOffsets(rule, source).length === 0)
     .map((source) => ({
       rule,
       file: source.path,
@@ -49,5 +41,5 @@ function mustMatch(rule: Rule, regex: CompiledPattern, context: EvaluationContex
 
 export const evaluateCode: TargetEvaluator = (rule, context) => {
   if (rule.regex === undefined) return []
-  return rule.constraint.operator === 'must_match' ? mustMatch(rule, rule.regex, context) : mustNotMatch(rule, rule.regex, context)
+  return rule.constraint.operator === 'must_match' ? mustMatch(rule, context) : mustNotMatch(rule, context)
 }
