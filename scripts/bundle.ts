@@ -8,7 +8,7 @@ import { walkFiles } from '../src/fs/walk.js'
  * Only pure-JavaScript dependencies on the hot paths are bundled; everything with
  * native parts, its own files, or a heavy lazy runtime stays an ordinary import.
  */
-const bundled = new Set(['zod', 'gray-matter', 'chalk', 're2js', 'minimatch', 'ignore', 'ulid', 'isomorphic-git'])
+const bundled = new Set(['zod', 'gray-matter', 'js-yaml', 'chalk', 're2js', 'minimatch', 'ignore', 'ulid', 'isomorphic-git'])
 
 const root = new URL('../../', import.meta.url)
 const { dependencies } = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { dependencies: Record<string, string> }
