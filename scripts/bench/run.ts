@@ -1,5 +1,7 @@
 import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
+import { benchMcp } from './mcp.js'
+import { benchMcpSearch } from './mcp-search.js'
 import { benchMemory } from './memory.js'
 import { benchStartup } from './startup.js'
 import { benchSync } from './sync.js'
@@ -11,6 +13,8 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   memory: benchMemory,
   sync: benchSync,
   eval: benchEval,
+  mcp: benchMcp,
+  'mcp-search': benchMcpSearch,
 }
 
 const only = process.argv.slice(2)

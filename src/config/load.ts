@@ -32,17 +32,17 @@ async function readConfigFile(path: string): Promise<unknown> {
     throw new MkError('INVALID_INPUT', `cannot read config file ${path}: ${(error as Error).message}`, { details: { file: path } })
   })
   if (text.trim() === '') return {}
-  // YAML is a superset of JSON, so one parser reads every config file name; loaded only when there is a file.
-  const { parseDocument } = await import('yaml')
-  const document = parseDocument(text, { prettyErrors: false })
-  const first = document.errors[0]
-  if (first !== undefined) {
-    const line = first.pos[0] === undefined ? undefined : text.slice(0, first.pos[0]).split("\n").length
-    throw new MkError('INVALID_INPUT', `${path}${line === undefined ? '' : `:${line}`}: malformed config: ${first.message.split('\n')[0] ?? ''}`, {
+  // YAML is a superset of JSON, so one parser reads every config file name.
+  const { load } = await import('js-yaml')
+  try {
+    return load(text) ?? {}
+  } catch (error) {
+    const { reason, mark } = error as { reason?: string; mark?: { line: number } }
+    const line = mark === undefined ? undefined : mark.line + 1
+    throw new MkError('INVALID_INPUT', `${path}${line === undefined ? '' : `:${line}`}: malformed config: ${reason ?? (error as Error).message}`, {
       details: { file: path, line },
     })
   }
-  return document.toJS() ?? {}
 }
 
 export function validateConfig(raw: unknown, file: string): Config {

@@ -1,16 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { copyFile, chmod } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { MkError } from '../errors.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
+import { packageRoot } from '../fs/package-root.js'
 import { toPosix } from '../fs/walk.js'
 
 /** Written into every hook mk installs; a hook without it belongs to someone else. */
 export const hookMarker = 'mk-managed-hook'
 
-/** The launcher of the mk that installs the hook (dist/src/constraints -> bin/run.js). */
-const mkLauncher = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`
@@ -23,7 +21,7 @@ export function preCommitScript(workspaceFromGitRoot: string): string {
     `# ${hookMarker}: written by \`mk hook install\`. Blocks commits whose staged`,
     '# content breaks an accepted knowledge constraint. Bypass once with',
     '# `git commit --no-verify`; remove this file to uninstall.',
-    `mk_launcher=${shellQuote(mkLauncher)}`,
+    `mk_launcher=${shellQuote(join(packageRoot(), 'bin', 'run.js'))}`,
     `node_bin=${shellQuote(process.execPath)}`,
     '[ -x "$node_bin" ] || node_bin=node',
     'if [ -f "$mk_launcher" ]; then',

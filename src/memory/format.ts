@@ -1,4 +1,4 @@
-import { parseDocument, stringify } from 'yaml'
+import matter from 'gray-matter'
 import { memoryLayers, type MemoryLayer } from '../config/layers.js'
 import { memoryLanes, type MemoryLane, type MemoryRecord, type MetadataValue } from './model.js'
 import { isMemoryId } from './ids.js'
@@ -19,7 +19,7 @@ export function formatMemory(record: MemoryRecord): string {
     ...(record.owner === undefined ? {} : { owner: record.owner }),
     ...(Object.keys(record.metadata).length === 0 ? {} : { metadata: record.metadata }),
   }
-  return `---\n${stringify(frontmatter, { lineWidth: 0 })}---\n${record.content}\n`
+  return matter.stringify(`${record.content}\n`, frontmatter)
 }
 
 export class MemoryFormatError extends Error {}
@@ -55,11 +55,15 @@ function metadataOf(value: unknown): Record<string, MetadataValue> {
 
 /** Parse a memory file; a file that is not a valid memory throws MemoryFormatError saying what is wrong. */
 export function parseMemory(text: string): MemoryRecord {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text)
-  if (match === null) throw new MemoryFormatError('no frontmatter (the file must start with ---)')
-  const document = parseDocument(match[1] ?? '', { prettyErrors: false })
-  if (document.errors.length > 0) throw new MemoryFormatError(`malformed frontmatter: ${document.errors[0]?.message.split('\n')[0] ?? ''}`)
-  const data: unknown = document.toJS()
+  if (!/^---\r?\n/.test(text)) throw new MemoryFormatError('no frontmatter (the file must start with ---)')
+  let parsed: matter.GrayMatterFile<string>
+  try {
+    // Options bypass gray-matter's cache, which would hand two files the same data object.
+    parsed = matter(text, {})
+  } catch (error) {
+    throw new MemoryFormatError(`malformed frontmatter: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0] ?? ''}`)
+  }
+  const data: unknown = parsed.data
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new MemoryFormatError('frontmatter is not a mapping')
   const fields = data as Record<string, unknown>
   const id = requiredString(fields.id, 'id')
@@ -68,7 +72,7 @@ export function parseMemory(text: string): MemoryRecord {
   if (!(memoryLayers as readonly string[]).includes(layer)) throw new MemoryFormatError(`"layer" ${layer} is not one of ${memoryLayers.join(', ')}`)
   const lane = optionalString(fields.lane, 'lane') ?? 'private'
   if (!(memoryLanes as readonly string[]).includes(lane)) throw new MemoryFormatError(`"lane" ${lane} is not private or shared`)
-  const content = (match[2] ?? '').replace(/\r?\n$/, '')
+  const content = parsed.content.replace(/\r?\n$/, '')
   if (content.trim() === '') throw new MemoryFormatError('the memory has no content')
   return {
     id,

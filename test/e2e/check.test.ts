@@ -256,8 +256,9 @@ describe('mk knowledge check', () => {
     })
     expect(run.exitCode).toBe(0)
     const loaded = readFileSync(trace, 'utf8')
-    expect(loaded).toContain('/constraints/check.js')
-    for (const heavy of ['better-sqlite3', 'sqlite-vec', '/ink/', '@energetic-ai', '@huggingface', '@tensorflow', '/src/search/', '@modelcontextprotocol']) {
+    // The trace works (oclif is an ordinary import); our own code is bundled, so heavy parts show as their packages.
+    expect(loaded).toContain('/node_modules/@oclif/core/')
+    for (const heavy of ['better-sqlite3', 'sqlite-vec', '/ink/', '@energetic-ai', '@huggingface', '@tensorflow', '@modelcontextprotocol', 'onnxruntime']) {
       expect(loaded, heavy).not.toContain(heavy)
     }
   })

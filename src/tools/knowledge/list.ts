@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { renderTable } from '../table.js'
-import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary } from './schemas.js'
+import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary, exampleKnowledgeSummary } from './schemas.js'
 
 export const knowledgeList = defineTool({
   name: 'knowledge_list',
@@ -24,19 +24,7 @@ export const knowledgeList = defineTool({
       title: 'List accepted ADRs',
       input: { type: 'adr', status: 'accepted' },
       output: {
-        items: [
-          {
-            id: 'adr-0001-use-postgresql',
-            type: 'adr',
-            layer: 'project',
-            title: 'Use PostgreSQL for relational data',
-            summary: 'New services store relational data in PostgreSQL.',
-            status: 'accepted',
-            tags: ['database'],
-            hasConstraints: true,
-            path: 'knowledge/adr/adr-0001-use-postgresql.md',
-          },
-        ],
+        items: [exampleKnowledgeSummary],
         totalCount: 1,
       },
     },

@@ -3,7 +3,7 @@ import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
-import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary } from './schemas.js'
+import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary, exampleKnowledgeSummary } from './schemas.js'
 
 export const knowledgeQuery = defineTool({
   name: 'knowledge_query',
@@ -29,19 +29,7 @@ export const knowledgeQuery = defineTool({
       title: 'Which decisions cover databases?',
       input: { text: 'database', type: 'adr' },
       output: {
-        items: [
-          {
-            id: 'adr-0001-use-postgresql',
-            type: 'adr',
-            layer: 'project',
-            title: 'Use PostgreSQL for relational data',
-            summary: 'New services store relational data in PostgreSQL.',
-            status: 'accepted',
-            tags: ['database'],
-            hasConstraints: true,
-            path: 'knowledge/adr/adr-0001-use-postgresql.md',
-          },
-        ],
+        items: [exampleKnowledgeSummary],
         totalCount: 1,
       },
     },

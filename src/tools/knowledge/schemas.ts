@@ -25,6 +25,19 @@ export const knowledgeSummarySchema = z.strictObject({
 
 export type KnowledgeSummary = z.output<typeof knowledgeSummarySchema>
 
+/** The item the knowledge tools' examples show, so their examples agree with each other. */
+export const exampleKnowledgeSummary: KnowledgeSummary = {
+  id: 'adr-0001-use-postgresql',
+  type: 'adr',
+  layer: 'project',
+  title: 'Use PostgreSQL for relational data',
+  summary: 'New services store relational data in PostgreSQL.',
+  status: 'accepted',
+  tags: ['database'],
+  hasConstraints: true,
+  path: 'knowledge/adr/adr-0001-use-postgresql.md',
+}
+
 export const constraintSchema = z.strictObject({
   id: z.string(),
   operator: z.enum(constraintOperators),

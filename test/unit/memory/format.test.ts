@@ -23,6 +23,11 @@ describe('memory files', () => {
     expect(parseMemory(formatMemory(record))).toEqual(record)
   })
 
+  it('round-trips values YAML would otherwise read as booleans, numbers or dates', () => {
+    const tricky = { ...record, tags: ['yes', 'no', 'on', '1.0', '2026-01-01', 'null'], owner: 'true', metadata: { n: 'y' } }
+    expect(parseMemory(formatMemory(tricky))).toEqual(tricky)
+  })
+
   it('reads a hand-written file with only the required fields', () => {
     const parsed = parseMemory('---\nid: mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3\nlayer: user\ncreated: 2026-11-20\n---\nA fact\n')
     expect(parsed).toMatchObject({ layer: 'user', tags: [], lane: 'private', content: 'A fact', updated: parsed.created })

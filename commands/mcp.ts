@@ -1,0 +1,28 @@
+import { Flags } from '@oclif/core'
+import { MkCommand } from '../src/cli/base-command.js'
+import { mcpProfiles } from '../src/tools/meta/profiles.js'
+
+export default class Mcp extends MkCommand {
+  static override summary = 'Serve mk tools to an MCP client over stdio'
+  static override description = `Starts an MCP server on stdin/stdout. The client (Claude Code, Cursor, VS Code, ...) starts it; use --print-config for the snippet to register it.
+
+Profiles decide which tools exist: main offers all; worker offers only read-only tools, so a worker agent cannot store, delete or sync. --read-only (or MK_READ_ONLY=1) refuses every tool that changes state. Elevated tools ask the person through the client (MCP elicitation) and are refused when the client cannot ask.`
+  static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --profile worker', '<%= config.bin %> mcp --print-config']
+  static override flags = {
+    profile: Flags.option({ description: 'Which tools to offer.', options: mcpProfiles, default: 'main' as const })(),
+    'read-only': Flags.boolean({ description: 'Refuse every tool that changes state (same as MK_READ_ONLY=1).' }),
+    'print-config': Flags.boolean({ description: 'Print the snippets that register mk in common MCP clients, then exit.' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Mcp)
+    if (flags['print-config']) {
+      const { printMcpConfig } = await import('../src/tools/meta/mcp-config.js')
+      const printed = await printMcpConfig({ cwd: flags.cwd ?? process.cwd(), env: process.env, profile: flags.profile, readOnly: flags['read-only'] })
+      process.stdout.write(flags.json ? `${JSON.stringify(printed.snippets, null, 2)}\n` : printed.text)
+      return
+    }
+    const { serveMcp } = await import('../src/tools/meta/serve-mcp.js')
+    await serveMcp({ cwd: flags.cwd ?? process.cwd(), env: process.env, profile: flags.profile, readOnly: flags['read-only'] })
+  }
+}

@@ -1,0 +1,18 @@
+import { Flags } from '@oclif/core'
+import { MkCommand } from '../../src/cli/base-command.js'
+import { exportFormats } from '../../src/tools/generate/function-schemas.js'
+import { toolsExport } from '../../src/tools/meta/export.js'
+
+export default class ToolsExport extends MkCommand {
+  static override summary = toolsExport.title
+  static override description = toolsExport.description
+  static override examples = ['<%= config.bin %> tools export --format anthropic > llm-tooling/anthropic.tools.json']
+  static override flags = {
+    format: Flags.option({ description: 'API shape of the definitions.', options: exportFormats, required: true })(),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(ToolsExport)
+    await this.callTool(toolsExport, { format: flags.format }, flags)
+  }
+}

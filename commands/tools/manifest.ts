@@ -1,0 +1,13 @@
+import { MkCommand } from '../../src/cli/base-command.js'
+import { toolsManifest } from '../../src/tools/meta/manifest.js'
+
+export default class ToolsManifest extends MkCommand {
+  static override summary = toolsManifest.title
+  static override description = `${toolsManifest.description}\n\nPrints the manifest on stdout; redirect it to write the file.`
+  static override examples = ['<%= config.bin %> tools manifest > llm-tooling/tool.manifest.json']
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(ToolsManifest)
+    await this.callTool(toolsManifest, {}, flags)
+  }
+}

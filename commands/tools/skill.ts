@@ -1,0 +1,13 @@
+import { MkCommand } from '../../src/cli/base-command.js'
+import { toolsSkill } from '../../src/tools/meta/skill.js'
+
+export default class ToolsSkill extends MkCommand {
+  static override summary = toolsSkill.title
+  static override description = `${toolsSkill.description}\n\nPrints the document on stdout; redirect it to write the file.`
+  static override examples = ['<%= config.bin %> tools skill > llm-tooling/SKILL.md']
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(ToolsSkill)
+    await this.callTool(toolsSkill, {}, flags)
+  }
+}

@@ -1,0 +1,69 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { McpCallResult, McpCallSession, McpHost } from './host.js'
+
+export interface ServerIdentity {
+  name: string
+  version: string
+  /** Shown to the model by clients that support server instructions. */
+  instructions: string
+}
+
+function toCallToolResult(result: McpCallResult): CallToolResult {
+  const content = result.texts.map((text) => ({ type: 'text' as const, text }))
+  return result.isError ? { content, isError: true } : { content, structuredContent: result.structuredContent, isError: false }
+}
+
+const approvalSchema = {
+  type: 'object' as const,
+  properties: { approve: { type: 'boolean' as const, title: 'Approve', description: 'Allow this one call' } },
+  required: ['approve'],
+}
+
+/** An MCP server offering the host's tools. The SDK is loaded here, on demand, so no other command pays for it. */
+export async function createMcpServer(host: McpHost, identity: ServerIdentity): Promise<Server> {
+  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ])
+  const server = new Server({ name: identity.name, version: identity.version }, { capabilities: { tools: {} }, instructions: identity.instructions })
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...host.tools] }))
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const session: McpCallSession = {}
+    if (server.getClientCapabilities()?.elicitation !== undefined) {
+      session.approve = async (question) => {
+        const answer = await server.elicitInput({ mode: 'form', message: question, requestedSchema: approvalSchema })
+        return answer.action === 'accept' && answer.content?.approve === true
+      }
+    }
+    const progressToken = request.params._meta?.progressToken
+    if (progressToken !== undefined) {
+      session.progress = (event) => {
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...event } })
+      }
+    }
+    return toCallToolResult(await host.call(request.params.name, request.params.arguments ?? {}, session))
+  })
+
+  return server
+}
+
+/** Serve until the client goes away (stdin ends) or the process is told to stop; then release the host's resources. */
+export async function serveStdio(host: McpHost, identity: ServerIdentity): Promise<void> {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
+  const server = await createMcpServer(host, identity)
+  const transport: Transport = new StdioServerTransport()
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve
+  })
+  const stop = (): void => void server.close()
+  process.stdin.once('end', stop)
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  await server.connect(transport)
+  await closed
+  await host.close()
+}
