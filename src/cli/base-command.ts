@@ -6,7 +6,7 @@ import { toErrorObject, MkError } from '../errors.js'
 import { Resources, type ProgressEvent } from '../tools/context.js'
 import type { AnyTool } from '../tools/define.js'
 import { dispatch } from '../tools/dispatcher.js'
-import { plainStyle } from '../tools/style.js'
+import { plainStyle } from '../style.js'
 import { renderError, renderOutcome } from './render.js'
 import { terminalStyle } from './style.js'
 

@@ -1,7 +1,7 @@
 import type { Hook } from '@oclif/core'
 import { MkError, toErrorObject } from '../errors.js'
 import { nearestIds } from '../knowledge/suggest.js'
-import { plainStyle } from '../tools/style.js'
+import { plainStyle } from '../style.js'
 import { renderError } from './render.js'
 import { terminalStyle } from './style.js'
 

@@ -1,6 +1,6 @@
 import type { ErrorObject } from '../errors.js'
 import type { DispatchOutcome } from '../tools/dispatcher.js'
-import type { Style } from '../tools/style.js'
+import type { Style } from '../style.js'
 
 export interface Streams {
   stdout: NodeJS.WritableStream

@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk'
-import { plainStyle, type Style } from '../tools/style.js'
+import { plainStyle, type Style } from '../style.js'
 
 /** Colour only for a person at a terminal, and never when NO_COLOR is set. */
 export function terminalStyle(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Style {

@@ -3,7 +3,7 @@ import { RE2JS, RE2Set } from 're2js'
 /**
  * A constraint pattern compiled with RE2 semantics (re2js): matching time is
  * linear in the input, so a pattern from another team's repository cannot hang
- * a pre-commit hook. See knowledge/adr/adr-0004-constraint-patterns-re2js.md.
+ * a pre-commit hook. See knowledge/adr/adr-0006-constraint-patterns-re2js.md.
  */
 export interface CompiledPattern {
   /** The whole text matches (dependency names, module specifiers). */

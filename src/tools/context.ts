@@ -1,5 +1,5 @@
 import type { RuntimeEnv, Workspace } from '../config/workspace.js'
-import type { Style } from './style.js'
+import type { Style } from '../style.js'
 
 export interface ProgressEvent {
   phase: string

@@ -6,7 +6,7 @@ import type { ErrorObject } from '../../src/errors.js'
 import { Resources } from '../../src/tools/context.js'
 import type { AnyTool } from '../../src/tools/define.js'
 import { dispatch } from '../../src/tools/dispatcher.js'
-import { plainStyle } from '../../src/tools/style.js'
+import { plainStyle } from '../../src/style.js'
 import { mkBin, parseJson, runMk } from '../helpers/mk.js'
 
 /** What one call gave, in a form the three paths can be compared in. */

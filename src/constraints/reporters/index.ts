@@ -3,11 +3,11 @@ import { toCheckResult } from '../contract.js'
 import type { ReportFormat } from './formats.js'
 import { renderGithub } from './github.js'
 import { renderSarif } from './sarif.js'
-import type { ReportStyle } from './style.js'
+import type { Style } from '../../style.js'
 import { renderText } from './text.js'
 
 
-export const reporters: Readonly<Record<ReportFormat, (report: CheckReport, style: ReportStyle) => string>> = {
+export const reporters: Readonly<Record<ReportFormat, (report: CheckReport, style: Style) => string>> = {
   text: renderText,
   json: (report) => JSON.stringify(toCheckResult(report), null, 2),
   sarif: renderSarif,

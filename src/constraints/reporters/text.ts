@@ -2,18 +2,18 @@ import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../check.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
 import { constraintLines } from './constraint-line.js'
-import type { ReportStyle } from './style.js'
+import type { Style } from '../../style.js'
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`
 }
 
-function severityLabel(severity: Severity, style: ReportStyle): string {
+function severityLabel(severity: Severity, style: Style): string {
   const padded = severity.padEnd(5)
   return severity === 'block' ? style.red(padded) : severity === 'warn' ? style.yellow(padded) : style.dim(padded)
 }
 
-function describeFinding(finding: Finding, style: ReportStyle, constraintLine: (rule: Rule) => number): string[] {
+function describeFinding(finding: Finding, style: Style, constraintLine: (rule: Rule) => number): string[] {
   const { constraint, item } = finding.rule
   const place = finding.file === workspaceRootFile ? '(workspace)' : `${finding.file}:${finding.line}:${finding.column}`
   return [
@@ -33,7 +33,7 @@ function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
 }
 
 /** Grouped by file, readable without colour; ends with one summary line. */
-export function renderText(report: CheckReport, style: ReportStyle): string {
+export function renderText(report: CheckReport, style: Style): string {
   const lines: string[] = []
   const constraintLine = constraintLines()
   for (const [file, findings] of groupByFile(report.findings)) {

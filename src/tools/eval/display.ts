@@ -1,4 +1,4 @@
-import type { Style } from '../style.js'
+import type { Style } from '../../style.js'
 import { renderTable } from '../table.js'
 import type { EvalReportOutput } from './schemas.js'
 

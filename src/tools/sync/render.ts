@@ -1,6 +1,6 @@
 import type { StaleMemory } from '../../sync/stale.js'
 import type { SourceReport, SyncFailure, SyncReport } from '../../sync/sync.js'
-import type { Style } from '../style.js'
+import type { Style } from '../../style.js'
 import { renderTable } from '../table.js'
 
 const shownChanges = 20

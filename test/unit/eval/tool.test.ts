@@ -5,7 +5,7 @@ import { runtimeEnvFrom } from '../../../src/config/workspace.js'
 import { Resources } from '../../../src/tools/context.js'
 import { dispatch } from '../../../src/tools/dispatcher.js'
 import { evalRun } from '../../../src/tools/eval/run.js'
-import { plainStyle } from '../../../src/tools/style.js'
+import { plainStyle } from '../../../src/style.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 const fixtures = fileURLToPath(new URL('../../fixtures/eval/', import.meta.url))

@@ -9,7 +9,7 @@ import { createMcpServer } from '../../../src/mcp/server.js'
 import { Resources } from '../../../src/tools/context.js'
 import { defineTool, type AnyTool } from '../../../src/tools/define.js'
 import { createToolHost } from '../../../src/tools/meta/mcp-host.js'
-import { plainStyle } from '../../../src/tools/style.js'
+import { plainStyle } from '../../../src/style.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 /*

@@ -10,7 +10,7 @@ import { Resources } from '../../../src/tools/context.js'
 import { dispatch } from '../../../src/tools/dispatcher.js'
 import { memoryAdd } from '../../../src/tools/memory/add.js'
 import { memorySearch } from '../../../src/tools/memory/search.js'
-import { plainStyle } from '../../../src/tools/style.js'
+import { plainStyle } from '../../../src/style.js'
 import { wordEmbedder } from '../../helpers/word-embedder.js'
 
 let base: string

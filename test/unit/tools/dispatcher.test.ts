@@ -4,7 +4,7 @@ import { validateConfig } from '../../../src/config/load.js'
 import { Resources } from '../../../src/tools/context.js'
 import { defineTool, type AnyTool } from '../../../src/tools/define.js'
 import { dispatch, type CallerContext } from '../../../src/tools/dispatcher.js'
-import { plainStyle } from '../../../src/tools/style.js'
+import { plainStyle } from '../../../src/style.js'
 
 function caller(overrides: Partial<CallerContext> = {}): CallerContext {
   return {
