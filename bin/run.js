@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { execute } from '@oclif/core'
+import { execute } from '@oclif/core/execute'
 
 await execute({ dir: import.meta.url })

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { text } from 'node:stream/consumers'
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
 import { reportFormats } from '../../src/constraints/reporters/formats.js'
 import { MkError } from '../../src/errors.js'

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
 import { identityFlags } from '../../src/cli/memory-flags.js'
 import { memoryAdd } from '../../src/tools/memory/add.js'

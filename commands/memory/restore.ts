@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core'
+import * as Args from '@oclif/core/args'
 import { MkCommand } from '../../src/cli/base-command.js'
 import { identityFlags } from '../../src/cli/memory-flags.js'
 import { memoryRestore } from '../../src/tools/memory/restore.js'

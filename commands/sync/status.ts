@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
 import { syncStatusTool } from '../../src/tools/sync/status.js'
 

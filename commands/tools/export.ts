@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
 import { exportFormats } from '../../src/tools/generate/function-schemas.js'
 import { toolsExport } from '../../src/tools/meta/export.js'

@@ -1,5 +1,7 @@
 import { createInterface } from 'node:readline/promises'
-import { Command, Flags, Errors } from '@oclif/core'
+import { Command } from '@oclif/core/command'
+import * as Flags from '@oclif/core/flags'
+import * as Errors from '@oclif/core/errors'
 import { loadWorkspace } from '../config/load.js'
 import { runtimeEnvFrom } from '../config/workspace.js'
 import { toErrorObject, MkError } from '../errors.js'

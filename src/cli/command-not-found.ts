@@ -1,4 +1,4 @@
-import type { Hook } from '@oclif/core'
+import type { Hook } from '@oclif/core/hooks'
 import { MkError, toErrorObject } from '../errors.js'
 import { nearestIds } from '../knowledge/suggest.js'
 import { plainStyle } from '../style.js'

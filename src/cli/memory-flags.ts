@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 /** Flags every memory command takes: the partitions of the agent and session layers. */
 export const identityFlags = {
