@@ -6,18 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadBeir } from '../../../src/eval/beir.js'
 import { parseDatasetSpec } from '../../../src/eval/dataset.js'
 import { loadLocomo, normaliseEvidence, turnText } from '../../../src/eval/locomo.js'
-import { MkError } from '../../../src/errors.js'
+import { failure } from '../../helpers/errors.js'
 
 const fixtures = fileURLToPath(new URL('../../fixtures/eval/', import.meta.url))
 
-async function failure(promise: Promise<unknown>): Promise<MkError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(MkError)
-  return error as MkError
-}
 
 describe('BEIR loader', () => {
   it('reads the corpus and only the queries with test judgments', async () => {

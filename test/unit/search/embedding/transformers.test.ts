@@ -1,22 +1,14 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MkError } from '../../../../src/errors.js'
 import { createEmbeddingProvider, type EmbeddingSettings } from '../../../../src/search/embedding/create.js'
 import type { EmbeddingProvider } from '../../../../src/search/embedding/provider.js'
 import { makeWorkspace, type TempWorkspace } from '../../../helpers/workspace.js'
 import { expectedVector, tinyHiddenSize, tokenId, writeTinyBert } from './tiny-bert.js'
+import { failure } from '../../../helpers/errors.js'
 
 const transformers = (model: string | undefined, allowDownload = false): EmbeddingSettings => ({ provider: 'transformers', model, allowDownload })
 
-async function failure(promise: Promise<unknown>): Promise<MkError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(MkError)
-  return error as MkError
-}
 
 describe('transformers embedding provider on a tiny generated BERT model', () => {
   let workspace: TempWorkspace
