@@ -56,6 +56,11 @@ export default class KnowledgeCheck extends MkCommand {
     }),
   }
 
+  protected override jsonRequested(): boolean {
+    const format = this.argv.findIndex((arg) => arg === '--format')
+    return super.jsonRequested() || this.argv.includes('--format=json') || (format !== -1 && this.argv[format + 1] === 'json')
+  }
+
   async run(): Promise<void> {
     const { flags } = await this.parse(KnowledgeCheck)
     if (flags['update-baseline']) {

@@ -68,9 +68,14 @@ export abstract class MkCommand extends Command {
     }
   }
 
+  /** Whether the raw arguments ask for JSON, for errors raised before or while flags are parsed. */
+  protected jsonRequested(): boolean {
+    return this.argv.includes('--json')
+  }
+
   /** Flag and argument errors from oclif become the standard error shape: one line, exit 2, no stack. */
   protected override async catch(error: Error & { exitCode?: number }): Promise<void> {
-    const json = this.argv.includes('--json')
+    const json = this.jsonRequested()
     const style = json ? plainStyle : terminalStyle(process.stderr, process.env)
     const streams = { stdout: process.stdout, stderr: process.stderr }
     if (error instanceof Errors.CLIError || error instanceof MkError) {

@@ -16,7 +16,9 @@ export function renderError(error: ErrorObject, json: boolean, streams: Streams,
     writeLine(streams.stdout, JSON.stringify(error, null, 2))
     return
   }
-  writeLine(streams.stderr, `${style.red('Error')} ${style.dim(`[${error.errorCode}]`)} ${error.message}`)
+  // One line for people: messages quoted from elsewhere (a JSON parser, git) may carry line breaks.
+  const message = error.message.replace(/\s*\n\s*/g, ' ')
+  writeLine(streams.stderr, `${style.red('Error')} ${style.dim(`[${error.errorCode}]`)} ${message}`)
   const hint = error.details?.hint
   if (typeof hint === 'string') writeLine(streams.stderr, `${style.dim('hint:')} ${hint}`)
 }

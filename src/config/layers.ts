@@ -6,9 +6,6 @@ export type MemoryLayer = (typeof memoryLayers)[number]
 export const knowledgeLayers = ['project', 'team', 'org', 'company'] as const
 export type KnowledgeLayer = (typeof knowledgeLayers)[number]
 
-/** Layers whose memories stay on this machine, under MK_HOME. */
-export const privateLayers: ReadonlySet<MemoryLayer> = new Set(['agent', 'session', 'user'])
-
 export function layerRank(layer: KnowledgeLayer): number {
   return knowledgeLayers.indexOf(layer)
 }

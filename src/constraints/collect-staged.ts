@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import { join, relative } from 'node:path'
 import git from 'isomorphic-git'
@@ -6,12 +5,10 @@ import { MkError } from '../errors.js'
 import { toPosix } from '../fs/walk.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import { classifyContent, type CheckInput } from './input.js'
+import { gitBlobId } from '../git/blob-id.js'
 
 const symlinkMode = 0o120000
 
-function gitBlobId(content: Uint8Array): string {
-  return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex')
-}
 
 interface StagedEntry {
   oid: string

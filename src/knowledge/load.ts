@@ -101,7 +101,7 @@ export function formatProblem(problem: KnowledgeProblem): string {
 }
 
 /** Reading tools refuse to answer from knowledge they could not fully parse. */
-export function assertNoErrors(base: KnowledgeBase): void {
+export function assertNoErrors(base: Pick<KnowledgeBase, 'problems'>): void {
   const errors = base.problems.filter((problem) => problem.severity === 'error')
   const first = errors[0]
   if (first === undefined) return

@@ -11,12 +11,15 @@ function isKnowledgeLayer(layer: string): layer is KnowledgeLayer {
 }
 
 /** The full items behind a few search hits: only their files are read and parsed, in hit order. */
-export async function readKnowledgeItems(workspace: Workspace, docs: readonly StoredDocument[]): Promise<KnowledgeItem[]> {
+export async function readKnowledgeItems(workspace: Workspace, docs: readonly StoredDocument[], warn: (message: string) => void): Promise<KnowledgeItem[]> {
   const items = await Promise.all(
     docs.map(async (doc) => {
       if (doc.path === undefined || doc.source === undefined || !isKnowledgeLayer(doc.layer)) return undefined
       const absolutePath = resolve(workspace.root, doc.path)
-      const text = await readFile(absolutePath, 'utf8').catch(() => undefined)
+      const text = await readFile(absolutePath, 'utf8').catch((error: unknown) => {
+        warn(`${doc.path}: left out of the results, cannot read it: ${(error as Error).message}`)
+        return undefined
+      })
       if (text === undefined) return undefined
       const parsed = await parseKnowledgeFile({ path: doc.path, absolutePath, source: doc.source, layer: doc.layer, text })
       return parsed.item

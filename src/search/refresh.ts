@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { isNodeError } from '../errors.js'
 import { walkFiles } from '../fs/walk.js'
-import type { KnowledgeItem } from '../knowledge/model.js'
+import type { KnowledgeItem, KnowledgeProblem } from '../knowledge/model.js'
 import { resolveSources } from '../knowledge/sources.js'
 import type { MemoryFolder } from '../memory/locations.js'
 import type { MemoryRecord } from '../memory/model.js'
@@ -153,17 +153,22 @@ export async function knowledgeSignature(workspace: Workspace): Promise<string> 
 }
 
 export interface KnowledgeRefresh extends RefreshReport {
-  /** Files that did not parse, as `path:line: message`. */
-  problems: string[]
+  /** Error-level problems of the knowledge files (those files are not indexed). */
+  problems: KnowledgeProblem[]
+}
+
+function storedProblems(json: string | undefined): KnowledgeProblem[] {
+  const stored: unknown = JSON.parse(json ?? '[]')
+  return Array.isArray(stored) ? stored.filter((entry): entry is KnowledgeProblem => typeof entry === 'object' && entry !== null && 'file' in entry) : []
 }
 
 /** Re-read the knowledge sources when any of their files changed since the last refresh. */
 export async function refreshKnowledge(index: SearchIndex, workspace: Workspace, options: RefreshOptions): Promise<KnowledgeRefresh> {
   const signature = await knowledgeSignature(workspace)
   if (options.force !== true && index.state('knowledge') === signature) {
-    return { added: 0, removed: 0, knowledgeReloaded: false, problems: JSON.parse(index.state('knowledge:problems') ?? '[]') as string[] }
+    return { added: 0, removed: 0, knowledgeReloaded: false, problems: storedProblems(index.state('knowledge:problems')) }
   }
-  const { loadKnowledge, formatProblem } = await import('../knowledge/load.js')
+  const { loadKnowledge } = await import('../knowledge/load.js')
   const base = await loadKnowledge(workspace)
   const documents = base.items.map(knowledgeDocument)
   const current = new Set(documents.map((doc) => doc.id))
@@ -173,7 +178,7 @@ export async function refreshKnowledge(index: SearchIndex, workspace: Workspace,
     .filter((id) => !current.has(id))
   index.upsert(documents)
   const removed = index.remove(stale)
-  const problems = base.problems.filter((problem) => problem.severity === 'error').map(formatProblem)
+  const problems = base.problems.filter((problem) => problem.severity === 'error')
   index.setState('knowledge', signature)
   index.setState('knowledge:problems', JSON.stringify(problems))
   return { added: documents.length, removed, knowledgeReloaded: true, problems }

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
+import type { KnowledgeProblem } from '../knowledge/model.js'
 import { MkError } from '../errors.js'
 import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
 import { visibleFolders } from '../memory/locations.js'
@@ -40,7 +41,7 @@ export interface FreshnessReport {
   memoriesRead: number
   documentsRemoved: number
   knowledgeReloaded: boolean
-  knowledgeProblems: string[]
+  knowledgeProblems: KnowledgeProblem[]
 }
 
 /**

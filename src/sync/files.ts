@@ -1,13 +1,9 @@
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { listKnowledgeFiles } from '../knowledge/files.js'
+import { gitBlobId } from '../git/blob-id.js'
 
-/** The id git gives this content as a blob, so folder sources and git sources compare the same way. */
-export function gitBlobId(content: Uint8Array): string {
-  return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex')
-}
 
 /** Knowledge files of a plain folder: path (relative to it, posix) -> content hash. */
 export async function hashFolder(workspace: Workspace, directory: string): Promise<Map<string, string>> {

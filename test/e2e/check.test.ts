@@ -302,3 +302,17 @@ describe('mk hook install', () => {
     expect(readFileSync(join(ws.root, '.git/hooks/pre-commit.mk-backup'), 'utf8')).toContain('team hook')
   })
 })
+
+describe('mk knowledge check --format json on bad input', () => {
+  it('prints the error object on stdout, like --json, and a single line without it', async () => {
+    const ws = await workspace()
+    const asJson = await mk(ws, ['knowledge', 'check', '--stdin', '--format', 'json'], 'not json\n')
+    expect(asJson.exitCode).toBe(2)
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ success: false, errorCode: 'INVALID_INPUT', message: expect.stringContaining('--stdin: not valid JSON') })
+    const asText = await mk(ws, ['knowledge', 'check', '--stdin'], 'not json\n')
+    expect(asText.exitCode).toBe(2)
+    expect(asText.stdout).toBe('')
+    expect(asText.stderr.trim().split('\n')[0]).toMatch(/^Error \[INVALID_INPUT\] --stdin: not valid JSON/)
+    expect(asText.stderr.trim().split('\n')).toHaveLength(2)
+  })
+})

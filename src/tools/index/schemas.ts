@@ -34,7 +34,8 @@ export async function refreshAll(index: SearchIndex, ctx: ToolContext): Promise<
     force: true,
     warn: ctx.warn,
   })
-  for (const problem of report.knowledgeProblems) ctx.warn(`knowledge file not indexed: ${problem}`)
+  const { formatProblem } = await import('../../knowledge/load.js')
+  for (const problem of report.knowledgeProblems) ctx.warn(`knowledge file not indexed: ${formatProblem(problem)}`)
   const read = report.memoriesRead + (report.knowledgeReloaded ? index.stats().knowledge : 0)
   ctx.progress?.({ phase: 'reading files', done: read, total: read })
   const embedded = await index.embedPending((done, total) => ctx.progress?.({ phase: 'embedding', done, total }))

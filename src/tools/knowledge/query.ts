@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
@@ -38,11 +37,8 @@ export const knowledgeQuery = defineTool({
     const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([import('../../search/workspace-index.js'), import('../../search/knowledge-items.js')])
     const index = await workspaceIndex(ctx)
     const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
-    const first = fresh.knowledgeProblems[0]
-    if (first !== undefined) {
-      const more = fresh.knowledgeProblems.length > 1 ? ` (and ${fresh.knowledgeProblems.length - 1} more)` : ''
-      throw new MkError('INVALID_INPUT', `${first}${more}`, { details: { problems: fresh.knowledgeProblems, hint: 'run mk knowledge lint to see every problem' } })
-    }
+    const { assertNoErrors } = await import('../../knowledge/load.js')
+    assertNoErrors({ problems: fresh.knowledgeProblems })
     const filters = {
       kind: 'knowledge' as const,
       statuses: input.status,
@@ -63,7 +59,7 @@ export const knowledgeQuery = defineTool({
       // must contain a query word to match; meaning then decides the order among the matches.
       ids = hits.filter((hit) => hit.scores.text !== undefined).map((hit) => hit.id)
     }
-    const items = (await readKnowledgeItems(ctx.workspace, index.getMany(ids.slice(0, input.limit)))).map(toSummary)
+    const items = (await readKnowledgeItems(ctx.workspace, index.getMany(ids.slice(0, input.limit)), ctx.warn)).map(toSummary)
     const { style } = ctx
     const display =
       items.length === 0

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { diffFiles, gitBlobId, hashFolder } from '../../../src/sync/files.js'
+import { gitBlobId } from '../../../src/git/blob-id.js'
+import { diffFiles, hashFolder } from '../../../src/sync/files.js'
 import { makeWorkspace } from '../../helpers/workspace.js'
 
 describe('gitBlobId', () => {
