@@ -1,28 +1,13 @@
 import { resolve } from 'node:path'
-import { text } from 'node:stream/consumers'
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
 import { reportFormats } from '../../src/constraints/reporters/formats.js'
-import { MkError } from '../../src/errors.js'
+import { parseJsonObject, readStdin } from '../../src/cli/json-input.js'
 import { severities } from '../../src/knowledge/model.js'
 import { knowledgeCheck } from '../../src/tools/knowledge/check.js'
 import { knowledgeUpdateBaseline } from '../../src/tools/knowledge/update-baseline.js'
 
-async function readProposal(): Promise<Record<string, unknown>> {
-  const raw = await text(process.stdin)
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch (error) {
-    throw new MkError('INVALID_INPUT', `--stdin: not valid JSON (${(error as Error).message})`, {
-      details: { hint: 'pipe {"files":[{"path":"src/a.ts","content":"..."}],"dependencies":[{"name":"x","version":"1.0.0"}]}' },
-    })
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new MkError('INVALID_INPUT', '--stdin: expected a JSON object with files and/or dependencies', { details: { hint: 'pipe {"files":[...],"dependencies":[...]}' } })
-  }
-  return parsed as Record<string, unknown>
-}
+const proposalHint = 'pipe {"files":[{"path":"src/a.ts","content":"..."}],"dependencies":[{"name":"x","version":"1.0.0"}]}'
 
 function parseDependency(spec: string): { name: string; version?: string } {
   const at = spec.indexOf('@', 1)
@@ -67,7 +52,7 @@ export default class KnowledgeCheck extends MkCommand {
       await this.callTool(knowledgeUpdateBaseline, {}, flags)
       return
     }
-    const proposal = flags.stdin ? await readProposal() : {}
+    const proposal = flags.stdin ? parseJsonObject(await readStdin(), '--stdin', proposalHint) : {}
     const dependencies = [...((proposal.dependencies as unknown[] | undefined) ?? []), ...(flags.dependencies ?? []).map(parseDependency)]
     const base = flags.cwd ?? process.cwd()
     await this.callTool(

@@ -1,28 +1,9 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
-import { MkError } from '../../src/errors.js'
+import { parseJsonObject, readStdin } from '../../src/cli/json-input.js'
 
 const inputHint = `pass one JSON object, e.g. --input '{"type":"adr"}'`
-
-function parseInput(text: string): Record<string, unknown> {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    throw new MkError('INVALID_INPUT', `--input is not valid JSON: ${(error as Error).message}`, { details: { hint: inputHint } })
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new MkError('INVALID_INPUT', '--input must be a JSON object', { details: { hint: inputHint } })
-  }
-  return value as Record<string, unknown>
-}
-
-async function readStdin(): Promise<string> {
-  let text = ''
-  for await (const chunk of process.stdin) text += String(chunk)
-  return text
-}
 
 export default class ToolsCall extends MkCommand {
   static override summary = 'Call any mk tool by name with a JSON input'
@@ -44,7 +25,7 @@ export default class ToolsCall extends MkCommand {
     const { args, flags } = await this.parse(ToolsCall)
     const { findRegisteredTool } = await import('../../src/tools/meta/registered.js')
     const tool = await findRegisteredTool(args.tool)
-    const input = parseInput(flags.input === '-' ? await readStdin() : flags.input)
+    const input = parseJsonObject(flags.input === '-' ? await readStdin() : flags.input, '--input', inputHint)
     await this.callTool(tool, input, flags, { yes: flags.yes })
   }
 }

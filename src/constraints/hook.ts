@@ -5,14 +5,12 @@ import { MkError } from '../errors.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
 import { packageRoot } from '../fs/package-root.js'
 import { toPosix } from '../fs/walk.js'
+import { shellQuote } from '../text.js'
 
 /** Written into every hook mk installs; a hook without it belongs to someone else. */
 export const hookMarker = 'mk-managed-hook'
 
 
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`
-}
 
 export function preCommitScript(workspaceFromGitRoot: string): string {
   const cwd = workspaceFromGitRoot === '' ? '' : ` --cwd ${shellQuote(workspaceFromGitRoot)}`

@@ -3,10 +3,8 @@ import type { CheckReport } from '../check.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
 import { constraintLines } from './constraint-line.js'
 import type { Style } from '../../style.js'
+import { plural } from '../../text.js'
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`
-}
 
 function severityLabel(severity: Severity, style: Style): string {
   const padded = severity.padEnd(5)

@@ -4,6 +4,7 @@ import { errorGuide } from './error-guide.js'
 import type { ManifestTool, ToolManifest } from './manifest-schema.js'
 import { summarizeFields, type FieldSummary } from './schema-summary.js'
 import { tierPolicies } from './tier-policy.js'
+import { shellQuote } from '../../text.js'
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replace(/\s+/g, ' ').trim()
@@ -18,10 +19,6 @@ function fence(language: string, text: string): string {
   return `\`\`\`${language}\n${text}\n\`\`\``
 }
 
-/** Single-quote for a POSIX shell. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`
-}
 
 function fieldTable(fields: readonly FieldSummary[], withRequired: boolean): string {
   if (fields.length === 0) return 'None.'

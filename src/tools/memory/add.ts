@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { identityFields, identityOf, maxContentLength, memoryLayerSchema, plural } from './schemas.js'
+import { plural } from '../../text.js'
+import { identityFields, identityOf, maxContentLength, memoryLayerSchema } from './schemas.js'
 import { workspaceIndex } from '../search-index.js'
 
 /** Cosine similarity above which another memory is reported as a near duplicate. */

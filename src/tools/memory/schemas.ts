@@ -24,6 +24,3 @@ export function identityOf(input: { agent?: string | undefined; session?: string
   return { agentId: input.agent ?? ctx.runtime.agentId, sessionId: input.session ?? ctx.runtime.sessionId }
 }
 
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`
-}

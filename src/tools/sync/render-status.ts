@@ -1,5 +1,6 @@
 import type { Style } from '../../style.js'
 import { renderTable } from '../table.js'
+import { plural } from '../../text.js'
 
 interface StatusView {
   healthy: boolean
@@ -16,9 +17,6 @@ interface StatusView {
   }[]
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`
-}
 
 function remoteState(source: StatusView['sources'][number]): string {
   if (source.remote === null) return source.commit === null ? '-' : 'not checked'

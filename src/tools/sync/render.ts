@@ -2,12 +2,10 @@ import type { StaleMemory } from '../../sync/stale.js'
 import type { SourceReport, SyncFailure, SyncReport } from '../../sync/sync.js'
 import type { Style } from '../../style.js'
 import { renderTable } from '../table.js'
+import { plural } from '../../text.js'
 
 const shownChanges = 20
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`
-}
 
 export function summarizeSync(report: SyncReport): string {
   const counts = `${report.added} added, ${report.updated} updated, ${report.deleted} deleted, ${report.unchanged} unchanged`
