@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { workspaceIndex } from '../search-index.js'
-import { indexSummarySchema, refreshAll, summarise } from './schemas.js'
+import { indexRefreshSchema, refreshAll, summarise } from './schemas.js'
 
 export const indexRebuild = defineTool({
   name: 'index_rebuild',
@@ -11,7 +11,7 @@ export const indexRebuild = defineTool({
   idempotent: true,
   timeoutMs: 3_600_000,
   input: z.strictObject({}),
-  output: indexSummarySchema.extend({ embedded: z.number().int(), durationMs: z.number().int() }),
+  output: indexRefreshSchema,
   examples: [
     {
       title: 'Rebuild',

@@ -13,6 +13,9 @@ export const indexSummarySchema = z.strictObject({
 
 export type IndexSummary = z.output<typeof indexSummarySchema>
 
+/** What index_update and index_rebuild report: the index afterwards, what was embedded, how long it took. */
+export const indexRefreshSchema = indexSummarySchema.extend({ embedded: z.number().int(), durationMs: z.number().int() })
+
 export function summarise(index: SearchIndex): IndexSummary {
   const stats = index.stats()
   return {

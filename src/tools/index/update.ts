@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { workspaceIndex } from '../search-index.js'
-import { indexSummarySchema, refreshAll, summarise } from './schemas.js'
+import { indexRefreshSchema, refreshAll, summarise } from './schemas.js'
 
 export const indexUpdate = defineTool({
   name: 'index_update',
@@ -11,7 +11,7 @@ export const indexUpdate = defineTool({
   idempotent: true,
   timeoutMs: 3_600_000,
   input: z.strictObject({}),
-  output: indexSummarySchema.extend({ embedded: z.number().int(), durationMs: z.number().int() }),
+  output: indexRefreshSchema,
   examples: [
     {
       title: 'Embed new memories',
