@@ -1,22 +1,26 @@
 import { findGitRoot } from '../config/load.js'
 import type { Workspace } from '../config/workspace.js'
-import { MkError, isNodeError } from '../errors.js'
+import { MkError } from '../errors.js'
 import { assertNoErrors, loadKnowledge } from '../knowledge/load.js'
 import type { Severity } from '../knowledge/model.js'
 import { applyBaseline, readBaseline } from './baseline.js'
 import { collectFiles } from './collect-files.js'
 import { collectProposal, type ProposedFile } from './collect-proposal.js'
 import { collectTree } from './collect-tree.js'
-import { EvaluationContext, isManifest } from './context.js'
+import { EvaluationContext } from './context.js'
+import { createScanner, type FileScan } from './file-scan.js'
 import { IgnoreRules } from './ignore-rules.js'
-import { readsImports } from './imports.js'
+import type { Waiver } from './inline-waivers.js'
 import type { CheckInput, ProposedDependency } from './input.js'
 import { atLeast, type Finding, type Rule, type WaiverProblem } from './model.js'
 import { compilePattern } from './regex.js'
-import { GlobMatcher, inScope } from './scope.js'
-import { SourceText } from './source-text.js'
+import { emptyOutcome, readFailure, scanClaimed, scanInto, type ScanOutcome } from './scan-files.js'
+import { planScans, type ScanPlanning } from './scan-planning.js'
+import type { ScanHelper } from './scan-worker.js'
+import { GlobMatcher } from './scope.js'
 import { evaluators } from './targets/index.js'
-import { applyWaivers, loadFileWaivers, type Waiver } from './waivers.js'
+import { applyWaivers, loadFileWaivers } from './waivers.js'
+import { readWorkspaceFile } from './workspace-file.js'
 import { insideWorkspace, requireInsideWorkspace } from './workspace-path.js'
 
 export type CheckSource =
@@ -92,42 +96,44 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
   }
 }
 
-/** Whether any rule needs the content of a file: one test per distinct target and scope, which most rules share. */
-function contentNeeded(rules: readonly Rule[], globs: GlobMatcher): (path: string) => boolean {
-  const distinct = new Map<string, Rule['constraint']>()
-  for (const { constraint } of rules) {
-    if (constraint.target !== 'file') distinct.set(JSON.stringify([constraint.target, constraint.paths, constraint.exclude]), constraint)
-  }
-  const constraints = [...distinct.values()]
-  return (path) =>
-    constraints.some((constraint) => {
-      if (constraint.target === 'import' && !readsImports(path)) return false
-      if (constraint.target === 'dependency' && !isManifest(path)) return false
-      return inScope(constraint, path, globs)
-    })
+/** Below this many files a second thread costs more than it saves. */
+const filesWorthAHelper = 256
+
+/** Start the scanning thread before anything else, so it loads while the knowledge is read and the tree walked. */
+async function startHelper(source: CheckSource): Promise<ScanHelper | undefined> {
+  const large = source.kind === 'tree' || (source.kind === 'files' && source.paths.length >= filesWorthAHelper)
+  if (!large) return undefined
+  const { startScanHelper } = await import('./scan-worker.js')
+  return startScanHelper()
 }
 
-async function readSources(input: CheckInput, paths: readonly string[]): Promise<{ sources: Map<string, SourceText>; binary: number; tooLarge: number }> {
-  const sources = new Map<string, SourceText>()
-  let binary = 0
-  let tooLarge = 0
-  const contents = await Promise.all(
-    paths.map((path) =>
-      input.read(path).catch((error: unknown) => {
-        const reason = isNodeError(error) ? (error.code ?? error.message) : (error as Error).message
-        throw new MkError('INVALID_INPUT', `cannot read ${path} (${reason}); the check cannot be trusted without it`, {
-          details: { file: path, hint: 'fix its permissions, or exclude it with check.ignore in .mkrc' },
-        })
-      }),
-    ),
-  )
-  paths.forEach((path, index) => {
-    const content = contents[index]
-    if (content?.kind === 'text') sources.set(path, new SourceText(path, content.text))
-    else if (content?.kind === 'binary') binary++
-    else tooLarge++
-  })
-  return { sources, binary, tooLarge }
+async function scanAll(input: CheckInput, planning: ScanPlanning, helper: ScanHelper | undefined): Promise<ScanOutcome> {
+  const { plan, requests } = planning
+  const scan = createScanner(plan)
+  const outcome = emptyOutcome()
+  const root = input.diskRoot
+  if (root === undefined || helper === undefined || requests.length < filesWorthAHelper) {
+    for (const [index, request] of requests.entries()) {
+      const content = await input.read(request.path).catch((error: unknown) => {
+        throw readFailure(request.path, error)
+      })
+      scanInto(outcome, index, request, content, scan)
+    }
+    return outcome
+  }
+  const { sharedState } = await import('./scan-worker.js')
+  const shared = sharedState()
+  helper.begin({ root, codePatterns: plan.codePatterns.map(({ pattern }) => pattern), dependencyFields: plan.dependencyFields, requests, shared })
+  scanClaimed(requests, new Int32Array(shared, 0, 1), (path) => readWorkspaceFile(root, path), scan, outcome)
+  const theirs = await helper.finish()
+  for (const [index, fileScan] of theirs.scans) outcome.scans.set(index, fileScan)
+  return { scans: outcome.scans, binary: outcome.binary + theirs.binary, tooLarge: outcome.tooLarge + theirs.tooLarge }
+}
+
+/** The scans by path, in the order they were requested (path order). */
+function scansByPath(outcome: ScanOutcome): Map<string, FileScan> {
+  const ordered = [...outcome.scans].sort(([a], [b]) => a - b)
+  return new Map(ordered.map(([, fileScan]) => [fileScan.path, fileScan]))
 }
 
 function compareFindings(a: Finding, b: Finding): number {
@@ -136,6 +142,15 @@ function compareFindings(a: Finding, b: Finding): number {
 
 /** Check the workspace (or a staged, named or proposed subset of it) against every accepted constraint. */
 export async function runCheck(workspace: Workspace, options: CheckOptions): Promise<CheckReport> {
+  const helper = await startHelper(options.source)
+  try {
+    return await check(workspace, options, helper)
+  } finally {
+    await helper?.stop()
+  }
+}
+
+async function check(workspace: Workspace, options: CheckOptions, helper: ScanHelper | undefined): Promise<CheckReport> {
   const { rules, knownConstraintIds, knowledgeFolders } = await selectRules(workspace, options.knowledgeItemIds)
   const { check } = workspace.config
   const gitRoot = findGitRoot(workspace.root)
@@ -148,11 +163,16 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
   const baselineFile = requireInsideWorkspace(workspace.root, check.baseline, '.mkrc check.baseline')
   const ownFiles = new Set([waiversFile, baselineFile])
   const contentExcluded = (path: string): boolean => ownFiles.has(path) || knowledgeFolders.some((folder) => path.startsWith(`${folder}/`))
-  const needed = contentNeeded(rules, globs)
-  const toRead = input.paths.filter((path) => !contentExcluded(path) && needed(path))
-  const { sources, binary, tooLarge } = await readSources(input, toRead)
+  const planning = planScans(
+    input.paths.filter((path) => !contentExcluded(path)),
+    rules,
+    globs,
+    check.dependencyFields,
+  )
+  const scanned = await scanAll(input, planning, helper)
+  const scans = scansByPath(scanned)
 
-  const context = new EvaluationContext(input, globs, sources, check.dependencyFields, rules)
+  const context = new EvaluationContext(input, globs, scans, planning.codePatternIndex)
   const findings: Finding[] = []
   let constraintsSkipped = 0
   for (const rule of rules) {
@@ -163,7 +183,7 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
 
   const waivers = applyWaivers(findings, {
     fileWaivers: loadFileWaivers(workspace.root, waiversFile),
-    sources,
+    inlineWaivers: [...scans.values()].flatMap((fileScan) => fileScan.waivers),
     knownConstraintIds,
     activeConstraintIds: new Set(rules.map((rule) => rule.constraint.id)),
     today: options.today ?? new Date().toISOString().slice(0, 10),
@@ -185,8 +205,8 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
     waiverProblems: waivers.problems,
     baseline: baselined === undefined ? undefined : { file: baselineFile, hidden: baselined.hidden, fixed: input.complete ? baselined.fixed : 0 },
     summary,
-    skipped: { binary, tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped },
-    checked: { paths: input.paths.length, files: sources.size, constraints: rules.length },
+    skipped: { binary: scanned.binary, tooLarge: scanned.tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped },
+    checked: { paths: input.paths.length, files: scans.size, constraints: rules.length },
     rules,
     mode: input.mode,
   }

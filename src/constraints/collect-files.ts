@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs'
 import { join } from 'node:path'
 import { MkError } from '../errors.js'
-import { readWorkspaceFile } from './collect-tree.js'
+import { readWorkspaceFile } from './workspace-file.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import type { CheckInput } from './input.js'
 import { requireInsideWorkspace } from './workspace-path.js'
@@ -32,6 +32,7 @@ export function collectFiles(root: string, names: readonly string[], rules: Igno
     paths: [...paths].sort(),
     complete: false,
     read: async (path) => readWorkspaceFile(root, path),
+    diskRoot: root,
     dependencies: [],
     symlinksSkipped,
   }

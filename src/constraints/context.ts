@@ -1,104 +1,70 @@
-import { basename } from 'node:path'
-import { compileCodeSearch, type CodeSearch, type FileSearch } from './code-search.js'
+import type { FileScan, ImportFound, Located } from './file-scan.js'
 import type { CheckInput } from './input.js'
-import { findImports, readsImports, type ModuleImport } from './imports.js'
-import { readManifest, type ManifestDependency } from './manifest.js'
 import type { Finding, Rule } from './model.js'
 import { inScope, type GlobMatcher } from './scope.js'
-import type { SourceText } from './source-text.js'
 
-const noOffsets: readonly number[] = []
+const noMatches: readonly Located[] = []
 
-/** What every target evaluator reads: the input, the files read for their content, and parse caches. */
+/** What every target evaluator reads: the input, the scans of the files read, and the position of each code rule's pattern in the scans. */
 export class EvaluationContext {
-  private readonly manifestCache = new Map<string, ManifestDependency[]>()
-  private readonly importCache = new Map<string, ModuleImport[]>()
-  private importIndex: Map<string, { source: SourceText; site: ModuleImport }[]> | undefined
-  private readonly codeSearchCache = new Map<string, FileSearch>()
-  private readonly scopeCache = new Map<string, SourceText[]>()
-  private readonly codeRuleIndex = new Map<Rule, number>()
-  private readonly codeSearch: CodeSearch
+  private importIndex: Map<string, { scan: FileScan; site: ImportFound }[]> | undefined
+  private readonly manifestCache = new Map<string, FileScan[]>()
 
   constructor(
     readonly input: CheckInput,
     readonly globs: GlobMatcher,
-    /** Text files read for content constraints, by path. */
-    readonly sources: ReadonlyMap<string, SourceText>,
-    private readonly dependencyFields: readonly string[],
-    rules: readonly Rule[],
-  ) {
-    const codeRules = rules.filter((rule) => rule.constraint.target === 'code')
-    codeRules.forEach((rule, index) => this.codeRuleIndex.set(rule, index))
-    this.codeSearch = compileCodeSearch(codeRules.map((rule) => ({ pattern: rule.constraint.pattern, regex: rule.regex })))
-  }
+    /** Scans of the text files read, by path, in path order. */
+    readonly scans: ReadonlyMap<string, FileScan>,
+    /** Each code rule's index among the scanned code patterns. */
+    private readonly codePatternIndex: ReadonlyMap<Rule, number>,
+  ) {}
 
-  /** Start offsets of a code rule's matches in a file, each judged within its own line. */
-  codeMatchOffsets(rule: Rule, source: SourceText): readonly number[] {
-    const index = this.codeRuleIndex.get(rule)
-    if (index === undefined) return noOffsets
-    let found = this.codeSearchCache.get(source.path)
-    if (found === undefined) {
-      found = this.codeSearch.search(source.text)
-      this.codeSearchCache.set(source.path, found)
+  /** The scans a code rule covers (its scope was applied when the scans were requested), with its matches in each. */
+  *codeScans(rule: Rule): Generator<{ scan: FileScan; matches: readonly Located[] }> {
+    const index = this.codePatternIndex.get(rule)
+    if (index === undefined) return
+    for (const scan of this.scans.values()) {
+      const matches = scan.codeMatches.get(index)
+      if (matches !== undefined) yield { scan, matches: matches.length === 0 ? noMatches : matches }
     }
-    return found.lineMatchOffsets(index)
   }
 
   inScope(rule: Rule, path: string): boolean {
     return inScope(rule.constraint, path, this.globs)
   }
 
-  /** Text sources in the rule's scope, in path order; computed once per distinct scope, which most rules share. */
-  sourcesInScope(rule: Rule, accept?: (path: string) => boolean): SourceText[] {
+  /** The package.json files in the rule's scope, in path order; computed once per distinct scope. */
+  manifestsInScope(rule: Rule): FileScan[] {
     const { paths, exclude } = rule.constraint
     const key = JSON.stringify([paths, exclude])
-    let inScope = this.scopeCache.get(key)
-    if (inScope === undefined) {
-      inScope = [...this.sources.values()].filter((source) => this.inScope(rule, source.path))
-      this.scopeCache.set(key, inScope)
+    let found = this.manifestCache.get(key)
+    if (found === undefined) {
+      found = [...this.scans.values()].filter((scan) => isManifest(scan.path) && this.inScope(rule, scan.path))
+      this.manifestCache.set(key, found)
     }
-    return accept === undefined ? inScope : inScope.filter((source) => accept(source.path))
+    return found
   }
 
-  manifest(source: SourceText): ManifestDependency[] {
-    let dependencies = this.manifestCache.get(source.path)
-    if (dependencies === undefined) {
-      dependencies = readManifest(source, this.dependencyFields)
-      this.manifestCache.set(source.path, dependencies)
-    }
-    return dependencies
-  }
-
-  /** Every import of every file that reads imports, grouped by specifier and package root, so a rule tests each distinct module once. */
-  importsByModule(): ReadonlyMap<string, { source: SourceText; site: ModuleImport }[]> {
+  /** Every import of every scanned file, grouped by specifier and package root, so a rule tests each distinct module once. */
+  importsByModule(): ReadonlyMap<string, { scan: FileScan; site: ImportFound }[]> {
     if (this.importIndex === undefined) {
-      const index = new Map<string, { source: SourceText; site: ModuleImport }[]>()
-      for (const source of this.sources.values()) {
-        if (!readsImports(source.path)) continue
-        for (const site of this.imports(source)) {
+      const index = new Map<string, { scan: FileScan; site: ImportFound }[]>()
+      for (const scan of this.scans.values()) {
+        for (const site of scan.imports) {
           const key = `${site.specifier}\0${site.root}`
           const list = index.get(key)
-          if (list === undefined) index.set(key, [{ source, site }])
-          else list.push({ source, site })
+          if (list === undefined) index.set(key, [{ scan, site }])
+          else list.push({ scan, site })
         }
       }
       this.importIndex = index
     }
     return this.importIndex
   }
-
-  imports(source: SourceText): ModuleImport[] {
-    let sites = this.importCache.get(source.path)
-    if (sites === undefined) {
-      sites = findImports(source.path, source.text)
-      this.importCache.set(source.path, sites)
-    }
-    return sites
-  }
 }
 
 export function isManifest(path: string): boolean {
-  return basename(path) === 'package.json'
+  return path === 'package.json' || path.endsWith('/package.json')
 }
 
 /** Evaluates one constraint; undefined when it cannot be judged on this input (a repository-wide rule on a partial input). */

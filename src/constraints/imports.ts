@@ -1,4 +1,3 @@
-import { extname } from 'node:path'
 import { findJsImports } from './imports-js.js'
 import { findPythonImports } from './imports-python.js'
 
@@ -26,13 +25,20 @@ const readersByExtension: Readonly<Record<string, (text: string) => ImportSite[]
   '.py': findPythonImports,
 }
 
+/** The extension with its dot, '' when the file name has none (called for every path of a check). */
+function extensionOf(path: string): string {
+  const dot = path.lastIndexOf('.')
+  return dot > path.lastIndexOf('/') + 1 ? path.slice(dot) : ''
+}
+
 export function readsImports(path: string): boolean {
-  return extname(path) in readersByExtension
+  return Object.hasOwn(readersByExtension, extensionOf(path))
 }
 
 export function findImports(path: string, text: string): ModuleImport[] {
-  const sites = readersByExtension[extname(path)]?.(text) ?? []
-  const python = extname(path) === '.py'
+  const extension = extensionOf(path)
+  const sites = Object.hasOwn(readersByExtension, extension) ? (readersByExtension[extension] as (text: string) => ImportSite[])(text) : []
+  const python = extension === '.py'
   return sites.map((site) => ({ ...site, root: packageRoot(site.specifier, python) }))
 }
 
@@ -42,7 +48,9 @@ export function findImports(path: string, text: string): ModuleImport[] {
  */
 export function packageRoot(specifier: string, python: boolean): string {
   if (specifier.startsWith('.') || specifier.startsWith('/')) return specifier
-  if (python) return specifier.split('.')[0] ?? specifier
-  const parts = specifier.split('/')
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier)
+  const separator = python ? '.' : '/'
+  const first = specifier.indexOf(separator)
+  // A scoped npm name keeps its second part: @scope/pkg.
+  const end = !python && specifier.startsWith('@') && first !== -1 ? specifier.indexOf('/', first + 1) : first
+  return end === -1 ? specifier : specifier.slice(0, end)
 }

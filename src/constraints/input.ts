@@ -19,6 +19,8 @@ export interface CheckInput {
    */
   complete: boolean
   read(path: string): Promise<FileContent>
+  /** Set when `read` reads the files from this folder on disk, so another thread can read them too. */
+  diskRoot?: string
   dependencies: ProposedDependency[]
   /** Symbolic links met and not followed. */
   symlinksSkipped: number

@@ -16,6 +16,10 @@ export class GlobMatcher {
       this.compiled.set(glob, entry)
     }
     if (!path.startsWith(entry.prefix) || !path.endsWith(entry.suffix)) return false
+    if (entry.shape !== undefined) {
+      const answer = entry.shape(path)
+      if (answer !== undefined) return answer
+    }
     let result = entry.results.get(path)
     if (result === undefined) {
       result = entry.glob.match(path)
@@ -35,19 +39,35 @@ interface CompiledGlob {
   prefix: string
   suffix: string
   results: Map<string, boolean>
+  /** The answer for a path already known to carry the prefix and suffix, where the glob's shape gives it without minimatch. */
+  shape: ((path: string) => boolean | undefined) | undefined
 }
 
 const globSyntax = /[*?[\]{}()!+@\\]/
 
+/**
+ * `dir/**`, `**` + `/*.ext` and `dir/**` + `/*.ext` are most scopes. For a path that carries
+ * the prefix and suffix they hold exactly when the file name is more than its
+ * extension (`*` never matches nothing before `.ext` here); minimatch decides the rest.
+ */
+const extensionGlob = /^(?:[^*?[\]{}()!+@\\]+\/)?\*\*\/\*\.[\w-]+$/
+const folderGlob = /^[^*?[\]{}()!+@\\]+\/\*\*$/
+
+function shapeOf(glob: string, suffix: string): CompiledGlob['shape'] {
+  if (folderGlob.test(glob)) return () => true
+  if (extensionGlob.test(glob)) return (path) => (path.length - path.lastIndexOf('/') - 1 > suffix.length ? true : undefined)
+  return undefined
+}
+
 function compileGlob(glob: string): CompiledGlob {
   const matcher = new Minimatch(glob, { dot: true })
   const special = glob.search(globSyntax)
-  if (special === -1) return { glob: matcher, prefix: glob, suffix: glob, results: new Map() }
+  if (special === -1) return { glob: matcher, prefix: glob, suffix: glob, results: new Map(), shape: undefined }
   let lastSpecial = special
   for (let index = special; index < glob.length; index++) if (globSyntax.test(glob.charAt(index))) lastSpecial = index
   // `**/x` also matches `x` at the root, so a suffix never keeps its leading slash.
   const suffix = glob.slice(lastSpecial + 1).replace(/^\/+/, '')
-  return { glob: matcher, prefix: glob.slice(0, special), suffix, results: new Map() }
+  return { glob: matcher, prefix: glob.slice(0, special), suffix, results: new Map(), shape: shapeOf(glob, suffix) }
 }
 
 export interface PathScope {

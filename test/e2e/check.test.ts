@@ -245,6 +245,37 @@ describe('mk knowledge check', () => {
     expect(badStdin.stderr).toContain('--stdin: not valid JSON')
   })
 
+  it('a tree large enough for a second scanning thread finds exactly what one thread finds', async () => {
+    // 600 files (over the two-thread threshold), violations spread through them; --stdin always scans on one thread.
+    const files: Record<string, string> = { ...cleanFiles }
+    for (let index = 0; index < 600; index++) {
+      const folder = `src/module-${index % 7}`
+      const body = index % 5 === 0 ? "import mysql from 'mysql2'\nconsole.log(mysql)\n" : index % 3 === 0 ? 'console.log(1) // mk-ignore no-console -- a test fixture\n' : 'export const ok = 1\n'
+      files[`${folder}/file-${index}.ts`] = body
+    }
+    const ws = await workspace(files)
+    const tree = await mk(ws, ['knowledge', 'check', '--json'])
+    const proposal = JSON.stringify({ files: Object.entries(files).filter(([path]) => !path.startsWith('knowledge/')).map(([path, content]) => ({ path, content })) })
+    const single = await mk(ws, ['knowledge', 'check', '--stdin', '--json'], proposal)
+    expect(tree.exitCode).toBe(1)
+    const [fromTree, fromStdin] = [parseJson<CheckOutput>(tree), parseJson<CheckOutput>(single)]
+    expect(fromTree.summary).toEqual({ info: 0, warn: 0, block: 240 })
+    expect(fromTree.violations).toEqual(fromStdin.violations)
+    expect(fromTree.waived).toHaveLength(160)
+    expect(fromTree.waived).toEqual(fromStdin.waived)
+  })
+
+  it('an unreadable manifest among many files stops the check with exit 2, whichever thread read it', async () => {
+    const files: Record<string, string> = { ...cleanFiles }
+    for (let index = 0; index < 400; index++) files[`src/file-${index}.ts`] = 'export const ok = 1\n'
+    for (const service of ['a', 'm', 'z']) files[`services/${service}/package.json`] = service === 'm' ? '{ "dependencies": ' : '{}'
+    const ws = await workspace(files)
+    const run = await mk(ws, ['knowledge', 'check'])
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toContain('services/m/package.json: not valid JSON')
+    expect(run.stderr).not.toMatch(/\n\s+at /)
+  })
+
   it('never loads the search index, ink or an embedding runtime', async () => {
     const ws = await workspace()
     const trace = join(ws.root, '..', 'modules.txt')

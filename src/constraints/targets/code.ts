@@ -5,13 +5,11 @@ const maxSubjectLength = 80
 
 function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
-  for (const source of context.sourcesInScope(rule)) {
-    for (const offset of context.codeMatchOffsets(rule, source)) {
-      const { line, column } = source.position(offset)
-      const lineText = source.line(line)
+  for (const { scan, matches } of context.codeScans(rule)) {
+    for (const { line, column, lineText } of matches) {
       findings.push({
         rule,
-        file: source.path,
+        file: scan.path,
         line,
         column,
         subject: lineText.slice(column - 1, column - 1 + maxSubjectLength).trim(),
@@ -25,18 +23,20 @@ function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
 
 /** must_match is judged per file: each file in scope needs a matching line. */
 function mustMatch(rule: Rule, context: EvaluationContext): Finding[] {
-  return context
-    .sourcesInScope(rule)
-    .filter((source) => context.codeMatchOffsets(rule, source).length === 0)
-    .map((source) => ({
+  const findings: Finding[] = []
+  for (const { scan, matches } of context.codeScans(rule)) {
+    if (matches.length > 0) continue
+    findings.push({
       rule,
-      file: source.path,
+      file: scan.path,
       line: 1,
       column: 1,
-      subject: source.path,
-      message: rule.constraint.message ?? `${source.path} has no line matching ${patternText(rule)}`,
+      subject: scan.path,
+      message: rule.constraint.message ?? `${scan.path} has no line matching ${patternText(rule)}`,
       lineText: '',
-    }))
+    })
+  }
+  return findings
 }
 
 export const evaluateCode: TargetEvaluator = (rule, context) => {

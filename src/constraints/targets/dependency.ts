@@ -1,4 +1,4 @@
-import { isManifest, patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
+import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
 import type { Finding, Rule } from '../model.js'
 
 /** The manifest proposed dependencies are assumed to be added to. */
@@ -8,17 +8,17 @@ function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
   const regex = rule.regex
   if (regex === undefined) return []
   const findings: Finding[] = []
-  for (const source of context.sourcesInScope(rule, isManifest)) {
-    for (const dependency of context.manifest(source)) {
+  for (const scan of context.manifestsInScope(rule)) {
+    for (const dependency of scan.dependencies) {
       if (!regex.matchesWhole(dependency.name)) continue
       findings.push({
         rule,
-        file: source.path,
+        file: scan.path,
         line: dependency.line,
         column: dependency.column,
         subject: dependency.name,
         message: rule.constraint.message ?? `dependency ${dependency.name} is not allowed (matches ${patternText(rule)})`,
-        lineText: source.line(dependency.line),
+        lineText: dependency.lineText,
       })
     }
   }
@@ -44,15 +44,15 @@ function mustUse(rule: Rule, context: EvaluationContext): Finding[] {
   const regex = rule.regex
   if (regex === undefined) return []
   return context
-    .sourcesInScope(rule, isManifest)
-    .filter((source) => !context.manifest(source).some((dependency) => regex.matchesWhole(dependency.name)))
-    .map((source) => ({
+    .manifestsInScope(rule)
+    .filter((scan) => !scan.dependencies.some((dependency) => regex.matchesWhole(dependency.name)))
+    .map((scan) => ({
       rule,
-      file: source.path,
+      file: scan.path,
       line: 1,
       column: 1,
-      subject: source.path,
-      message: rule.constraint.message ?? `${source.path} has no dependency matching ${patternText(rule)}`,
+      subject: scan.path,
+      message: rule.constraint.message ?? `${scan.path} has no dependency matching ${patternText(rule)}`,
       lineText: '',
     }))
 }

@@ -1,9 +1,9 @@
 import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
-import type { ModuleImport } from '../imports.js'
+import type { ImportFound } from '../file-scan.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
 import type { CompiledPattern } from '../regex.js'
 
-function matchesModule(regex: CompiledPattern, site: ModuleImport): boolean {
+function matchesModule(regex: CompiledPattern, site: ImportFound): boolean {
   return regex.matchesWhole(site.specifier) || (site.root !== site.specifier && regex.matchesWhole(site.root))
 }
 
@@ -12,17 +12,16 @@ function mustNotUse(rule: Rule, regex: CompiledPattern, context: EvaluationConte
   for (const occurrences of context.importsByModule().values()) {
     const first = occurrences[0]
     if (first === undefined || !matchesModule(regex, first.site)) continue
-    for (const { source, site } of occurrences) {
-      if (!context.inScope(rule, source.path)) continue
-      const { line, column } = source.position(site.offset)
+    for (const { scan, site } of occurrences) {
+      if (!context.inScope(rule, scan.path)) continue
       findings.push({
         rule,
-        file: source.path,
-        line,
-        column,
+        file: scan.path,
+        line: site.line,
+        column: site.column,
         subject: site.specifier,
         message: rule.constraint.message ?? `import of ${site.specifier} is not allowed (matches ${patternText(rule)})`,
-        lineText: source.line(line),
+        lineText: site.lineText,
       })
     }
   }
@@ -34,7 +33,7 @@ function mustUse(rule: Rule, regex: CompiledPattern, context: EvaluationContext)
   if (!context.input.complete) return undefined
   const used = [...context.importsByModule().values()].some(
     (occurrences) =>
-      occurrences[0] !== undefined && matchesModule(regex, occurrences[0].site) && occurrences.some(({ source }) => context.inScope(rule, source.path)),
+      occurrences[0] !== undefined && matchesModule(regex, occurrences[0].site) && occurrences.some(({ scan }) => context.inScope(rule, scan.path)),
   )
   if (used) return []
   return [

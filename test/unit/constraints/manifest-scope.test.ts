@@ -1,3 +1,4 @@
+import { Minimatch } from 'minimatch'
 import { describe, expect, it } from 'vitest'
 import { readManifest } from '../../../src/constraints/manifest.js'
 import { GlobMatcher, inScope } from '../../../src/constraints/scope.js'
@@ -33,5 +34,15 @@ describe('path scope', () => {
     expect(globs.matches('README.md', 'README.md')).toBe(true)
     expect(inScope({ paths: ['src/**'], exclude: ['src/generated/**'] }, 'src/generated/a.ts', globs)).toBe(false)
     expect(inScope({ paths: [], exclude: [] }, 'anything', globs)).toBe(true)
+  })
+
+  it('answers the common shapes (dir/**, **/*.ext, dir/**/*.ext) exactly as minimatch does', () => {
+    const globs = ['src/**', 'src/**/*.ts', '**/*.py', 'services/api/**', 'src/**/*.d-ts']
+    const paths = ['src', 'src/a.ts', 'src/.ts', 'src/x/.ts', 'src/.hidden/a.ts', 'src/a/b/c.ts', 'srcx/a.ts', 'lib/src/a.ts', 'a.py', '.py', 'x/.py', 'x/y/.hidden.py', 'x/a.pyc', 'services/api', 'services/api/a', 'services/apix/a', 'src/q.d-ts']
+    const fast = new GlobMatcher()
+    for (const glob of globs) {
+      const reference = new Minimatch(glob, { dot: true })
+      for (const path of paths) expect(fast.matches(glob, path), `${glob} ${path}`).toBe(reference.match(path))
+    }
   })
 })

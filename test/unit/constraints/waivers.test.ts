@@ -6,7 +6,8 @@ import type { Constraint, KnowledgeItem } from '../../../src/knowledge/model.js'
 import type { Finding, Rule } from '../../../src/constraints/model.js'
 import { GlobMatcher } from '../../../src/constraints/scope.js'
 import { SourceText } from '../../../src/constraints/source-text.js'
-import { applyWaivers, findInlineWaivers, loadFileWaivers, type Waiver } from '../../../src/constraints/waivers.js'
+import { findInlineWaivers, type Waiver } from '../../../src/constraints/inline-waivers.js'
+import { applyWaivers, loadFileWaivers } from '../../../src/constraints/waivers.js'
 
 function rule(id: string, waivable = true): Rule {
   const constraint: Constraint = { id, operator: 'must_not_match', target: 'code', pattern: 'x', paths: [], exclude: [], severity: 'block', message: undefined, waivable, line: 3 }
@@ -19,7 +20,7 @@ function finding(of: Rule, file: string, line: number): Finding {
 
 const options = (sources: SourceText[], fileWaivers: Waiver[] = [], complete = true) => ({
   fileWaivers,
-  sources: new Map(sources.map((source) => [source.path, source])),
+  inlineWaivers: sources.flatMap(findInlineWaivers),
   knownConstraintIds: new Set(['no-x', 'strict']),
   activeConstraintIds: new Set(['no-x', 'strict']),
   today: '2026-06-15',
