@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
+import { isNodeError } from '../errors.js'
+
+function tempSibling(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+}
 
 /**
  * Write a file so that readers see the old content or the new, never half:
@@ -8,7 +13,7 @@ import { dirname, join, basename } from 'node:path'
  */
 export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const temp = tempSibling(path)
   try {
     await writeFile(temp, content)
     await rename(temp, path)
@@ -22,4 +27,27 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
 export async function writeFileExclusive(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
   await writeFile(path, content, { flag: 'wx' })
+}
+
+/** Filesystems without hard links (FAT, some network shares) answer link() with one of these. */
+const noHardLinks: ReadonlySet<string> = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
+
+/**
+ * Create a new file that readers see whole or not at all; fails with EEXIST instead of
+ * overwriting. The content goes to a temp sibling first, which is then hard-linked into place
+ * (link, unlike rename, never replaces an existing file). Where hard links are not supported it
+ * falls back to writeFileExclusive, and a reader may briefly see the file empty.
+ */
+export async function writeFileExclusiveWhole(path: string, content: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  const temp = tempSibling(path)
+  try {
+    await writeFile(temp, content, { flag: 'wx' })
+    await link(temp, path)
+  } catch (error) {
+    if (!isNodeError(error) || error.code === undefined || !noHardLinks.has(error.code)) throw error
+    await writeFile(path, content, { flag: 'wx' })
+  } finally {
+    await rm(temp, { force: true })
+  }
 }

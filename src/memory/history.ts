@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { commitPaths } from '../git/commit.js'
-import { withLock } from './lock.js'
+import { withLock } from '../fs/lock.js'
 
 /** Paths in the history repository are posix and relative to MK_HOME. */
 export interface HistoryChange {
@@ -14,7 +14,7 @@ export interface HistoryChange {
 /** Record a change of MK_HOME as one commit, so every memory change is audited and can be undone. */
 export async function commitChange(home: string, change: HistoryChange): Promise<string> {
   // Other mk processes commit here too: one at a time.
-  return withLock(join(home, '.locks', 'history'), () => commitPaths(home, { add: change.add ?? [], remove: change.remove ?? [], message: change.message }))
+  return withLock(join(home, '.locks', 'history'), { what: 'the memory history', onBusy: 'wait' }, () => commitPaths(home, { add: change.add ?? [], remove: change.remove ?? [], message: change.message }))
 }
 
 export interface DeletedVersion {

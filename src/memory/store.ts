@@ -9,7 +9,7 @@ import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
 import { commitChange, findDeletion } from './history.js'
 import { isMemoryId } from './ids.js'
 import { visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
-import { withLock } from './lock.js'
+import { withLock } from '../fs/lock.js'
 import type { MemoryRecord } from './model.js'
 
 export interface StoredMemory {
@@ -97,7 +97,7 @@ export type AddOutcome = { deduplicated: true; id: string } | { deduplicated: fa
 
 /** Write a new memory file (atomically) and, for MK_HOME layers, commit it. Same content in the same folder writes nothing. */
 export async function addMemory(workspace: Workspace, folder: MemoryFolder, record: MemoryRecord, hooks: AddHooks): Promise<AddOutcome> {
-  return withLock(lockPath(workspace, folder), async () => {
+  return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     const duplicate = await hooks.findDuplicate(record.content)
     if (duplicate !== undefined) return { deduplicated: true, id: duplicate }
     const file = memoryFile(folder, record.id)
@@ -117,7 +117,7 @@ export async function addMemory(workspace: Workspace, folder: MemoryFolder, reco
  */
 export async function deleteMemory(workspace: Workspace, stored: StoredMemory, removed: () => void): Promise<void> {
   const { folder, file, record } = stored
-  await withLock(lockPath(workspace, folder), async () => {
+  await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     const text = await readFile(file, 'utf8')
     if (folder.private) {
       const path = toPosix(relative(workspace.mkHome, file))
@@ -149,7 +149,7 @@ export async function restoreMemory(workspace: Workspace, identity: MemoryIdenti
   }
   const record = parseMemory(deletion.text)
   const file = memoryFile(folder, id)
-  return withLock(lockPath(workspace, folder), async () => {
+  return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     if (existsSync(file)) throw new MkError('CONFLICT', `memory ${id} exists already; nothing to restore`, { details: { memoryId: id } })
     await writeFileAtomic(file, deletion.text)
     if (folder.private) {

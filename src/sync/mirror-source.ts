@@ -9,7 +9,7 @@ import type { TransferOptions } from '../git/mirror.js'
 import { quickLook } from '../git/quick-look.js'
 import { resolveRemoteRef, type RemoteRef } from '../git/remote-ref.js'
 import { gitSourceCloneDir } from '../knowledge/sources.js'
-import { withLock } from './lock.js'
+import { withLock } from '../fs/lock.js'
 
 export type GitSourceConfig = Extract<KnowledgeSourceConfig, { url: string }>
 
@@ -121,7 +121,7 @@ export async function mirrorGitSource(workspace: Workspace, source: GitSourceCon
     return { action: 'unchanged', commit: look.head, previousCommit: look.head, fullRef: target.fullRef }
   }
   await mkdir(dirname(dir), { recursive: true })
-  return withLock(join(dirname(dir), `.${source.name}.lock`), `source "${source.name}"`, async () => {
+  return withLock(join(dirname(dir), `.${source.name}.lock`), { what: `source "${source.name}"`, onBusy: 'fail', retry: 'mk sync' }, async () => {
     try {
       return await transfer(dir, source, remote, target, options)
     } catch (error) {

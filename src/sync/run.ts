@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import type { MemoryIdentity } from '../memory/locations.js'
 import type { SearchIndex } from '../search/search-index.js'
-import { withLock } from './lock.js'
+import { withLock } from '../fs/lock.js'
 import { freshIndexSignature, reindexChanges, winnersOf, type ReindexResult } from './reindex.js'
 import { memoriesReferring, type StaleMemory } from './stale.js'
 import { syncKnowledge, type SyncOptions, type SyncReport } from './sync.js'
@@ -33,7 +33,7 @@ function newlyRetired(report: SyncReport): Set<string> {
  */
 export function runSync(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; openIndex: () => Promise<SearchIndex> }): Promise<SyncRun> {
   // One sync per workspace at a time: two would each write the state from the same starting point.
-  return withLock(join(workspace.stateDir, 'sync.lock'), 'this workspace', () => syncAll(workspace, options))
+  return withLock(join(workspace.stateDir, 'sync.lock'), { what: 'this workspace', onBusy: 'fail', retry: 'mk sync' }, () => syncAll(workspace, options))
 }
 
 async function syncAll(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; openIndex: () => Promise<SearchIndex> }): Promise<SyncRun> {

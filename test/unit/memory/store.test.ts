@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -7,7 +7,6 @@ import { validateConfig } from '../../../src/config/load.js'
 import type { Workspace } from '../../../src/config/workspace.js'
 import { newMemoryId } from '../../../src/memory/ids.js'
 import { folderForLayer, visibleFolders } from '../../../src/memory/locations.js'
-import { withLock } from '../../../src/memory/lock.js'
 import type { MemoryRecord } from '../../../src/memory/model.js'
 import { addMemory, deleteMemory, findMemory, restoreMemory } from '../../../src/memory/store.js'
 
@@ -75,25 +74,5 @@ describe('memory store', () => {
     await expect(findMemory(workspace, nobody, 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3')).rejects.toMatchObject({ code: 'NOT_FOUND' })
     await expect(findMemory(workspace, nobody, 'nope')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
     await expect(restoreMemory(workspace, nobody, 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', () => undefined)).rejects.toMatchObject({ code: 'NOT_FOUND' })
-  })
-})
-
-describe('lock', () => {
-  it('lets one holder in at a time and cleans up after itself', async () => {
-    const lock = join(base, 'locks', 'l')
-    let inside = 0
-    let most = 0
-    await Promise.all(
-      Array.from({ length: 5 }, () =>
-        withLock(lock, async () => {
-          inside++
-          most = Math.max(most, inside)
-          await new Promise((resolve) => setTimeout(resolve, 5))
-          inside--
-        }),
-      ),
-    )
-    expect(most).toBe(1)
-    expect(await readdir(join(base, 'locks'))).toEqual([])
   })
 })

@@ -1,0 +1,70 @@
+import { hostname } from 'node:os'
+import { MkError } from '../errors.js'
+import { newLockContent, release, tryAcquire, type Holder } from './lock-file.js'
+
+export interface LockOptions {
+  /** What the lock guards, for messages: `this workspace`, `source "company"`. */
+  what: string
+  /**
+   * When a live process holds the lock: `wait` for it (jittered backoff, TIMEOUT after
+   * `waitMs`) or `fail` at once with a retryable CONFLICT naming its pid.
+   */
+  onBusy: 'wait' | 'fail'
+  /** How long `wait` waits; also bounds the retries while someone else takes over a stale lock. Default 60 s. */
+  waitMs?: number
+  /** The command to run again after a CONFLICT, for the hint, e.g. `mk sync`. */
+  retry?: string
+}
+
+const defaultWaitMs = 60_000
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function describe(holder: Holder): string {
+  const host = holder.host !== undefined && holder.host !== hostname() ? ` on ${holder.host}` : ''
+  return `another mk process (pid ${holder.pid}${host})`
+}
+
+function conflict(path: string, options: LockOptions, holder: Holder): MkError {
+  return new MkError('CONFLICT', `${options.what} is being updated by ${describe(holder)}`, {
+    details: { pid: holder.pid, lock: path, hint: `wait for it to finish and run ${options.retry ?? 'the command'} again (if no mk process is running, delete ${path})` },
+    retryable: true,
+  })
+}
+
+function timedOut(path: string, options: LockOptions, waitMs: number, holder: Holder | undefined): MkError {
+  const busy = holder === undefined ? '' : `: ${options.what} is being updated by ${describe(holder)}`
+  const stuck = holder === undefined ? '' : `if pid ${holder.pid} is a stuck mk process, stop it; `
+  return new MkError('TIMEOUT', `waited ${waitMs / 1000} s for the lock ${path}${busy}`, {
+    details: { ...(holder === undefined ? {} : { pid: holder.pid }), lock: path, hint: `${stuck}if no mk process is running, delete ${path}` },
+  })
+}
+
+/**
+ * Run `work` holding a lock file shared by every process on this machine (and by the tasks of
+ * this one). The file names its holder's pid; a lock whose holder is dead is taken over, and a
+ * live holder's lock is never broken, however long it has been held.
+ */
+export async function withLock<T>(path: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
+  const content = newLockContent()
+  const waitMs = options.waitMs ?? defaultWaitMs
+  const started = Date.now()
+  let holder: Holder | undefined
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await tryAcquire(path, content)
+    if (outcome.kind === 'acquired') break
+    if (outcome.kind === 'busy') {
+      if (options.onBusy === 'fail') throw conflict(path, options, outcome.holder)
+      holder = outcome.holder
+    }
+    if (Date.now() - started > waitMs) throw timedOut(path, options, waitMs, holder)
+    await pause(5 + Math.random() * Math.min(50, 5 * (attempt + 1)))
+  }
+  try {
+    return await work()
+  } finally {
+    await release(path, content)
+  }
+}

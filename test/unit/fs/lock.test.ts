@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { once } from 'node:events'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { withLock } from '../../../src/fs/lock.js'
+import { breakStale } from '../../../src/fs/lock-file.js'
+import { failure } from '../../helpers/errors.js'
+
+/** Child processes load the built module (run `npm run build` first). */
+const builtLock = new URL('../../../dist/src/fs/lock.js', import.meta.url)
+
+let base: string
+let lock: string
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'mk-lock-'))
+  lock = join(base, 'locks', 'l')
+  await mkdir(join(base, 'locks'))
+})
+afterEach(() => rm(base, { recursive: true, force: true }))
+
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+  await once(child, 'close')
+  if (child.pid === undefined) throw new Error('no pid')
+  return child.pid
+}
+
+async function liveChild(): Promise<ChildProcess & { pid: number }> {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+  await once(child, 'spawn')
+  if (child.pid === undefined) throw new Error('no pid')
+  return child as ChildProcess & { pid: number }
+}
+
+async function lockFileOf(pid: number, ageMs = 0): Promise<string> {
+  const content = `${pid}\n${hostname()}\nsomeonesToken\n`
+  await writeFile(lock, content)
+  const then = new Date(Date.now() - ageMs)
+  await utimes(lock, then, then)
+  return content
+}
+
+const rounds = 20
+const racer = `
+const [lockUrl, dir, rounds] = process.argv.slice(1)
+const { withLock } = await import(lockUrl)
+const { appendFile, rm, stat, writeFile } = await import('node:fs/promises')
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+await writeFile(dir + '/ready-' + process.pid, '')
+while (!(await stat(dir + '/go').then(() => true, () => false))) await pause(1)
+for (let round = 0; round < Number(rounds); round++) {
+  await withLock(dir + '/locks/' + round, { what: 'the test', onBusy: 'wait', waitMs: 30000 }, async () => {
+    await writeFile(dir + '/inside-' + round, String(process.pid), { flag: 'wx' })
+    await appendFile(dir + '/log', process.pid + '\\n')
+    await pause(3)
+    await rm(dir + '/inside-' + round)
+  })
+}`
+
+describe('withLock', () => {
+  it('lets one task of this process in at a time and cleans up after itself', async () => {
+    let inside = 0
+    let most = 0
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        withLock(lock, { what: 'the test', onBusy: 'wait' }, async () => {
+          inside++
+          most = Math.max(most, inside)
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          inside--
+        }),
+      ),
+    )
+    expect(most).toBe(1)
+    expect(await readdir(join(base, 'locks'))).toEqual([])
+  })
+
+  it('never lets two processes hold it at once, even while they race to take over a dead holder', async () => {
+    if (!existsSync(builtLock)) throw new Error('run npm run build first: the racing processes load dist/src/fs/lock.js')
+    const dead = await deadPid()
+    for (let round = 0; round < rounds; round++) await writeFile(join(base, 'locks', String(round)), `${dead}\n${hostname()}\ndeadToken\n`)
+    const children = Array.from({ length: 3 }, () =>
+      spawn(process.execPath, ['--input-type=module', '-e', racer, builtLock.href, base, String(rounds)], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    )
+    const results = Promise.all(
+      children.map(async (child) => {
+        let stderr = ''
+        child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+        const [code] = (await once(child, 'close')) as [number]
+        return { code, stderr }
+      }),
+    )
+    // All start together, so in every round they race to take over the dead holder's lock, then for each other's.
+    while ((await readdir(base)).filter((name) => name.startsWith('ready-')).length < children.length) await new Promise((resolve) => setTimeout(resolve, 5))
+    await writeFile(join(base, 'go'), '')
+    // A second holder inside a lock fails its exclusive create of that round's `inside-` file with EEXIST.
+    expect(await results).toEqual(children.map(() => ({ code: 0, stderr: '' })))
+    expect((await readFile(join(base, 'log'), 'utf8')).trim().split('\n')).toHaveLength(3 * rounds)
+    expect(await readdir(join(base, 'locks'))).toEqual([])
+  })
+
+  it('takes over a lock whose holder is dead, and one of this pid that no task here holds', async () => {
+    for (const pid of [await deadPid(), process.pid]) {
+      await lockFileOf(pid)
+      const ran = await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => (await readFile(lock, 'utf8')).split('\n')[0])
+      expect(ran).toBe(String(process.pid))
+      expect(existsSync(lock)).toBe(false)
+    }
+  })
+
+  it('a waiter that saw the dead holder before someone else took over leaves the new lock alone', async () => {
+    const stale = await lockFileOf(await deadPid())
+    await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => {
+      const ours = await readFile(lock, 'utf8')
+      await Promise.all([breakStale(lock, stale), breakStale(lock, stale)])
+      expect(await readFile(lock, 'utf8')).toBe(ours)
+    })
+    expect(await readdir(join(base, 'locks'))).toEqual([])
+  })
+
+  it('takes over a dead holder even when a breaker died halfway, leaving its break marker', async () => {
+    const dead = await deadPid()
+    const stale = await lockFileOf(dead)
+    const marker = `${lock}.${createHash('sha256').update(stale).digest('hex').slice(0, 12)}.break`
+    await writeFile(marker, `${dead}\n${hostname()}\nbreakerToken\n`)
+    expect(await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => 'ran')).toBe('ran')
+    expect(await readdir(join(base, 'locks'))).toEqual([])
+  })
+
+  it('never breaks a live holder however old its lock: CONFLICT when failing fast, TIMEOUT after the wait', async () => {
+    const holder = await liveChild()
+    try {
+      const content = await lockFileOf(holder.pid, 3_600_000)
+      let ran = false
+      const refused = await failure(withLock(lock, { what: 'this workspace', onBusy: 'fail', retry: 'mk sync' }, async () => (ran = true)))
+      expect(refused).toMatchObject({ code: 'CONFLICT', retryable: true, details: { pid: holder.pid, lock } })
+      expect(refused.message).toBe(`this workspace is being updated by another mk process (pid ${holder.pid})`)
+      expect(refused.details?.hint).toContain('run mk sync again')
+
+      const waited = await failure(withLock(lock, { what: 'this memory folder', onBusy: 'wait', waitMs: 200 }, async () => (ran = true)))
+      expect(waited).toMatchObject({ code: 'TIMEOUT', retryable: true, details: { pid: holder.pid, lock } })
+      expect(waited.message).toContain(`pid ${holder.pid}`)
+      expect(waited.details?.hint).toContain(`delete ${lock}`)
+      expect(ran).toBe(false)
+      expect(await readFile(lock, 'utf8')).toBe(content)
+    } finally {
+      holder.kill()
+    }
+  })
+
+  it('a lock file holding only a live pid (older mk) still counts as held', async () => {
+    const holder = await liveChild()
+    try {
+      await writeFile(lock, String(holder.pid))
+      await expect(withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => undefined)).rejects.toMatchObject({ code: 'CONFLICT' })
+    } finally {
+      holder.kill()
+    }
+  })
+
+  it('on release removes the lock file only if it is still ours', async () => {
+    await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => {
+      await rm(lock)
+      await writeFile(lock, 'someone else')
+    })
+    expect(await readFile(lock, 'utf8')).toBe('someone else')
+  })
+
+  it('says clearly when the lock is a folder left by an older mk', async () => {
+    await mkdir(lock)
+    const error = await failure(withLock(lock, { what: 'the test', onBusy: 'wait' }, async () => undefined))
+    expect(error.message).toContain('is a folder')
+    expect(error.details?.hint).toContain(`delete ${lock}`)
+  })
+})
