@@ -8,19 +8,17 @@ import { collectFiles } from './collect-files.js'
 import { collectProposal, type ProposedFile } from './collect-proposal.js'
 import { collectTree } from './collect-tree.js'
 import { EvaluationContext } from './context.js'
-import { createScanner, type FileScan } from './file-scan.js'
+import { createScanner } from './file-scan.js'
 import { IgnoreRules } from './ignore-rules.js'
 import type { Waiver } from './inline-waivers.js'
 import type { CheckInput, ProposedDependency } from './input.js'
 import { atLeast, type Finding, type Rule, type WaiverProblem } from './model.js'
 import { compilePattern } from './regex.js'
-import { emptyOutcome, readFailure, scanClaimed, scanInto, type ScanOutcome } from './scan-files.js'
-import { planScans, type ScanPlanning } from './scan-planning.js'
-import type { ScanHelper } from './scan-worker.js'
+import { scanFiles } from './scan-files.js'
+import { planScans } from './scan-planning.js'
 import { GlobMatcher } from './scope.js'
 import { evaluators } from './targets/index.js'
 import { applyWaivers, loadFileWaivers } from './waivers.js'
-import { readWorkspaceFile } from './workspace-file.js'
 import { insideWorkspace, requireInsideWorkspace } from './workspace-path.js'
 
 export type CheckSource =
@@ -96,61 +94,12 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
   }
 }
 
-/** Below this many files a second thread costs more than it saves. */
-const filesWorthAHelper = 256
-
-/** Start the scanning thread before anything else, so it loads while the knowledge is read and the tree walked. */
-async function startHelper(source: CheckSource): Promise<ScanHelper | undefined> {
-  const large = source.kind === 'tree' || (source.kind === 'files' && source.paths.length >= filesWorthAHelper)
-  if (!large) return undefined
-  const { startScanHelper } = await import('./scan-worker.js')
-  return startScanHelper()
-}
-
-async function scanAll(input: CheckInput, planning: ScanPlanning, helper: ScanHelper | undefined): Promise<ScanOutcome> {
-  const { plan, requests } = planning
-  const scan = createScanner(plan)
-  const outcome = emptyOutcome()
-  const root = input.diskRoot
-  if (root === undefined || helper === undefined || requests.length < filesWorthAHelper) {
-    for (const [index, request] of requests.entries()) {
-      const content = await input.read(request.path).catch((error: unknown) => {
-        throw readFailure(request.path, error)
-      })
-      scanInto(outcome, index, request, content, scan)
-    }
-    return outcome
-  }
-  const { sharedState } = await import('./scan-worker.js')
-  const shared = sharedState()
-  helper.begin({ root, codePatterns: plan.codePatterns.map(({ pattern }) => pattern), dependencyFields: plan.dependencyFields, requests, shared })
-  scanClaimed(requests, new Int32Array(shared, 0, 1), (path) => readWorkspaceFile(root, path), scan, outcome)
-  const theirs = await helper.finish()
-  for (const [index, fileScan] of theirs.scans) outcome.scans.set(index, fileScan)
-  return { scans: outcome.scans, binary: outcome.binary + theirs.binary, tooLarge: outcome.tooLarge + theirs.tooLarge }
-}
-
-/** The scans by path, in the order they were requested (path order). */
-function scansByPath(outcome: ScanOutcome): Map<string, FileScan> {
-  const ordered = [...outcome.scans].sort(([a], [b]) => a - b)
-  return new Map(ordered.map(([, fileScan]) => [fileScan.path, fileScan]))
-}
-
 function compareFindings(a: Finding, b: Finding): number {
   return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.rule.constraint.id.localeCompare(b.rule.constraint.id)
 }
 
 /** Check the workspace (or a staged, named or proposed subset of it) against every accepted constraint. */
 export async function runCheck(workspace: Workspace, options: CheckOptions): Promise<CheckReport> {
-  const helper = await startHelper(options.source)
-  try {
-    return await check(workspace, options, helper)
-  } finally {
-    await helper?.stop()
-  }
-}
-
-async function check(workspace: Workspace, options: CheckOptions, helper: ScanHelper | undefined): Promise<CheckReport> {
   const { rules, knownConstraintIds, knowledgeFolders } = await selectRules(workspace, options.knowledgeItemIds)
   const { check } = workspace.config
   const gitRoot = findGitRoot(workspace.root)
@@ -169,10 +118,10 @@ async function check(workspace: Workspace, options: CheckOptions, helper: ScanHe
     globs,
     check.dependencyFields,
   )
-  const scanned = await scanAll(input, planning, helper)
-  const scans = scansByPath(scanned)
+  const scanned = await scanFiles(input, planning.requests, createScanner(planning.plan))
+  const { scans } = scanned
 
-  const context = new EvaluationContext(input, globs, scans, planning.codePatternIndex)
+  const context = new EvaluationContext(input, globs, scans, planning.patternIndex)
   const findings: Finding[] = []
   let constraintsSkipped = 0
   for (const rule of rules) {

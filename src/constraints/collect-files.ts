@@ -32,7 +32,6 @@ export function collectFiles(root: string, names: readonly string[], rules: Igno
     paths: [...paths].sort(),
     complete: false,
     read: async (path) => readWorkspaceFile(root, path),
-    diskRoot: root,
     dependencies: [],
     symlinksSkipped,
   }

@@ -29,7 +29,6 @@ export function collectTree(root: string, rules: IgnoreRules): CheckInput {
     paths,
     complete: true,
     read: async (path) => readWorkspaceFile(root, path),
-    diskRoot: root,
     dependencies: [],
     symlinksSkipped,
   }

@@ -1,13 +1,10 @@
-import type { FileScan, ImportFound, Located } from './file-scan.js'
+import type { FileScan, Hit } from './file-scan.js'
 import type { CheckInput } from './input.js'
 import type { Finding, Rule } from './model.js'
 import { inScope, type GlobMatcher } from './scope.js'
 
-const noMatches: readonly Located[] = []
-
 /** What every target evaluator reads: the input, the scans of the files read, and the position of each code rule's pattern in the scans. */
 export class EvaluationContext {
-  private importIndex: Map<string, { scan: FileScan; site: ImportFound }[]> | undefined
   private readonly manifestCache = new Map<string, FileScan[]>()
 
   constructor(
@@ -15,17 +12,17 @@ export class EvaluationContext {
     readonly globs: GlobMatcher,
     /** Scans of the text files read, by path, in path order. */
     readonly scans: ReadonlyMap<string, FileScan>,
-    /** Each code rule's index among the scanned code patterns. */
-    private readonly codePatternIndex: ReadonlyMap<Rule, number>,
+    /** Each code and import rule's index among the scanned patterns. */
+    private readonly patternIndex: ReadonlyMap<Rule, number>,
   ) {}
 
-  /** The scans a code rule covers (its scope was applied when the scans were requested), with its matches in each. */
-  *codeScans(rule: Rule): Generator<{ scan: FileScan; matches: readonly Located[] }> {
-    const index = this.codePatternIndex.get(rule)
+  /** The scans a code or import rule covers (its scope was applied when the scans were requested), with its hits in each. */
+  *hitsByFile(rule: Rule): Generator<{ scan: FileScan; hits: readonly Hit[] }> {
+    const index = this.patternIndex.get(rule)
     if (index === undefined) return
     for (const scan of this.scans.values()) {
-      const matches = scan.codeMatches.get(index)
-      if (matches !== undefined) yield { scan, matches: matches.length === 0 ? noMatches : matches }
+      const hits = scan.hits.get(index)
+      if (hits !== undefined) yield { scan, hits }
     }
   }
 
@@ -43,23 +40,6 @@ export class EvaluationContext {
       this.manifestCache.set(key, found)
     }
     return found
-  }
-
-  /** Every import of every scanned file, grouped by specifier and package root, so a rule tests each distinct module once. */
-  importsByModule(): ReadonlyMap<string, { scan: FileScan; site: ImportFound }[]> {
-    if (this.importIndex === undefined) {
-      const index = new Map<string, { scan: FileScan; site: ImportFound }[]>()
-      for (const scan of this.scans.values()) {
-        for (const site of scan.imports) {
-          const key = `${site.specifier}\0${site.root}`
-          const list = index.get(key)
-          if (list === undefined) index.set(key, [{ scan, site }])
-          else list.push({ scan, site })
-        }
-      }
-      this.importIndex = index
-    }
-    return this.importIndex
   }
 }
 

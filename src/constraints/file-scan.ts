@@ -1,77 +1,93 @@
 import { compileCodeSearch } from './code-search.js'
-import { findImports } from './imports.js'
+import { findImports, type ModuleImport } from './imports.js'
 import { findInlineWaivers, type Waiver } from './inline-waivers.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
 import type { CompiledPattern } from './regex.js'
 import { SourceText } from './source-text.js'
 
-/** A place in a file, with its line's text: the baseline hashes it, reporters show it. */
-export interface Located {
+/** Where a code or import constraint's pattern matched, with the line's text (the baseline hashes it, reporters show it). */
+export interface Hit {
   line: number
   column: number
   lineText: string
-}
-
-export interface ImportFound extends Located {
-  /** The module as written. */
-  specifier: string
-  /** The package it belongs to (see packageRoot). */
-  root: string
+  /** What matched: the start of the matched code, or the module specifier. */
+  subject: string
 }
 
 export interface DependencyFound extends ManifestDependency {
   lineText: string
 }
 
+/** A code or import constraint's pattern, as the scanner applies it. */
+export interface ScannedPattern {
+  target: 'code' | 'import'
+  pattern: string
+  regex: CompiledPattern
+}
+
 /** What the check needs of one file's content. */
 export interface ScanRequest {
   path: string
-  /** Indices into the plan's code patterns whose constraints cover this file. */
-  codePatterns: number[]
-  imports: boolean
+  /** Indices into the plan's patterns whose constraints cover this file. */
+  patterns: number[]
+  /** Whether the file is a package.json some dependency constraint covers. */
   manifest: boolean
 }
 
-/**
- * Everything the constraints need from one file, so its text can be dropped as
- * soon as it is scanned. Plain data: it crosses from a worker thread unchanged.
- */
+/** Everything the constraints need from one file, so its text can be dropped as soon as it is scanned. */
 export interface FileScan {
   path: string
-  /** Matches of each requested code pattern, by pattern index; requested patterns without a match map to []. */
-  codeMatches: Map<number, Located[]>
-  imports: ImportFound[]
+  /** Hits of each requested pattern, by pattern index; a requested pattern without hits maps to []. */
+  hits: Map<number, Hit[]>
   dependencies: DependencyFound[]
   /** `mk-ignore` comments in the file. */
   waivers: Waiver[]
 }
 
 export interface ScanPlan {
-  /** Every code constraint's pattern, with its compiled form when the caller has one. */
-  codePatterns: { pattern: string; regex?: CompiledPattern | undefined }[]
+  patterns: ScannedPattern[]
   /** The package.json fields that list dependencies. */
   dependencyFields: string[]
 }
 
 export type FileScanner = (request: ScanRequest, text: string) => FileScan
 
+const maxSubjectLength = 80
+
+/** An import matches when its specifier does, or its package root (`lodash/fp` -> `lodash`). */
+export function importMatches(regex: CompiledPattern, site: Pick<ModuleImport, 'specifier' | 'root'>): boolean {
+  return regex.matchesWhole(site.specifier) || (site.root !== site.specifier && regex.matchesWhole(site.root))
+}
+
 export function createScanner(plan: ScanPlan): FileScanner {
-  const codeSearch = compileCodeSearch(plan.codePatterns)
+  const codeIndices = plan.patterns.flatMap((pattern, index) => (pattern.target === 'code' ? [index] : []))
+  const codeSearch = compileCodeSearch(codeIndices.map((index) => plan.patterns[index] as ScannedPattern))
+  const codeSearchIndex = new Map(codeIndices.map((index, position) => [index, position]))
   return (request, text) => {
     const source = new SourceText(request.path, text)
-    const located = (offset: number): Located => {
+    const hit = (offset: number, subject: (lineText: string, column: number) => string): Hit => {
       const { line, column } = source.position(offset)
-      return { line, column, lineText: source.line(line) }
+      const lineText = source.line(line)
+      return { line, column, lineText, subject: subject(lineText, column) }
     }
-    const codeMatches = new Map<number, Located[]>()
-    if (request.codePatterns.length > 0) {
-      const found = codeSearch.search(text)
-      for (const index of request.codePatterns) codeMatches.set(index, found.lineMatchOffsets(index).map(located))
+    const hits = new Map<number, Hit[]>()
+    let found: ReturnType<typeof codeSearch.search> | undefined
+    let sites: ModuleImport[] | undefined
+    for (const index of request.patterns) {
+      const scanned = plan.patterns[index] as ScannedPattern
+      if (scanned.target === 'code') {
+        found ??= codeSearch.search(text)
+        const offsets = found.lineMatchOffsets(codeSearchIndex.get(index) as number)
+        hits.set(index, offsets.map((offset) => hit(offset, (lineText, column) => lineText.slice(column - 1, column - 1 + maxSubjectLength).trim())))
+      } else {
+        sites ??= findImports(request.path, text)
+        const matching = sites.filter((site) => importMatches(scanned.regex, site))
+        hits.set(index, matching.map((site) => hit(site.offset, () => site.specifier)))
+      }
     }
     return {
       path: request.path,
-      codeMatches,
-      imports: request.imports ? findImports(request.path, text).map((site) => ({ specifier: site.specifier, root: site.root, ...located(site.offset) })) : [],
+      hits,
       dependencies: request.manifest ? readManifest(source, plan.dependencyFields).map((dependency) => ({ ...dependency, lineText: source.line(dependency.line) })) : [],
       waivers: findInlineWaivers(source),
     }

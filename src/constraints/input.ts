@@ -19,8 +19,6 @@ export interface CheckInput {
    */
   complete: boolean
   read(path: string): Promise<FileContent>
-  /** Set when `read` reads the files from this folder on disk, so another thread can read them too. */
-  diskRoot?: string
   dependencies: ProposedDependency[]
   /** Symbolic links met and not followed. */
   symlinksSkipped: number
@@ -29,7 +27,7 @@ export interface CheckInput {
 export const maxFileBytes = 1024 * 1024
 
 /** Git's rule: a NUL byte in the first 8000 bytes makes a file binary. */
-const binaryProbeBytes = 8000
+export const binaryProbeBytes = 8000
 
 export function classifyContent(bytes: Uint8Array): FileContent {
   if (bytes.byteLength > maxFileBytes) return { kind: 'too-large' }

@@ -1,5 +1,5 @@
 import { isManifest } from './context.js'
-import type { ScanPlan, ScanRequest } from './file-scan.js'
+import type { ScanPlan, ScanRequest, ScannedPattern } from './file-scan.js'
 import { readsImports } from './imports.js'
 import type { Rule } from './model.js'
 import { inScope, type GlobMatcher, type PathScope } from './scope.js'
@@ -8,40 +8,50 @@ export interface ScanPlanning {
   plan: ScanPlan
   /** Only the files some rule reads, in the order of the paths given. */
   requests: ScanRequest[]
-  /** Each code rule's index among the plan's code patterns. */
-  codePatternIndex: Map<Rule, number>
+  /** Each code or import rule's index among the plan's patterns. */
+  patternIndex: Map<Rule, number>
 }
 
 /** Rules that share a scope (most do): the scope is tested once per path for all of them. */
-function byScope(rules: readonly Rule[]): { scope: PathScope; rules: Rule[] }[] {
-  const groups = new Map<string, { scope: PathScope; rules: Rule[] }>()
+function byScope(rules: readonly Rule[], indexOf: (rule: Rule) => number): { scope: PathScope; indices: number[] }[] {
+  const groups = new Map<string, { scope: PathScope; indices: number[] }>()
   for (const rule of rules) {
     const key = JSON.stringify([rule.constraint.paths, rule.constraint.exclude])
     const group = groups.get(key)
-    if (group === undefined) groups.set(key, { scope: rule.constraint, rules: [rule] })
-    else group.rules.push(rule)
+    if (group === undefined) groups.set(key, { scope: rule.constraint, indices: [indexOf(rule)] })
+    else group.indices.push(indexOf(rule))
   }
   return [...groups.values()]
 }
 
-/** What to read of each file: the code patterns whose scope covers it, and whether its imports or dependencies are needed. */
+function scannedPattern(rule: Rule): ScannedPattern | undefined {
+  const { target, pattern } = rule.constraint
+  return (target === 'code' || target === 'import') && rule.regex !== undefined ? { target, pattern, regex: rule.regex } : undefined
+}
+
+/** What to read of each file: the code and import patterns whose scope covers it, and whether its dependencies are needed. */
 export function planScans(paths: readonly string[], rules: readonly Rule[], globs: GlobMatcher, dependencyFields: readonly string[]): ScanPlanning {
-  const codeRules = rules.filter((rule) => rule.constraint.target === 'code' && rule.regex !== undefined)
-  const codePatternIndex = new Map(codeRules.map((rule, index) => [rule, index]))
-  const codeGroups = byScope(codeRules).map(({ scope, rules: grouped }) => ({ scope, indices: grouped.map((rule) => codePatternIndex.get(rule) as number) }))
-  const importScopes = byScope(rules.filter((rule) => rule.constraint.target === 'import')).map(({ scope }) => scope)
-  const dependencyScopes = byScope(rules.filter((rule) => rule.constraint.target === 'dependency')).map(({ scope }) => scope)
+  const scanned = rules.flatMap((rule) => {
+    const pattern = scannedPattern(rule)
+    return pattern === undefined ? [] : [{ rule, pattern }]
+  })
+  const patternIndex = new Map(scanned.map(({ rule }, index) => [rule, index]))
+  const indexOf = (rule: Rule): number => patternIndex.get(rule) as number
+  const codeGroups = byScope(scanned.filter(({ pattern }) => pattern.target === 'code').map(({ rule }) => rule), indexOf)
+  const importGroups = byScope(scanned.filter(({ pattern }) => pattern.target === 'import').map(({ rule }) => rule), indexOf)
+  const dependencyGroups = byScope(rules.filter((rule) => rule.constraint.target === 'dependency'), () => -1)
 
   const requests: ScanRequest[] = []
   for (const path of paths) {
-    const codePatterns = codeGroups.flatMap(({ scope, indices }) => (inScope(scope, path, globs) ? indices : []))
-    const imports = readsImports(path) && importScopes.some((scope) => inScope(scope, path, globs))
-    const manifest = isManifest(path) && dependencyScopes.some((scope) => inScope(scope, path, globs))
-    if (codePatterns.length > 0 || imports || manifest) requests.push({ path, codePatterns, imports, manifest })
+    const patterns: number[] = []
+    for (const group of codeGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
+    if (readsImports(path)) for (const group of importGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
+    const manifest = isManifest(path) && dependencyGroups.some((group) => inScope(group.scope, path, globs))
+    if (patterns.length > 0 || manifest) requests.push({ path, patterns, manifest })
   }
   return {
-    plan: { codePatterns: codeRules.map((rule) => ({ pattern: rule.constraint.pattern, regex: rule.regex })), dependencyFields: [...dependencyFields] },
+    plan: { patterns: scanned.map(({ pattern }) => pattern), dependencyFields: [...dependencyFields] },
     requests,
-    codePatternIndex,
+    patternIndex,
   }
 }

@@ -245,8 +245,8 @@ describe('mk knowledge check', () => {
     expect(badStdin.stderr).toContain('--stdin: not valid JSON')
   })
 
-  it('a tree large enough for a second scanning thread finds exactly what one thread finds', async () => {
-    // 600 files (over the two-thread threshold), violations spread through them; --stdin always scans on one thread.
+  it('a large tree and the same files proposed on stdin give the same findings and waivers', async () => {
+    // 600 files with violations and inline waivers spread through them: the disk and proposal inputs must agree.
     const files: Record<string, string> = { ...cleanFiles }
     for (let index = 0; index < 600; index++) {
       const folder = `src/module-${index % 7}`
@@ -265,7 +265,7 @@ describe('mk knowledge check', () => {
     expect(fromTree.waived).toEqual(fromStdin.waived)
   })
 
-  it('an unreadable manifest among many files stops the check with exit 2, whichever thread read it', async () => {
+  it('an unreadable manifest among many files stops the check with exit 2, naming it', async () => {
     const files: Record<string, string> = { ...cleanFiles }
     for (let index = 0; index < 400; index++) files[`src/file-${index}.ts`] = 'export const ok = 1\n'
     for (const service of ['a', 'm', 'z']) files[`services/${service}/package.json`] = service === 'm' ? '{ "dependencies": ' : '{}'

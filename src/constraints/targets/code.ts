@@ -1,21 +1,11 @@
 import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
 import type { Finding, Rule } from '../model.js'
 
-const maxSubjectLength = 80
-
 function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
-  for (const { scan, matches } of context.codeScans(rule)) {
-    for (const { line, column, lineText } of matches) {
-      findings.push({
-        rule,
-        file: scan.path,
-        line,
-        column,
-        subject: lineText.slice(column - 1, column - 1 + maxSubjectLength).trim(),
-        message: rule.constraint.message ?? `code matches ${patternText(rule)}`,
-        lineText,
-      })
+  for (const { scan, hits } of context.hitsByFile(rule)) {
+    for (const { line, column, lineText, subject } of hits) {
+      findings.push({ rule, file: scan.path, line, column, subject, message: rule.constraint.message ?? `code matches ${patternText(rule)}`, lineText })
     }
   }
   return findings
@@ -24,8 +14,8 @@ function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
 /** must_match is judged per file: each file in scope needs a matching line. */
 function mustMatch(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
-  for (const { scan, matches } of context.codeScans(rule)) {
-    if (matches.length > 0) continue
+  for (const { scan, hits } of context.hitsByFile(rule)) {
+    if (hits.length > 0) continue
     findings.push({
       rule,
       file: scan.path,

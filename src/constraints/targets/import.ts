@@ -1,27 +1,18 @@
 import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
-import type { ImportFound } from '../file-scan.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
-import type { CompiledPattern } from '../regex.js'
 
-function matchesModule(regex: CompiledPattern, site: ImportFound): boolean {
-  return regex.matchesWhole(site.specifier) || (site.root !== site.specifier && regex.matchesWhole(site.root))
-}
-
-function mustNotUse(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] {
+function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
-  for (const occurrences of context.importsByModule().values()) {
-    const first = occurrences[0]
-    if (first === undefined || !matchesModule(regex, first.site)) continue
-    for (const { scan, site } of occurrences) {
-      if (!context.inScope(rule, scan.path)) continue
+  for (const { scan, hits } of context.hitsByFile(rule)) {
+    for (const { line, column, lineText, subject } of hits) {
       findings.push({
         rule,
         file: scan.path,
-        line: site.line,
-        column: site.column,
-        subject: site.specifier,
-        message: rule.constraint.message ?? `import of ${site.specifier} is not allowed (matches ${patternText(rule)})`,
-        lineText: site.lineText,
+        line,
+        column,
+        subject,
+        message: rule.constraint.message ?? `import of ${subject} is not allowed (matches ${patternText(rule)})`,
+        lineText,
       })
     }
   }
@@ -29,13 +20,9 @@ function mustNotUse(rule: Rule, regex: CompiledPattern, context: EvaluationConte
 }
 
 /** must_use is repository-wide: some file in scope must import a matching module. */
-function mustUse(rule: Rule, regex: CompiledPattern, context: EvaluationContext): Finding[] | undefined {
+function mustUse(rule: Rule, context: EvaluationContext): Finding[] | undefined {
   if (!context.input.complete) return undefined
-  const used = [...context.importsByModule().values()].some(
-    (occurrences) =>
-      occurrences[0] !== undefined && matchesModule(regex, occurrences[0].site) && occurrences.some(({ scan }) => context.inScope(rule, scan.path)),
-  )
-  if (used) return []
+  for (const { hits } of context.hitsByFile(rule)) if (hits.length > 0) return []
   return [
     {
       rule,
@@ -51,5 +38,5 @@ function mustUse(rule: Rule, regex: CompiledPattern, context: EvaluationContext)
 
 export const evaluateImport: TargetEvaluator = (rule, context) => {
   if (rule.regex === undefined) return []
-  return rule.constraint.operator === 'must_use' ? mustUse(rule, rule.regex, context) : mustNotUse(rule, rule.regex, context)
+  return rule.constraint.operator === 'must_use' ? mustUse(rule, context) : mustNotUse(rule, context)
 }
