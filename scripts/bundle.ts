@@ -10,7 +10,7 @@ import { walkFiles } from '../src/fs/walk.js'
  * Only pure-JavaScript dependencies on the hot paths are bundled; everything with
  * native parts, its own files, or a heavy lazy runtime stays an ordinary import.
  */
-const bundled = new Set(['@oclif/core', 'zod', 'gray-matter', 'js-yaml', 'chalk', 're2js', 'minimatch', 'ignore', 'ulid', 'isomorphic-git'])
+const bundled = new Set(['@oclif/core', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', 'zod', 'gray-matter', 'js-yaml', 'chalk', 're2js', 'minimatch', 'ignore', 'ulid', 'isomorphic-git'])
 /** What oclif loads only to run TypeScript sources in development: never on a built mk's path. */
 const developmentOnly = ['typescript', 'ts-node', 'tsx']
 

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process'
+import * as fs from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import git from 'isomorphic-git'
 import { afterEach, describe, expect, it } from 'vitest'
 import { commitPaths } from '../../../src/git/commit.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
@@ -10,18 +12,58 @@ afterEach(async () => workspace?.cleanup())
 
 const gitCli = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' })
 
+/** What git itself says of the repository: consistent objects, a clean status against the work tree. */
+function expectHealthy(dir: string): void {
+  gitCli(dir, 'fsck', '--strict', '--no-dangling')
+  expect(gitCli(dir, 'status', '--porcelain')).toBe('')
+}
+
 describe('commitPaths', () => {
   it('creates the repository, commits additions and removals, and leaves git status clean', async () => {
-    workspace = await makeWorkspace({ 'memory/user/a.md': 'a\n', 'memory/user/b.md': 'b\n' })
+    workspace = await makeWorkspace({ 'memory/user/a.md': 'a\n', 'memory/user/b.md': 'b\n', 'memory/team/c.md': 'c\n' })
     const dir = workspace.root
-    await commitPaths(dir, { add: ['memory/user/a.md', 'memory/user/b.md'], remove: [], message: 'add a and b' })
+    await commitPaths(dir, { add: ['memory/user/a.md', 'memory/user/b.md', 'memory/team/c.md'], remove: [], message: 'add a, b and c' })
     await rm(join(dir, 'memory/user/a.md'))
     await writeFile(join(dir, 'memory/user/b.md'), 'b2\n')
     const oid = await commitPaths(dir, { add: ['memory/user/b.md'], remove: ['memory/user/a.md'], message: 'delete a, edit b' })
-    expect(gitCli(dir, 'log', '--format=%s')).toBe('delete a, edit b\nadd a and b\n')
+    expect(gitCli(dir, 'log', '--format=%s')).toBe('delete a, edit b\nadd a, b and c\n')
     expect(gitCli(dir, 'rev-parse', 'HEAD').trim()).toBe(oid)
-    expect(gitCli(dir, 'ls-tree', '-r', '--name-only', 'HEAD')).toBe('memory/user/b.md\n')
-    expect(gitCli(dir, 'status', '--porcelain')).toBe('')
-    gitCli(dir, 'fsck', '--strict')
+    expect(gitCli(dir, 'ls-tree', '-r', '--name-only', 'HEAD')).toBe('memory/team/c.md\nmemory/user/b.md\n')
+    expect(gitCli(dir, 'show', 'HEAD:memory/user/b.md')).toBe('b2\n')
+    expect(gitCli(dir, 'log', '-1', '--format=%an <%ae>')).toBe('mk <mk@localhost>\n')
+    expectHealthy(dir)
+  })
+
+  it('orders tree entries as git does when a file name sorts between a folder and its contents', async () => {
+    workspace = await makeWorkspace({ 'a.b': '1\n', 'a/x': '2\n', 'a-c': '3\n', a0: '4\n' })
+    const dir = workspace.root
+    await commitPaths(dir, { add: ['a.b', 'a/x', 'a-c', 'a0'], remove: [], message: 'names' })
+    expect(gitCli(dir, 'ls-tree', '--name-only', 'HEAD')).toBe('a-c\na.b\na\na0\n')
+    expectHealthy(dir)
+  })
+
+  it('continues a history isomorphic-git wrote, and one that git gc packed', async () => {
+    workspace = await makeWorkspace({ 'user/a.md': 'a\n', 'user/b.md': 'b\n', 'user/c.md': 'c\n' })
+    const dir = workspace.root
+    await git.init({ fs, dir, defaultBranch: 'main' })
+    await git.add({ fs, dir, filepath: 'user/a.md' })
+    await git.commit({ fs, dir, message: 'add a', author: { name: 'mk', email: 'mk@localhost' } })
+    await commitPaths(dir, { add: ['user/b.md'], remove: [], message: 'add b' })
+    gitCli(dir, 'gc', '--quiet')
+    expect(fs.existsSync(join(dir, '.git/refs/heads/main'))).toBe(false)
+    await commitPaths(dir, { add: ['user/c.md'], remove: [], message: 'add c' })
+    expect(gitCli(dir, 'log', '--format=%s')).toBe('add c\nadd b\nadd a\n')
+    expect(gitCli(dir, 'ls-tree', '-r', '--name-only', 'HEAD')).toBe('user/a.md\nuser/b.md\nuser/c.md\n')
+    expectHealthy(dir)
+  })
+
+  it('hands a repository it does not handle (a detached HEAD) to isomorphic-git', async () => {
+    workspace = await makeWorkspace({ 'user/a.md': 'a\n', 'user/b.md': 'b\n' })
+    const dir = workspace.root
+    const first = await commitPaths(dir, { add: ['user/a.md'], remove: [], message: 'add a' })
+    await writeFile(join(dir, '.git/HEAD'), `${first}\n`)
+    const second = await commitPaths(dir, { add: ['user/b.md'], remove: [], message: 'add b' })
+    expect(gitCli(dir, 'rev-parse', 'HEAD').trim()).toBe(second)
+    expect(gitCli(dir, 'log', '--format=%s', second)).toBe('add b\nadd a\n')
   })
 })

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto'
+
+/** One staged file of a git index (version 2, stage 0). */
+export interface IndexEntry {
+  path: string
+  /** Object id, 40 hex characters. */
+  oid: string
+  mode: number
+  ctimeSeconds: number
+  ctimeNanoseconds: number
+  mtimeSeconds: number
+  mtimeNanoseconds: number
+  dev: number
+  ino: number
+  uid: number
+  gid: number
+  size: number
+}
+
+/** What the direct writer does not handle: the caller falls back to isomorphic-git. */
+export class UnsupportedRepository extends Error {}
+
+const signature = 'DIRC'
+const headerBytes = 12
+const fixedEntryBytes = 62
+
+/** Entries of a version-2 index; extensions (the TREE cache and others) are dropped, since the entries are about to change. */
+export function parseIndex(bytes: Buffer): IndexEntry[] {
+  if (bytes.length < headerBytes || bytes.toString('latin1', 0, 4) !== signature) throw new UnsupportedRepository('not a git index')
+  if (bytes.readUInt32BE(4) !== 2) throw new UnsupportedRepository(`index version ${bytes.readUInt32BE(4)}`)
+  const count = bytes.readUInt32BE(8)
+  const entries: IndexEntry[] = []
+  let offset = headerBytes
+  for (let index = 0; index < count; index++) {
+    const flags = bytes.readUInt16BE(offset + 60)
+    if ((flags & 0x7000) !== 0) throw new UnsupportedRepository('index with merge stages or extended flags')
+    const nameEnd = bytes.indexOf(0, offset + fixedEntryBytes)
+    if (nameEnd === -1) throw new UnsupportedRepository('truncated index')
+    entries.push({
+      ctimeSeconds: bytes.readUInt32BE(offset),
+      ctimeNanoseconds: bytes.readUInt32BE(offset + 4),
+      mtimeSeconds: bytes.readUInt32BE(offset + 8),
+      mtimeNanoseconds: bytes.readUInt32BE(offset + 12),
+      dev: bytes.readUInt32BE(offset + 16),
+      ino: bytes.readUInt32BE(offset + 20),
+      mode: bytes.readUInt32BE(offset + 24),
+      uid: bytes.readUInt32BE(offset + 28),
+      gid: bytes.readUInt32BE(offset + 32),
+      size: bytes.readUInt32BE(offset + 36),
+      oid: bytes.toString('hex', offset + 40, offset + 60),
+      path: bytes.toString('utf8', offset + fixedEntryBytes, nameEnd),
+    })
+    offset += paddedEntryBytes(nameEnd - offset - fixedEntryBytes)
+  }
+  return entries
+}
+
+/** An entry is padded with 1 to 8 NUL bytes to a multiple of 8. */
+function paddedEntryBytes(nameBytes: number): number {
+  return Math.floor((fixedEntryBytes + nameBytes + 8) / 8) * 8
+}
+
+/** Git orders index entries by the bytes of their paths. */
+export function compareEntryPaths(a: IndexEntry, b: IndexEntry): number {
+  return Buffer.compare(Buffer.from(a.path), Buffer.from(b.path))
+}
+
+export function serializeIndex(entries: readonly IndexEntry[]): Buffer {
+  const sorted = [...entries].sort(compareEntryPaths)
+  const parts: Buffer[] = []
+  const header = Buffer.alloc(headerBytes)
+  header.write(signature, 0, 'latin1')
+  header.writeUInt32BE(2, 4)
+  header.writeUInt32BE(sorted.length, 8)
+  parts.push(header)
+  for (const entry of sorted) {
+    const name = Buffer.from(entry.path)
+    const buffer = Buffer.alloc(paddedEntryBytes(name.length))
+    const fields = [entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds, entry.dev, entry.ino, entry.mode, entry.uid, entry.gid, entry.size]
+    fields.forEach((value, position) => buffer.writeUInt32BE(value >>> 0, position * 4))
+    buffer.write(entry.oid, 40, 'hex')
+    buffer.writeUInt16BE(Math.min(name.length, 0xfff), 60)
+    name.copy(buffer, fixedEntryBytes)
+    parts.push(buffer)
+  }
+  const body = Buffer.concat(parts)
+  return Buffer.concat([body, createHash('sha1').update(body).digest()])
+}
