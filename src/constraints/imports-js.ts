@@ -26,6 +26,16 @@ const regexAfterWords: ReadonlySet<string> = new Set([
   'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
 ])
 
+/** The words the lexer acts on, by length. */
+const wordsOfInterest: string[][] = []
+for (const word of ['import', 'export', 'require', 'from', 'type', ...regexAfterWords]) (wordsOfInterest[word.length] ??= []).push(word)
+
+/** The identifier at [start, end) when the lexer acts on it, else ''. Other identifiers (most) are never cut out of the text. */
+function wordOfInterest(text: string, start: number, end: number): string {
+  for (const word of wordsOfInterest[end - start] ?? []) if (text.startsWith(word, start)) return word
+  return ''
+}
+
 const statementWords: ReadonlySet<string> = new Set(['import', 'export', 'require'])
 
 const code = {
@@ -207,7 +217,7 @@ export function findJsImports(text: string): ImportSite[] {
       const start = index
       index++
       while (index < length && isIdentifierPart(text.charCodeAt(index))) index++
-      const word = text.slice(start, index)
+      const word = wordOfInterest(text, start, index)
       recognizer.word(word, start)
       regexAllowed = regexAfterWords.has(word)
     } else if (char >= code.zero && char <= code.nine) {
