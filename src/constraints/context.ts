@@ -6,6 +6,7 @@ import { inScope, type GlobMatcher } from './scope.js'
 /** What every target evaluator reads: the input, the scans of the files read, and the position of each code rule's pattern in the scans. */
 export class EvaluationContext {
   private readonly manifestCache = new Map<string, FileScan[]>()
+  private hitIndex: Map<number, { scan: FileScan; hits: readonly Hit[] }[]> | undefined
 
   constructor(
     readonly input: CheckInput,
@@ -16,14 +17,29 @@ export class EvaluationContext {
     private readonly patternIndex: ReadonlyMap<Rule, number>,
   ) {}
 
-  /** The scans a code or import rule covers (its scope was applied when the scans were requested), with its hits in each. */
-  *hitsByFile(rule: Rule): Generator<{ scan: FileScan; hits: readonly Hit[] }> {
+  /** The files where a code or import rule's pattern hit, in path order, with the hits (scopes were applied when the scans were requested). */
+  hitsByFile(rule: Rule): readonly { scan: FileScan; hits: readonly Hit[] }[] {
     const index = this.patternIndex.get(rule)
-    if (index === undefined) return
-    for (const scan of this.scans.values()) {
-      const hits = scan.hits.get(index)
-      if (hits !== undefined) yield { scan, hits }
+    if (index === undefined) return []
+    if (this.hitIndex === undefined) {
+      const byIndex = new Map<number, { scan: FileScan; hits: readonly Hit[] }[]>()
+      for (const scan of this.scans.values()) {
+        for (const [hitIndex, hits] of scan.hits) {
+          const list = byIndex.get(hitIndex)
+          if (list === undefined) byIndex.set(hitIndex, [{ scan, hits }])
+          else list.push({ scan, hits })
+        }
+      }
+      this.hitIndex = byIndex
     }
+    return this.hitIndex.get(index) ?? []
+  }
+
+  /** The files a code rule covers where its pattern did not hit, in path order. */
+  filesWithoutHits(rule: Rule): FileScan[] {
+    const index = this.patternIndex.get(rule)
+    if (index === undefined) return []
+    return [...this.scans.values()].filter((scan) => scan.patterns.includes(index) && !scan.hits.has(index))
   }
 
   inScope(rule: Rule, path: string): boolean {

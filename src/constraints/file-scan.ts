@@ -1,5 +1,5 @@
 import { compileCodeSearch } from './code-search.js'
-import { findImports, type ModuleImport } from './imports.js'
+import { findImportSites, packageRoot } from './imports.js'
 import { findInlineWaivers, type Waiver } from './inline-waivers.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
 import type { CompiledPattern } from './regex.js'
@@ -37,7 +37,9 @@ export interface ScanRequest {
 /** Everything the constraints need from one file, so its text can be dropped as soon as it is scanned. */
 export interface FileScan {
   path: string
-  /** Hits of each requested pattern, by pattern index; a requested pattern without hits maps to []. */
+  /** The requested pattern indices: the code and import constraints whose scope holds this file. */
+  patterns: readonly number[]
+  /** Hits by pattern index; only patterns that hit are present. */
   hits: Map<number, Hit[]>
   dependencies: DependencyFound[]
   /** `mk-ignore` comments in the file. */
@@ -55,38 +57,62 @@ export type FileScanner = (request: ScanRequest, text: string) => FileScan
 const maxSubjectLength = 80
 
 /** An import matches when its specifier does, or its package root (`lodash/fp` -> `lodash`). */
-export function importMatches(regex: CompiledPattern, site: Pick<ModuleImport, 'specifier' | 'root'>): boolean {
-  return regex.matchesWhole(site.specifier) || (site.root !== site.specifier && regex.matchesWhole(site.root))
+function importMatches(regex: CompiledPattern, specifier: string, python: boolean): boolean {
+  const root = packageRoot(specifier, python)
+  return regex.matchesWhole(specifier) || (root !== specifier && regex.matchesWhole(root))
 }
 
 export function createScanner(plan: ScanPlan): FileScanner {
   const codeIndices = plan.patterns.flatMap((pattern, index) => (pattern.target === 'code' ? [index] : []))
+  const importIndices = plan.patterns.flatMap((pattern, index) => (pattern.target === 'import' ? [index] : []))
   const codeSearch = compileCodeSearch(codeIndices.map((index) => plan.patterns[index] as ScannedPattern))
-  const codeSearchIndex = new Map(codeIndices.map((index, position) => [index, position]))
+  const codeSearchPosition = new Map(codeIndices.map((index, position) => [index, position]))
+  // Modules repeat across files: which import patterns a module matches is worked out once per run.
+  const matchingByModule = new Map<string, number[]>()
+  const importPatternsMatching = (specifier: string, python: boolean): number[] => {
+    const key = `${python ? 'py' : 'js'}:${specifier}`
+    let matching = matchingByModule.get(key)
+    if (matching === undefined) {
+      matching = importIndices.filter((index) => importMatches((plan.patterns[index] as ScannedPattern).regex, specifier, python))
+      matchingByModule.set(key, matching)
+    }
+    return matching
+  }
   return (request, text) => {
     const source = new SourceText(request.path, text)
-    const hit = (offset: number, subject: (lineText: string, column: number) => string): Hit => {
+    const hits = new Map<number, Hit[]>()
+    const record = (index: number, offset: number, subject: (lineText: string, column: number) => string): void => {
       const { line, column } = source.position(offset)
       const lineText = source.line(line)
-      return { line, column, lineText, subject: subject(lineText, column) }
+      const hit = { line, column, lineText, subject: subject(lineText, column) }
+      const list = hits.get(index)
+      if (list === undefined) hits.set(index, [hit])
+      else list.push(hit)
     }
-    const hits = new Map<number, Hit[]>()
     let found: ReturnType<typeof codeSearch.search> | undefined
-    let sites: ModuleImport[] | undefined
+    let readsImports = false
     for (const index of request.patterns) {
       const scanned = plan.patterns[index] as ScannedPattern
-      if (scanned.target === 'code') {
-        found ??= codeSearch.search(text)
-        const offsets = found.lineMatchOffsets(codeSearchIndex.get(index) as number)
-        hits.set(index, offsets.map((offset) => hit(offset, (lineText, column) => lineText.slice(column - 1, column - 1 + maxSubjectLength).trim())))
-      } else {
-        sites ??= findImports(request.path, text)
-        const matching = sites.filter((site) => importMatches(scanned.regex, site))
-        hits.set(index, matching.map((site) => hit(site.offset, () => site.specifier)))
+      if (scanned.target === 'import') {
+        readsImports = true
+        continue
+      }
+      found ??= codeSearch.search(text)
+      for (const offset of found.lineMatchOffsets(codeSearchPosition.get(index) as number)) {
+        record(index, offset, (lineText, column) => lineText.slice(column - 1, column - 1 + maxSubjectLength).trim())
+      }
+    }
+    if (readsImports) {
+      const { sites, python } = findImportSites(request.path, text)
+      for (const site of sites) {
+        for (const index of importPatternsMatching(site.specifier, python)) {
+          if (request.patterns.includes(index)) record(index, site.offset, () => site.specifier)
+        }
       }
     }
     return {
       path: request.path,
+      patterns: request.patterns,
       hits,
       dependencies: request.manifest ? readManifest(source, plan.dependencyFields).map((dependency) => ({ ...dependency, lineText: source.line(dependency.line) })) : [],
       waivers: findInlineWaivers(source),

@@ -8,11 +8,6 @@ export interface ImportSite {
   offset: number
 }
 
-export interface ModuleImport extends ImportSite {
-  /** The package the specifier belongs to (see packageRoot). */
-  root: string
-}
-
 const readersByExtension: Readonly<Record<string, (text: string) => ImportSite[]>> = {
   '.js': findJsImports,
   '.jsx': findJsImports,
@@ -35,12 +30,13 @@ export function readsImports(path: string): boolean {
   return Object.hasOwn(readersByExtension, extensionOf(path))
 }
 
-export function findImports(path: string, text: string): ModuleImport[] {
+/** The import statements of a file, and whether their specifiers are Python module paths. */
+export function findImportSites(path: string, text: string): { sites: ImportSite[]; python: boolean } {
   const extension = extensionOf(path)
   const sites = Object.hasOwn(readersByExtension, extension) ? (readersByExtension[extension] as (text: string) => ImportSite[])(text) : []
-  const python = extension === '.py'
-  return sites.map((site) => ({ ...site, root: packageRoot(site.specifier, python) }))
+  return { sites, python: extension === '.py' }
 }
+
 
 /**
  * The package a specifier belongs to: `lodash/fp` -> `lodash`, `@scope/pkg/x` ->

@@ -13,20 +13,15 @@ function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
 
 /** must_match is judged per file: each file in scope needs a matching line. */
 function mustMatch(rule: Rule, context: EvaluationContext): Finding[] {
-  const findings: Finding[] = []
-  for (const { scan, hits } of context.hitsByFile(rule)) {
-    if (hits.length > 0) continue
-    findings.push({
-      rule,
-      file: scan.path,
-      line: 1,
-      column: 1,
-      subject: scan.path,
-      message: rule.constraint.message ?? `${scan.path} has no line matching ${patternText(rule)}`,
-      lineText: '',
-    })
-  }
-  return findings
+  return context.filesWithoutHits(rule).map((scan) => ({
+    rule,
+    file: scan.path,
+    line: 1,
+    column: 1,
+    subject: scan.path,
+    message: rule.constraint.message ?? `${scan.path} has no line matching ${patternText(rule)}`,
+    lineText: '',
+  }))
 }
 
 export const evaluateCode: TargetEvaluator = (rule, context) => {

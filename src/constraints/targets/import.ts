@@ -22,7 +22,7 @@ function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
 /** must_use is repository-wide: some file in scope must import a matching module. */
 function mustUse(rule: Rule, context: EvaluationContext): Finding[] | undefined {
   if (!context.input.complete) return undefined
-  for (const { hits } of context.hitsByFile(rule)) if (hits.length > 0) return []
+  if (context.hitsByFile(rule).length > 0) return []
   return [
     {
       rule,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { findImports, packageRoot } from '../../../src/constraints/imports.js'
+import { findImportSites, packageRoot } from '../../../src/constraints/imports.js'
 
-const specifiers = (path: string, text: string): string[] => findImports(path, text).map((site) => site.specifier)
+const specifiers = (path: string, text: string): string[] => findImportSites(path, text).sites.map((site) => site.specifier)
 
 describe('JavaScript and TypeScript imports', () => {
   it('finds every import form', () => {
@@ -52,7 +52,7 @@ describe('JavaScript and TypeScript imports', () => {
   })
 
   it('locates the statement keyword', () => {
-    const [site] = findImports('a.ts', "\n\n  import x from 'y'")
+    const [site] = findImportSites('a.ts', "\n\n  import x from 'y'").sites
     expect(site?.offset).toBe(4)
   })
 })
