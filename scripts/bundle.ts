@@ -31,6 +31,22 @@ const englishOnlyZod: Plugin = {
   },
 }
 
+/**
+ * gray-matter's js-yaml 3 requires esprima when it loads, for the `!!js/function`
+ * tag that gray-matter's safe schema never resolves: a whole JavaScript parser
+ * loaded at every start for nothing. Without it the tag is simply never resolved.
+ */
+const noEsprima: Plugin = {
+  name: 'no-esprima',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]js-yaml[/\\]lib[/\\]js-yaml[/\\]type[/\\]js[/\\]function\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      if (!source.includes("_require('esprima')")) throw new Error(`${args.path} no longer requires esprima as expected: review the no-esprima bundle plugin`)
+      return { contents: source.replace("_require('esprima')", 'undefined'), loader: 'js' }
+    })
+  },
+}
+
 const root = new URL('../../', import.meta.url)
 const { dependencies } = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { dependencies: Record<string, string> }
 const external = [
@@ -54,7 +70,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, noEsprima],
   alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
   // Bundled CommonJS (gray-matter) calls require(); ESM output has none unless we make one.
   banner: { js: "import { createRequire as __mkCreateRequire } from 'node:module'; const require = __mkCreateRequire(import.meta.url);" },

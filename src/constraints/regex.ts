@@ -18,10 +18,22 @@ export interface CompiledPattern {
   lineMatchOffsets(text: string): number[]
 }
 
+/** Each pattern is compiled once per process: loading knowledge validates it, the check compiles it again. */
+const compiledPatterns = new Map<string, RE2JS>()
+
+function compileOnce(pattern: string): RE2JS {
+  let compiled = compiledPatterns.get(pattern)
+  if (compiled === undefined) {
+    compiled = RE2JS.compile(pattern)
+    compiledPatterns.set(pattern, compiled)
+  }
+  return compiled
+}
+
 /** Why the pattern cannot be compiled, or undefined when it can. */
 export function regexSyntaxError(pattern: string): string | undefined {
   try {
-    RE2JS.compile(pattern)
+    compileOnce(pattern)
     return undefined
   } catch (error) {
     return (error as Error).message
@@ -29,7 +41,7 @@ export function regexSyntaxError(pattern: string): string | undefined {
 }
 
 export function compilePattern(pattern: string): CompiledPattern {
-  const whole = RE2JS.compile(pattern)
+  const whole = compileOnce(pattern)
   // Multiline: `^` and `$` anchor at line boundaries when a whole file is searched at once.
   // Compiled on first use: names, specifiers and literal-guided searches never need it.
   let lines: RE2JS | undefined
