@@ -41,3 +41,36 @@ export function timeMk(args: readonly string[], options: { cwd: string; env?: No
   }
   return timing
 }
+
+/** A fixed amount of arithmetic (a brute-force scan of 10,000 512-d vectors), to compare runs on busy and idle machines. */
+export function calibrationMs(): number {
+  const dimensions = 512
+  const matrix = new Float32Array(10_000 * dimensions).map((_, index) => ((index * 7919) % 1000) / 1000 - 0.5)
+  const query = new Float32Array(dimensions).fill(0.01)
+  const times: number[] = []
+  // Used in the result so the loop cannot be optimised away.
+  let checksum = 0
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now()
+    let best = -Infinity
+    for (let row = 0; row < 10_000; row++) {
+      let dot = 0
+      for (let column = 0; column < dimensions; column++) dot += (matrix[row * dimensions + column] ?? 0) * (query[column] ?? 0)
+      best = Math.max(best, dot)
+    }
+    times.push(performance.now() - started)
+    checksum += best
+  }
+  return Number.isFinite(checksum) ? round(median(times)) : Number.NaN
+}
+
+/** Median wall time of `node -e 0`: the floor under every whole-process figure, and how fast this machine is starting processes right now. */
+export function nodeStartupMs(runs = 9): number {
+  const times: number[] = []
+  for (let run = 0; run <= runs; run++) {
+    const started = performance.now()
+    spawnSync(process.execPath, ['-e', '0'])
+    if (run > 0) times.push(performance.now() - started)
+  }
+  return round(median(times))
+}

@@ -53,27 +53,6 @@ function sentence(random: () => number): string {
   }).join(' ')
 }
 
-/** A fixed amount of arithmetic (a brute-force scan of 10,000 512-d vectors), to compare runs on busy and idle machines. */
-function calibrationMs(): number {
-  const dimensions = 512
-  const matrix = new Float32Array(10_000 * dimensions).map((_, index) => ((index * 7919) % 1000) / 1000 - 0.5)
-  const query = new Float32Array(dimensions).fill(0.01)
-  const times: number[] = []
-  // Used in the result so the loop cannot be optimised away.
-  let checksum = 0
-  for (let run = 0; run < 5; run++) {
-    const started = performance.now()
-    let best = -Infinity
-    for (let row = 0; row < 10_000; row++) {
-      let dot = 0
-      for (let column = 0; column < dimensions; column++) dot += (matrix[row * dimensions + column] ?? 0) * (query[column] ?? 0)
-      best = Math.max(best, dot)
-    }
-    times.push(performance.now() - started)
-    checksum += best
-  }
-  return Number.isFinite(checksum) ? round(median(times)) : Number.NaN
-}
 
 /** Stands in for the encoder where only search speed is measured: same dimensions, vectors at no cost. */
 function randomEmbedder(dimensions: number): EmbeddingProvider {
@@ -189,13 +168,11 @@ export async function benchMemory(): Promise<Record<string, unknown>> {
 
   for (const workspace of [empty, thousand]) await rm(join(workspace.root, '..'), { recursive: true, force: true })
   return {
-    calibration_ms: calibrationMs(),
-    load_average: (await import('node:os')).loadavg().map((value) => round(value, 2)),
     memory_add: add,
     memory_search_cold_1000: search,
     index_update_embed_1000_ms: round(embedMs),
     in_process_10000: { ...tenThousand, budget_ms: 20, within_budget: (tenThousand.hybrid_median_ms as number) <= 20 },
     in_process_100000: { ...hundredThousand, budget_ms: 150, within_budget: (hundredThousand.hybrid_median_ms as number) <= 150 },
-    note: 'in-process figures use random 512-d vectors in place of the encoder (query embedding with the bundled model adds about 28 ms, measured separately); calibration_ms is a fixed JS workload: compare it between runs to tell a busy machine from a slower mk',
+    note: 'in-process figures use random 512-d vectors in place of the encoder (query embedding with the bundled model adds about 28 ms, measured separately)',
   }
 }

@@ -4,6 +4,7 @@ import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
 import { benchMemory } from './memory.js'
 import { benchStartup } from './startup.js'
+import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
@@ -18,10 +19,14 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
 }
 
 const only = process.argv.slice(2)
-const results: Record<string, unknown> = { node: process.version, cpus: (await import('node:os')).cpus().length }
+const { cpus, loadavg } = await import('node:os')
+/** How fast the machine is at the start and the end: figures from a busy or slow moment read differently. */
+const machine = (): Record<string, unknown> => ({ calibration_ms: calibrationMs(), node_startup_ms: nodeStartupMs(), load_average: loadavg().map((value) => Math.round(value * 100) / 100) })
+const results: Record<string, unknown> = { node: process.version, cpus: cpus().length, machine_before: machine() }
 for (const [name, bench] of Object.entries(benchmarks)) {
   if (only.length > 0 && !only.includes(name)) continue
   process.stderr.write(`bench: ${name}...\n`)
   results[name] = await bench()
 }
+results.machine_after = machine()
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)
