@@ -14,7 +14,7 @@ export interface Hit {
   subject: string
 }
 
-export interface DependencyFound extends ManifestDependency {
+interface DependencyFound extends ManifestDependency {
   lineText: string
 }
 

@@ -2,7 +2,7 @@ import { MkError, isNodeError } from '../errors.js'
 import type { FileScan, FileScanner, ScanRequest } from './file-scan.js'
 import type { CheckInput } from './input.js'
 
-export interface ScanOutcome {
+interface ScanOutcome {
   /** Scans of the text files, by path, in request order. */
   scans: Map<string, FileScan>
   binary: number

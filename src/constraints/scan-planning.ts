@@ -4,7 +4,7 @@ import { readsImports } from './imports.js'
 import type { Rule } from './model.js'
 import { inScope, type GlobMatcher, type PathScope } from './scope.js'
 
-export interface ScanPlanning {
+interface ScanPlanning {
   plan: ScanPlan
   /** Only the files some rule reads, in the order of the paths given. */
   requests: ScanRequest[]

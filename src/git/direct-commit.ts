@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { parseIndex, serializeIndex, UnsupportedRepository, type IndexEntry } from './git-index.js'
 
-export interface DirectCommit {
+interface DirectCommit {
   add: readonly string[]
   remove: readonly string[]
   message: string

@@ -61,7 +61,7 @@ function paddedEntryBytes(nameBytes: number): number {
 }
 
 /** Git orders index entries by the bytes of their paths. */
-export function compareEntryPaths(a: IndexEntry, b: IndexEntry): number {
+function compareEntryPaths(a: IndexEntry, b: IndexEntry): number {
   return Buffer.compare(Buffer.from(a.path), Buffer.from(b.path))
 }
 
