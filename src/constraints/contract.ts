@@ -1,6 +1,6 @@
 import type { ConstraintOperator, ConstraintTarget, Severity } from '../knowledge/model.js'
 import type { CheckReport } from './check.js'
-import type { Finding, WaiverProblem } from './model.js'
+import type { Finding, WaiverProblem, WaiverSource } from './model.js'
 
 /** The `knowledge_check` result every caller sees (`--json`, MCP): the seed contract plus locations, waivers and counts. */
 export interface ViolationRecord {
@@ -16,7 +16,7 @@ export interface ViolationRecord {
 }
 
 export interface WaivedRecord extends ViolationRecord {
-  waiver: { source: 'inline' | 'file'; file: string; line: number; reason: string; owner?: string; expires?: string }
+  waiver: { source: WaiverSource; file: string; line: number; reason: string; owner?: string; expires?: string }
 }
 
 export interface CheckResult {

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { failOnSeverities } from '../../config/schema.js'
+import { waiverProblemKinds, waiverSources } from '../../constraints/model.js'
 import { reportFormats } from '../../constraints/reporters/formats.js'
 import { constraintOperators, constraintTargets, severities } from '../../knowledge/model.js'
 import { MkError } from '../../errors.js'
@@ -29,7 +31,7 @@ const outputSchema = z.strictObject({
   waived: z.array(
     violationSchema.extend({
       waiver: z.strictObject({
-        source: z.enum(['inline', 'file']),
+        source: z.enum(waiverSources),
         file: z.string(),
         line: z.number().int(),
         reason: z.string(),
@@ -40,7 +42,7 @@ const outputSchema = z.strictObject({
   ),
   waiverProblems: z.array(
     z.strictObject({
-      kind: z.enum(['missing-reason', 'expired', 'unmatched', 'not-waivable', 'unknown-constraint']),
+      kind: z.enum(waiverProblemKinds),
       constraintId: z.string(),
       file: z.string(),
       line: z.number().int(),
@@ -82,7 +84,7 @@ export const knowledgeCheck = defineTool({
     paths: z.array(z.string().min(1)).optional().describe('Check only these files on disk (absolute or workspace-relative)'),
     staged: z.boolean().optional().describe('Check the content staged in the git index instead of the working tree'),
     minSeverity: severitySchema.default('warn').describe('Do not report violations below this severity'),
-    failOn: z.enum(['block', 'warn']).optional().describe('Lowest severity that fails the check (default check.failOn of .mkrc, else block)'),
+    failOn: z.enum(failOnSeverities).optional().describe('Lowest severity that fails the check (default check.failOn of .mkrc, else block)'),
     knowledgeItemIds: z.array(z.string().min(1)).optional().describe('Only the constraints of these knowledge items'),
     format: z.enum(reportFormats).default('text').describe('How the human rendering is written'),
   }),
