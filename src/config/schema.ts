@@ -22,6 +22,9 @@ export const knowledgeSourceSchema = z.union([pathSource, gitSource])
 
 export const dependencyFields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const
 
+/** What `check.failOn` and the failOn of knowledge_check accept. */
+export const failOnSeverities = ['block', 'warn'] as const
+
 export const configSchema = z.strictObject({
   knowledge: z
     .strictObject({
@@ -37,7 +40,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       ignore: z.array(z.string()).default([]),
       dependencyFields: z.array(z.enum(dependencyFields)).min(1).default([...dependencyFields]),
-      failOn: z.enum(['block', 'warn']).default('block'),
+      failOn: z.enum(failOnSeverities).default('block'),
       waivers: z.string().min(1).default('knowledge/waivers.yaml'),
       baseline: z.string().min(1).default('.mk-baseline.json'),
     })

@@ -1,34 +1,66 @@
-import type { ConstraintOperator, ConstraintTarget, Severity } from '../knowledge/model.js'
+import { z } from 'zod'
+import { constraintOperators, constraintTargets, severities } from '../knowledge/model.js'
 import type { CheckReport } from './check.js'
-import type { Finding, WaiverProblem } from './model.js'
+import { waiverProblemKinds, waiverSources, type Finding } from './model.js'
+
+const severitySchema = z.enum(severities)
+
+const violationRecordSchema = z.strictObject({
+  knowledgeItemId: z.string(),
+  knowledgeItemTitle: z.string(),
+  knowledgeItemPath: z.string().describe('Workspace-relative path of the knowledge file stating the constraint'),
+  constraintId: z.string(),
+  constraint: z.strictObject({ operator: z.enum(constraintOperators), target: z.enum(constraintTargets), pattern: z.string() }),
+  severity: severitySchema,
+  message: z.string(),
+  subject: z.string().describe('What matched or is missing: a dependency, a module, the matched code, a path'),
+  location: z.strictObject({
+    file: z.string().describe('Workspace-relative path; "." for a repository-wide finding'),
+    line: z.number().int(),
+    column: z.number().int(),
+  }),
+})
 
 /** The `knowledge_check` result every caller sees (`--json`, MCP): the seed contract plus locations, waivers and counts. */
-export interface ViolationRecord {
-  knowledgeItemId: string
-  knowledgeItemTitle: string
-  knowledgeItemPath: string
-  constraintId: string
-  constraint: { operator: ConstraintOperator; target: ConstraintTarget; pattern: string }
-  severity: Severity
-  message: string
-  subject: string
-  location: { file: string; line: number; column: number }
-}
+export const checkResultSchema = z.strictObject({
+  passed: z.boolean().describe('false exactly when a violation at or above failOn remains (exit code 1)'),
+  violations: z.array(violationRecordSchema),
+  summary: z.strictObject({ info: z.number().int(), warn: z.number().int(), block: z.number().int() }),
+  waived: z.array(
+    violationRecordSchema.extend({
+      waiver: z.strictObject({
+        source: z.enum(waiverSources),
+        file: z.string(),
+        line: z.number().int(),
+        reason: z.string(),
+        owner: z.string().optional(),
+        expires: z.string().optional(),
+      }),
+    }),
+  ),
+  waiverProblems: z.array(
+    z.strictObject({
+      kind: z.enum(waiverProblemKinds),
+      constraintId: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      message: z.string(),
+    }),
+  ),
+  baseline: z
+    .strictObject({ file: z.string(), hidden: z.number().int().describe('old violations still present'), fixed: z.number().int() })
+    .optional(),
+  skipped: z.strictObject({
+    binary: z.number().int(),
+    tooLarge: z.number().int(),
+    symlinks: z.number().int(),
+    constraints: z.number().int().describe('repository-wide constraints (must_use import, must_exist file) not judged on a partial input'),
+  }),
+  checked: z.strictObject({ paths: z.number().int(), files: z.number().int(), constraints: z.number().int() }),
+})
 
-export interface WaivedRecord extends ViolationRecord {
-  waiver: { source: 'inline' | 'file'; file: string; line: number; reason: string; owner?: string; expires?: string }
-}
-
-export interface CheckResult {
-  passed: boolean
-  violations: ViolationRecord[]
-  summary: Record<Severity, number>
-  waived: WaivedRecord[]
-  waiverProblems: WaiverProblem[]
-  baseline?: { file: string; hidden: number; fixed: number }
-  skipped: { binary: number; tooLarge: number; symlinks: number; constraints: number }
-  checked: { paths: number; files: number; constraints: number }
-}
+export type CheckResult = z.output<typeof checkResultSchema>
+export type ViolationRecord = z.output<typeof violationRecordSchema>
 
 export function toViolationRecord(finding: Finding): ViolationRecord {
   const { constraint, item } = finding.rule

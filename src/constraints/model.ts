@@ -25,8 +25,11 @@ export interface Finding {
   lineText: string
 }
 
+export const waiverSources = ['inline', 'file'] as const
+export type WaiverSource = (typeof waiverSources)[number]
+
 export interface WaiverRef {
-  source: 'inline' | 'file'
+  source: WaiverSource
   /** Where the waiver is written. */
   file: string
   line: number
@@ -35,7 +38,8 @@ export interface WaiverRef {
   expires: string | undefined
 }
 
-export type WaiverProblemKind = 'missing-reason' | 'expired' | 'unmatched' | 'not-waivable' | 'unknown-constraint'
+export const waiverProblemKinds = ['missing-reason', 'expired', 'unmatched', 'not-waivable', 'unknown-constraint'] as const
+export type WaiverProblemKind = (typeof waiverProblemKinds)[number]
 
 export interface WaiverProblem {
   kind: WaiverProblemKind

@@ -1,63 +1,10 @@
 import { z } from 'zod'
+import { failOnSeverities } from '../../config/schema.js'
+import { checkResultSchema, toCheckResult } from '../../constraints/contract.js'
 import { reportFormats } from '../../constraints/reporters/formats.js'
-import { constraintOperators, constraintTargets, severities } from '../../knowledge/model.js'
+import { severities } from '../../knowledge/model.js'
 import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
-
-const severitySchema = z.enum(severities)
-
-const violationSchema = z.strictObject({
-  knowledgeItemId: z.string(),
-  knowledgeItemTitle: z.string(),
-  knowledgeItemPath: z.string().describe('Workspace-relative path of the knowledge file stating the constraint'),
-  constraintId: z.string(),
-  constraint: z.strictObject({ operator: z.enum(constraintOperators), target: z.enum(constraintTargets), pattern: z.string() }),
-  severity: severitySchema,
-  message: z.string(),
-  subject: z.string().describe('What matched or is missing: a dependency, a module, the matched code, a path'),
-  location: z.strictObject({
-    file: z.string().describe('Workspace-relative path; "." for a repository-wide finding'),
-    line: z.number().int(),
-    column: z.number().int(),
-  }),
-})
-
-const outputSchema = z.strictObject({
-  passed: z.boolean().describe('false exactly when a violation at or above failOn remains (exit code 1)'),
-  violations: z.array(violationSchema),
-  summary: z.strictObject({ info: z.number().int(), warn: z.number().int(), block: z.number().int() }),
-  waived: z.array(
-    violationSchema.extend({
-      waiver: z.strictObject({
-        source: z.enum(['inline', 'file']),
-        file: z.string(),
-        line: z.number().int(),
-        reason: z.string(),
-        owner: z.string().optional(),
-        expires: z.string().optional(),
-      }),
-    }),
-  ),
-  waiverProblems: z.array(
-    z.strictObject({
-      kind: z.enum(['missing-reason', 'expired', 'unmatched', 'not-waivable', 'unknown-constraint']),
-      constraintId: z.string(),
-      file: z.string(),
-      line: z.number().int(),
-      message: z.string(),
-    }),
-  ),
-  baseline: z
-    .strictObject({ file: z.string(), hidden: z.number().int().describe('old violations still present'), fixed: z.number().int() })
-    .optional(),
-  skipped: z.strictObject({
-    binary: z.number().int(),
-    tooLarge: z.number().int(),
-    symlinks: z.number().int(),
-    constraints: z.number().int().describe('repository-wide constraints (must_use import, must_exist file) not judged on a partial input'),
-  }),
-  checked: z.strictObject({ paths: z.number().int(), files: z.number().int(), constraints: z.number().int() }),
-})
 
 export const knowledgeCheck = defineTool({
   name: 'knowledge_check',
@@ -81,12 +28,12 @@ export const knowledgeCheck = defineTool({
       .describe('Proposed dependencies, as if added to the root package.json'),
     paths: z.array(z.string().min(1)).optional().describe('Check only these files on disk (absolute or workspace-relative)'),
     staged: z.boolean().optional().describe('Check the content staged in the git index instead of the working tree'),
-    minSeverity: severitySchema.default('warn').describe('Do not report violations below this severity'),
-    failOn: z.enum(['block', 'warn']).optional().describe('Lowest severity that fails the check (default check.failOn of .mkrc, else block)'),
+    minSeverity: z.enum(severities).default('warn').describe('Do not report violations below this severity'),
+    failOn: z.enum(failOnSeverities).optional().describe('Lowest severity that fails the check (default check.failOn of .mkrc, else block)'),
     knowledgeItemIds: z.array(z.string().min(1)).optional().describe('Only the constraints of these knowledge items'),
     format: z.enum(reportFormats).default('text').describe('How the human rendering is written'),
   }),
-  output: outputSchema,
+  output: checkResultSchema,
   examples: [
     {
       title: 'An agent asks whether adding mysql2 is allowed',
@@ -123,7 +70,6 @@ export const knowledgeCheck = defineTool({
       })
     }
     const { runCheck } = await import('../../constraints/check.js')
-    const { toCheckResult } = await import('../../constraints/contract.js')
     const { reporters } = await import('../../constraints/reporters/index.js')
     const report = await runCheck(ctx.workspace, {
       source: proposal
