@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
 import type Database from 'better-sqlite3'
-import { MkError } from '../errors.js'
+import { explainCorruption, isCorruptionError } from './corruption.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
+import { filterClause, hasNarrowingFilter } from './filters.js'
 import { fuse, type Scored } from './fusion.js'
+import { readMeta, readState, tableExists, writeMeta, writeState } from './meta.js'
 import { contentHash, dedupKey } from './normalise.js'
-import { isCorruptionError, openDatabase, recreateDatabase } from './open-database.js'
+import { openDatabase, recreateDatabase } from './open-database.js'
 import { ftsQuery } from './query-text.js'
 import { createVectorTable, schemaVersion } from './schema.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
@@ -63,38 +64,6 @@ function fromRow(row: DocRow): StoredDocument {
   }
 }
 
-function filterClause(filters: SearchFilters | undefined): { sql: string; params: unknown[] } {
-  const clauses: string[] = []
-  const params: unknown[] = []
-  const oneOf = (column: string, values: readonly string[] | undefined): void => {
-    if (values === undefined) return
-    clauses.push(values.length === 0 ? '0' : `d.${column} IN (${values.map(() => '?').join(', ')})`)
-    params.push(...values)
-  }
-  if (filters?.kind !== undefined) {
-    clauses.push('d.kind = ?')
-    params.push(filters.kind)
-  }
-  oneOf('layer', filters?.layers)
-  oneOf('source', filters?.sources)
-  oneOf('type', filters?.types)
-  oneOf('status', filters?.statuses)
-  for (const tag of filters?.tags ?? []) {
-    clauses.push('EXISTS (SELECT 1 FROM doc_tags t WHERE t.tag = ? AND t.doc = d.rowid)')
-    params.push(tag)
-  }
-  if (filters?.includeExpired !== true) {
-    clauses.push('(d.expires_at IS NULL OR d.expires_at > ?)')
-    params.push(filters?.now ?? Date.now())
-  }
-  return { sql: clauses.length === 0 ? '1' : clauses.join(' AND '), params }
-}
-
-function hasNarrowingFilter(filters: SearchFilters | undefined): boolean {
-  if (filters === undefined) return false
-  return [filters.kind, filters.layers, filters.sources, filters.types, filters.statuses, filters.tags].some((value) => value !== undefined)
-}
-
 /** The one search index of a workspace: memories and knowledge, full text (FTS5 BM25) and vectors (sqlite-vec). */
 export class SearchIndex {
   /** Notices for the user: why the index was rebuilt, that the model changed. */
@@ -118,21 +87,21 @@ export class SearchIndex {
       this.notices.push(`the search index ${path} was ${opened.rebuiltBecause}; it was recreated and is rebuilt from the files`)
     }
     if (this.embedder !== undefined) this.prepareVectors(this.embedder)
-    this.hasVectorTable = this.tableExists('vectors')
+    this.hasVectorTable = tableExists(this.db, 'vectors')
   }
 
   /** Record the model; a different model than the one that built the vectors means dropping them and embedding again. */
   private prepareVectors(embedder: EmbeddingProvider): void {
-    const recorded = this.meta('model_id')
-    const recordedDimensions = this.meta('dimensions')
-    if (recorded === embedder.modelId && recordedDimensions === String(embedder.dimensions) && this.tableExists('vectors')) {
+    const recorded = readMeta(this.db, 'model_id')
+    const recordedDimensions = readMeta(this.db, 'dimensions')
+    if (recorded === embedder.modelId && recordedDimensions === String(embedder.dimensions) && tableExists(this.db, 'vectors')) {
       this.vectorTableReady = true
       return
     }
     this.db
       .transaction(() => {
         // Another process may have done this while we waited for the write lock.
-        if (this.meta('model_id') === embedder.modelId && this.tableExists('vectors')) return
+        if (readMeta(this.db, 'model_id') === embedder.modelId && tableExists(this.db, 'vectors')) return
         const documents = this.count()
         if (recorded !== undefined && documents > 0) {
           this.notices.push(`the embedding model changed from ${recorded} to ${embedder.modelId}: re-embedding ${documents} documents`)
@@ -140,23 +109,11 @@ export class SearchIndex {
         this.db.exec('DROP TABLE IF EXISTS vectors')
         this.db.exec(createVectorTable(embedder.dimensions))
         this.db.prepare('UPDATE docs SET embedded = 0').run()
-        this.setMeta('model_id', embedder.modelId)
-        this.setMeta('dimensions', String(embedder.dimensions))
+        writeMeta(this.db, 'model_id', embedder.modelId)
+        writeMeta(this.db, 'dimensions', String(embedder.dimensions))
       })
       .immediate()
     this.vectorTableReady = true
-  }
-
-  private tableExists(name: string): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(name) !== undefined
-  }
-
-  private meta(key: string): string | undefined {
-    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined
-  }
-
-  private setMeta(key: string, value: string): void {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
   }
 
   private count(): number {
@@ -242,7 +199,7 @@ export class SearchIndex {
       this.notices.push(`the search index ${this.path} was corrupt (${(error as Error).message}); it was recreated`)
       this.vectorTableReady = false
       if (this.embedder !== undefined) this.prepareVectors(this.embedder)
-      this.hasVectorTable = this.tableExists('vectors')
+      this.hasVectorTable = tableExists(this.db, 'vectors')
     }
   }
 
@@ -301,12 +258,11 @@ export class SearchIndex {
 
   /** Small bookkeeping values of the callers (freshness signatures), stored in the same database. */
   state(key: string): string | undefined {
-    return (this.db.prepare('SELECT value FROM sync_state WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined
+    return readState(this.db, key)
   }
 
   setState(key: string, value: string | undefined): void {
-    if (value === undefined) this.db.prepare('DELETE FROM sync_state WHERE key = ?').run(key)
-    else this.db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+    writeState(this.db, key, value)
   }
 
   get canSearchVectors(): boolean {
@@ -364,23 +320,15 @@ export class SearchIndex {
     try {
       return await this.rank(request)
     } catch (error) {
-      throw this.explain(error)
+      throw explainCorruption(error, this.path)
     }
-  }
-
-  /** A damaged page found in use: say what to do instead of SQLite's "database disk image is malformed". */
-  private explain(error: unknown): unknown {
-    if (!isCorruptionError(error)) return error
-    return new MkError('INTERNAL_ERROR', `the search index ${join(basename(dirname(this.path)), basename(this.path))} is corrupt (${(error as Error).message})`, {
-      details: { hint: 'run mk index rebuild: the index is rebuilt from the memory and knowledge files, which are untouched' },
-    })
   }
 
   private guard<T>(work: () => T): T {
     try {
       return work()
     } catch (error) {
-      throw this.explain(error)
+      throw explainCorruption(error, this.path)
     }
   }
 
@@ -457,7 +405,7 @@ export class SearchIndex {
       memories: number | null
       knowledge: number | null
     }
-    const dimensions = this.meta('dimensions')
+    const dimensions = readMeta(this.db, 'dimensions')
     let sizeBytes = 0
     for (const file of [this.path, `${this.path}-wal`]) {
       try {
@@ -471,7 +419,7 @@ export class SearchIndex {
       memories: counts.memories ?? 0,
       knowledge: counts.knowledge ?? 0,
       pending: this.pendingCount(),
-      modelId: this.meta('model_id'),
+      modelId: readMeta(this.db, 'model_id'),
       dimensions: dimensions === undefined ? undefined : Number(dimensions),
       schemaVersion,
       sizeBytes,
