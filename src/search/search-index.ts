@@ -1,11 +1,23 @@
 import { statSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import { explainCorruption, isCorruptionError } from './corruption.js'
+import {
+  documentCount,
+  emptyTables,
+  findSameContent,
+  getDocuments,
+  idsOfSource,
+  listDocuments,
+  removeDocuments,
+  searchableText,
+  upsertDocuments,
+  type DocRow,
+  type StoredDocument,
+} from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { filterClause, hasNarrowingFilter } from './filters.js'
 import { fuse, type Scored } from './fusion.js'
 import { readMeta, readState, tableExists, writeMeta, writeState } from './meta.js'
-import { contentHash, dedupKey } from './normalise.js'
 import { openDatabase, recreateDatabase } from './open-database.js'
 import { ftsQuery } from './query-text.js'
 import { createVectorTable, schemaVersion } from './schema.js'
@@ -16,25 +28,6 @@ export interface OpenIndexOptions {
   embedder?: EmbeddingProvider | undefined
 }
 
-export type StoredDocument = IndexDocument
-
-interface DocRow {
-  rowid: number
-  id: string
-  kind: 'memory' | 'knowledge'
-  layer: string
-  source: string | null
-  path: string | null
-  type: string | null
-  status: string | null
-  title: string | null
-  content: string
-  tags: string
-  updated_at: number
-  expires_at: number | null
-  embedded: number
-}
-
 /** Text the encoders see: long documents are cut, as sentence encoders read only their first few hundred tokens anyway. */
 const maxEmbeddedChars = 4000
 const embedBatchSize = 32
@@ -42,27 +35,6 @@ const embedBatchSize = 32
 const minCandidates = 100
 /** sqlite-vec's upper bound on k. */
 const maxKnn = 4096
-
-function searchableText(doc: Pick<IndexDocument, 'title' | 'content' | 'tags'>): string {
-  return [doc.title ?? '', doc.content, doc.tags.join(' ')].filter((part) => part !== '').join('\n')
-}
-
-function fromRow(row: DocRow): StoredDocument {
-  return {
-    id: row.id,
-    kind: row.kind,
-    layer: row.layer,
-    title: row.title ?? undefined,
-    content: row.content,
-    tags: JSON.parse(row.tags) as string[],
-    source: row.source ?? undefined,
-    path: row.path ?? undefined,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at ?? undefined,
-    type: row.type ?? undefined,
-    status: row.status ?? undefined,
-  }
-}
 
 /** The one search index of a workspace: memories and knowledge, full text (FTS5 BM25) and vectors (sqlite-vec). */
 export class SearchIndex {
@@ -102,7 +74,7 @@ export class SearchIndex {
       .transaction(() => {
         // Another process may have done this while we waited for the write lock.
         if (readMeta(this.db, 'model_id') === embedder.modelId && tableExists(this.db, 'vectors')) return
-        const documents = this.count()
+        const documents = documentCount(this.db)
         if (recorded !== undefined && documents > 0) {
           this.notices.push(`the embedding model changed from ${recorded} to ${embedder.modelId}: re-embedding ${documents} documents`)
         }
@@ -116,68 +88,9 @@ export class SearchIndex {
     this.vectorTableReady = true
   }
 
-  private count(): number {
-    return this.db.prepare('SELECT count(*) FROM docs').pluck().get() as number
-  }
-
   /** Insert or replace documents in one transaction. Never embeds: changed documents wait for embedPending. */
   upsert(docs: readonly IndexDocument[]): void {
-    this.guard(() => this.upsertAll(docs))
-  }
-
-  private upsertAll(docs: readonly IndexDocument[]): void {
-    const find = this.db.prepare('SELECT rowid, content_hash FROM docs WHERE id = ?')
-    const insert = this.db.prepare(
-      `INSERT INTO docs (id, kind, layer, source, path, type, status, title, content, tags, content_hash, dedup_key, updated_at, expires_at, embedded)
-       VALUES (@id, @kind, @layer, @source, @path, @type, @status, @title, @content, @tags, @contentHash, @dedupKey, @updatedAt, @expiresAt, 0)`,
-    )
-    const update = this.db.prepare(
-      `UPDATE docs SET kind = @kind, layer = @layer, source = @source, path = @path, type = @type, status = @status, title = @title,
-       content = @content, tags = @tags, content_hash = @contentHash, dedup_key = @dedupKey, updated_at = @updatedAt, expires_at = @expiresAt,
-       embedded = CASE WHEN content_hash = @contentHash THEN embedded ELSE 0 END
-       WHERE rowid = @rowid`,
-    )
-    const deleteText = this.db.prepare('DELETE FROM docs_fts WHERE rowid = ?')
-    const insertText = this.db.prepare('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)')
-    const deleteTags = this.db.prepare('DELETE FROM doc_tags WHERE doc = ?')
-    const insertTag = this.db.prepare('INSERT OR IGNORE INTO doc_tags (tag, doc) VALUES (?, ?)')
-    const deleteVector = this.hasVectorTable ? this.db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
-    this.db
-      .transaction(() => {
-        for (const doc of docs) {
-          const text = searchableText(doc)
-          const values = {
-            id: doc.id,
-            kind: doc.kind,
-            layer: doc.layer,
-            source: doc.source ?? null,
-            path: doc.path ?? null,
-            type: doc.type ?? null,
-            status: doc.status ?? null,
-            title: doc.title ?? null,
-            content: doc.content,
-            tags: JSON.stringify(doc.tags),
-            contentHash: contentHash(text),
-            dedupKey: dedupKey(doc.content),
-            updatedAt: doc.updatedAt,
-            expiresAt: doc.expiresAt ?? null,
-          }
-          const existing = find.get(doc.id) as { rowid: number; content_hash: string } | undefined
-          let rowid: number
-          if (existing === undefined) {
-            rowid = Number(insert.run(values).lastInsertRowid)
-          } else {
-            rowid = existing.rowid
-            update.run({ ...values, rowid })
-            deleteText.run(rowid)
-            deleteTags.run(rowid)
-            if (existing.content_hash !== values.contentHash) deleteVector?.run(BigInt(rowid))
-          }
-          insertText.run(rowid, text)
-          for (const tag of doc.tags) insertTag.run(tag, rowid)
-        }
-      })
-      .immediate()
+    this.guard(() => upsertDocuments(this.db, docs, this.hasVectorTable))
   }
 
   /**
@@ -186,12 +99,7 @@ export class SearchIndex {
    */
   clear(): void {
     try {
-      this.db
-        .transaction(() => {
-          for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) this.db.exec(`DELETE FROM ${table}`)
-          if (this.hasVectorTable) this.db.exec('DELETE FROM vectors')
-        })
-        .immediate()
+      emptyTables(this.db, this.hasVectorTable)
     } catch (error) {
       if (!isCorruptionError(error)) throw error
       this.db.close()
@@ -205,55 +113,26 @@ export class SearchIndex {
 
   /** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
   remove(ids: readonly string[]): number {
-    const find = this.db.prepare('SELECT rowid FROM docs WHERE id = ?').pluck()
-    const deleteVector = this.hasVectorTable ? this.db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
-    const statements = ['DELETE FROM docs_fts WHERE rowid = ?', 'DELETE FROM doc_tags WHERE doc = ?', 'DELETE FROM docs WHERE rowid = ?'].map((sql) =>
-      this.db.prepare(sql),
-    )
-    return this.db
-      .transaction(() => {
-        let removed = 0
-        for (const id of ids) {
-          const rowid = find.get(id) as number | undefined
-          if (rowid === undefined) continue
-          for (const statement of statements) statement.run(rowid)
-          deleteVector?.run(BigInt(rowid))
-          removed++
-        }
-        return removed
-      })
-      .immediate()
+    return removeDocuments(this.db, ids, this.hasVectorTable)
   }
 
   getMany(ids: readonly string[]): StoredDocument[] {
-    const byId = new Map<string, StoredDocument>()
-    const statement = this.db.prepare('SELECT * FROM docs WHERE id = ?')
-    for (const id of ids) {
-      const row = statement.get(id) as DocRow | undefined
-      if (row !== undefined) byId.set(id, fromRow(row))
-    }
-    return ids.flatMap((id) => byId.get(id) ?? [])
+    return getDocuments(this.db, ids)
   }
 
   /** Documents matching the filters, newest first. */
   list(filters: SearchFilters & { limit?: number } = {}): StoredDocument[] {
-    const where = filterClause(filters)
-    const rows = this.db
-      .prepare(`SELECT * FROM docs d WHERE ${where.sql} ORDER BY d.updated_at DESC, d.id DESC LIMIT ?`)
-      .all(...where.params, filters.limit ?? -1) as DocRow[]
-    return rows.map(fromRow)
+    return listDocuments(this.db, filters)
   }
 
   /** Ids of the documents that came from one source (a memory folder or knowledge source). */
   idsOfSource(source: string): Set<string> {
-    return new Set(this.db.prepare('SELECT id FROM docs WHERE source = ?').pluck().all(source) as string[])
+    return idsOfSource(this.db, source)
   }
 
   /** A document of one of these sources whose normalised content equals this content. */
   findSameContent(content: string, sources: readonly string[]): StoredDocument | undefined {
-    const rows = this.db.prepare('SELECT * FROM docs WHERE dedup_key = ?').all(dedupKey(content)) as DocRow[]
-    const row = rows.find((candidate) => candidate.source !== null && sources.includes(candidate.source))
-    return row === undefined ? undefined : fromRow(row)
+    return findSameContent(this.db, content, sources)
   }
 
   /** Small bookkeeping values of the callers (freshness signatures), stored in the same database. */
