@@ -2,25 +2,23 @@ import { statSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import { explainCorruption, isCorruptionError } from './corruption.js'
 import {
-  documentCount,
   emptyTables,
   findSameContent,
   getDocuments,
   idsOfSource,
   listDocuments,
   removeDocuments,
-  searchableText,
   upsertDocuments,
-  type DocRow,
   type StoredDocument,
 } from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { filterClause, hasNarrowingFilter } from './filters.js'
 import { fuse, type Scored } from './fusion.js'
-import { readMeta, readState, tableExists, writeMeta, writeState } from './meta.js'
+import { readMeta, readState, tableExists, writeState } from './meta.js'
 import { openDatabase, recreateDatabase } from './open-database.js'
 import { ftsQuery } from './query-text.js'
-import { createVectorTable, schemaVersion } from './schema.js'
+import { schemaVersion } from './schema.js'
+import { embedPending, pendingCount, prepareVectorTable, type Embed } from './vector-store.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
 
 export interface OpenIndexOptions {
@@ -28,9 +26,6 @@ export interface OpenIndexOptions {
   embedder?: EmbeddingProvider | undefined
 }
 
-/** Text the encoders see: long documents are cut, as sentence encoders read only their first few hundred tokens anyway. */
-const maxEmbeddedChars = 4000
-const embedBatchSize = 32
 /** How many candidates each list contributes to fusion, at least. */
 const minCandidates = 100
 /** sqlite-vec's upper bound on k. */
@@ -42,9 +37,11 @@ export class SearchIndex {
   readonly notices: string[] = []
   private db: Database.Database
   private readonly embedder: EmbeddingProvider | undefined
+  /** The embedder's embed, marking the model warm once it has answered. */
+  private readonly embed: Embed | undefined
   private vectorTableReady = false
   /** Vectors of a previous model may exist even when this process has no embedder; removals must clear them too. */
-  private hasVectorTable: boolean
+  private hasVectorTable = false
   /** True once this process has embedded something: the model is loaded and more embedding is cheap. */
   embedderWarm = false
 
@@ -54,38 +51,31 @@ export class SearchIndex {
   ) {
     const opened = openDatabase(path)
     this.db = opened.db
-    this.embedder = options.embedder
+    const embedder = options.embedder
+    this.embedder = embedder
+    this.embed =
+      embedder === undefined
+        ? undefined
+        : async (texts, kind) => {
+            const vectors = await embedder.embed(texts, kind)
+            this.embedderWarm = true
+            return vectors
+          }
     if (opened.rebuiltBecause !== undefined) {
       this.notices.push(`the search index ${path} was ${opened.rebuiltBecause}; it was recreated and is rebuilt from the files`)
     }
-    if (this.embedder !== undefined) this.prepareVectors(this.embedder)
-    this.hasVectorTable = tableExists(this.db, 'vectors')
+    this.attachVectors()
   }
 
-  /** Record the model; a different model than the one that built the vectors means dropping them and embedding again. */
-  private prepareVectors(embedder: EmbeddingProvider): void {
-    const recorded = readMeta(this.db, 'model_id')
-    const recordedDimensions = readMeta(this.db, 'dimensions')
-    if (recorded === embedder.modelId && recordedDimensions === String(embedder.dimensions) && tableExists(this.db, 'vectors')) {
+  /** Make the vector table fit the embedder, and note whether one exists at all. */
+  private attachVectors(): void {
+    this.vectorTableReady = false
+    if (this.embedder !== undefined) {
+      const notice = prepareVectorTable(this.db, this.embedder)
+      if (notice !== undefined) this.notices.push(notice)
       this.vectorTableReady = true
-      return
     }
-    this.db
-      .transaction(() => {
-        // Another process may have done this while we waited for the write lock.
-        if (readMeta(this.db, 'model_id') === embedder.modelId && tableExists(this.db, 'vectors')) return
-        const documents = documentCount(this.db)
-        if (recorded !== undefined && documents > 0) {
-          this.notices.push(`the embedding model changed from ${recorded} to ${embedder.modelId}: re-embedding ${documents} documents`)
-        }
-        this.db.exec('DROP TABLE IF EXISTS vectors')
-        this.db.exec(createVectorTable(embedder.dimensions))
-        this.db.prepare('UPDATE docs SET embedded = 0').run()
-        writeMeta(this.db, 'model_id', embedder.modelId)
-        writeMeta(this.db, 'dimensions', String(embedder.dimensions))
-      })
-      .immediate()
-    this.vectorTableReady = true
+    this.hasVectorTable = tableExists(this.db, 'vectors')
   }
 
   /** Insert or replace documents in one transaction. Never embeds: changed documents wait for embedPending. */
@@ -105,9 +95,7 @@ export class SearchIndex {
       this.db.close()
       this.db = recreateDatabase(this.path)
       this.notices.push(`the search index ${this.path} was corrupt (${(error as Error).message}); it was recreated`)
-      this.vectorTableReady = false
-      if (this.embedder !== undefined) this.prepareVectors(this.embedder)
-      this.hasVectorTable = tableExists(this.db, 'vectors')
+      this.attachVectors()
     }
   }
 
@@ -154,45 +142,13 @@ export class SearchIndex {
   }
 
   pendingCount(): number {
-    return this.db.prepare('SELECT count(*) FROM docs WHERE embedded = 0').pluck().get() as number
+    return pendingCount(this.db)
   }
 
   /** Embed every document that has no vector yet. Returns how many were embedded. */
   async embedPending(onProgress?: (done: number, total: number) => void): Promise<number> {
-    const embedder = this.embedder
-    if (embedder === undefined || !this.vectorTableReady) return 0
-    const total = this.pendingCount()
-    const next = this.db.prepare('SELECT rowid, id, title, content, tags, content_hash FROM docs WHERE embedded = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
-    const markEmbedded = this.db.prepare('UPDATE docs SET embedded = 1 WHERE rowid = ? AND content_hash = ?')
-    const deleteVector = this.db.prepare('DELETE FROM vectors WHERE rowid = ?')
-    const insertVector = this.db.prepare('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)')
-    let done = 0
-    let after = 0
-    for (;;) {
-      const batch = next.all(after, embedBatchSize) as (Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string })[]
-      if (batch.length === 0) break
-      after = batch[batch.length - 1]?.rowid ?? after
-      const texts = batch.map((row) =>
-        searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
-      )
-      const vectors = await embedder.embed(texts, 'document')
-      this.embedderWarm = true
-      this.db
-        .transaction(() => {
-          batch.forEach((row, index) => {
-            const vector = vectors[index]
-            if (vector === undefined) return
-            // A document changed since it was read keeps waiting for its new text to be embedded.
-            if (markEmbedded.run(row.rowid, row.content_hash).changes === 0) return
-            deleteVector.run(BigInt(row.rowid))
-            insertVector.run(BigInt(row.rowid), vector)
-          })
-        })
-        .immediate()
-      done += batch.length
-      onProgress?.(done, total)
-    }
-    return done
+    if (this.embed === undefined || !this.vectorTableReady) return 0
+    return embedPending(this.db, this.embed, onProgress)
   }
 
   async search(request: SearchRequest): Promise<SearchHit[]> {
@@ -243,10 +199,9 @@ export class SearchIndex {
   }
 
   private async vectorCandidates(text: string, filters: SearchFilters | undefined, limit: number): Promise<Scored[]> {
-    const embedder = this.embedder
-    if (embedder === undefined || text.trim() === '') return []
-    const [query] = await embedder.embed([text], 'query')
-    this.embedderWarm = true
+    const embed = this.embed
+    if (embed === undefined || text.trim() === '') return []
+    const [query] = await embed([text], 'query')
     if (query === undefined) return []
     const where = filterClause(filters)
     const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
@@ -297,7 +252,7 @@ export class SearchIndex {
       documents: counts.documents,
       memories: counts.memories ?? 0,
       knowledge: counts.knowledge ?? 0,
-      pending: this.pendingCount(),
+      pending: pendingCount(this.db),
       modelId: readMeta(this.db, 'model_id'),
       dimensions: dimensions === undefined ? undefined : Number(dimensions),
       schemaVersion,
