@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import { explainCorruption, isCorruptionError } from './corruption.js'
 import {
@@ -12,24 +11,17 @@ import {
   type StoredDocument,
 } from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
-import { filterClause, hasNarrowingFilter } from './filters.js'
-import { fuse, type Scored } from './fusion.js'
-import { readMeta, readState, tableExists, writeState } from './meta.js'
+import { indexStats } from './index-stats.js'
+import { readState, tableExists, writeState } from './meta.js'
 import { openDatabase, recreateDatabase } from './open-database.js'
-import { ftsQuery } from './query-text.js'
-import { schemaVersion } from './schema.js'
-import { embedPending, pendingCount, prepareVectorTable, type Embed } from './vector-store.js'
+import { nearDuplicates, rank } from './ranking.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
+import { embedPending, pendingCount, prepareVectorTable, type Embed } from './vector-store.js'
 
 export interface OpenIndexOptions {
   /** Needed for vector and hybrid search and for embedPending; without it the index is full text only. */
   embedder?: EmbeddingProvider | undefined
 }
-
-/** How many candidates each list contributes to fusion, at least. */
-const minCandidates = 100
-/** sqlite-vec's upper bound on k. */
-const maxKnn = 4096
 
 /** The one search index of a workspace: memories and knowledge, full text (FTS5 BM25) and vectors (sqlite-vec). */
 export class SearchIndex {
@@ -153,7 +145,7 @@ export class SearchIndex {
 
   async search(request: SearchRequest): Promise<SearchHit[]> {
     try {
-      return await this.rank(request)
+      return await rank(this.db, this.embed, { ...request, mode: this.effectiveMode(request.mode) })
     } catch (error) {
       throw explainCorruption(error, this.path)
     }
@@ -167,97 +159,13 @@ export class SearchIndex {
     }
   }
 
-  private async rank(request: SearchRequest): Promise<SearchHit[]> {
-    const mode = this.effectiveMode(request.mode)
-    const candidates = Math.max(request.limit, minCandidates)
-    const textList = mode === 'vector' ? [] : this.textCandidates(request.text, request.filters, candidates)
-    const vectorList = mode === 'fulltext' ? [] : await this.vectorCandidates(request.text, request.filters, candidates)
-    const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.7)
-    const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
-    const idOf = this.db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
-    return fused.map((hit) => ({
-      id: idOf.get(hit.rowid) as string,
-      score: hit.score,
-      scores: {
-        ...(hit.text === undefined ? {} : { text: hit.text }),
-        ...(hit.vector === undefined ? {} : { vector: hit.vector }),
-      },
-    }))
-  }
-
-  private textCandidates(text: string, filters: SearchFilters | undefined, limit: number): Scored[] {
-    const match = ftsQuery(text)
-    if (match === undefined) return []
-    const where = filterClause(filters)
-    const rows = this.db
-      .prepare(
-        `SELECT d.rowid AS rowid, -bm25(docs_fts) AS score FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
-         WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
-      )
-      .all(match, ...where.params, limit) as Scored[]
-    return rows
-  }
-
-  private async vectorCandidates(text: string, filters: SearchFilters | undefined, limit: number): Promise<Scored[]> {
-    const embed = this.embed
-    if (embed === undefined || text.trim() === '') return []
-    const [query] = await embed([text], 'query')
-    if (query === undefined) return []
-    const where = filterClause(filters)
-    const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
-    const nearest = this.db.prepare('SELECT rowid, distance FROM vectors WHERE embedding MATCH ? AND k = ?').all(query, k) as {
-      rowid: number
-      distance: number
-    }[]
-    const allowed = this.db.prepare(`SELECT 1 FROM docs d WHERE d.rowid = ? AND ${where.sql}`)
-    const kept = nearest.filter((row) => allowed.get(row.rowid, ...where.params) !== undefined)
-    if (kept.length >= limit || nearest.length < k) {
-      return kept.slice(0, limit).map((row) => ({ rowid: row.rowid, score: 1 - row.distance }))
-    }
-    // The filters are narrow: rank exactly the documents they allow.
-    const exact = this.db
-      .prepare(
-        `SELECT d.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM docs d JOIN vectors v ON v.rowid = d.rowid
-         WHERE ${where.sql} ORDER BY score DESC LIMIT ?`,
-      )
-      .all(query, ...where.params, limit) as Scored[]
-    return exact
-  }
-
   /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
-    const candidates = await this.vectorCandidates(text, filters, limit)
-    const idOf = this.db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
-    return candidates
-      .filter((candidate) => candidate.score >= minSimilarity)
-      .map((candidate) => ({ id: idOf.get(candidate.rowid) as string, score: candidate.score, scores: { vector: candidate.score } }))
+    return nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit)
   }
 
   stats(): IndexStats {
-    const counts = this.db.prepare("SELECT count(*) AS documents, sum(kind = 'memory') AS memories, sum(kind = 'knowledge') AS knowledge FROM docs").get() as {
-      documents: number
-      memories: number | null
-      knowledge: number | null
-    }
-    const dimensions = readMeta(this.db, 'dimensions')
-    let sizeBytes = 0
-    for (const file of [this.path, `${this.path}-wal`]) {
-      try {
-        sizeBytes += statSync(file).size
-      } catch {
-        // No WAL file at the moment.
-      }
-    }
-    return {
-      documents: counts.documents,
-      memories: counts.memories ?? 0,
-      knowledge: counts.knowledge ?? 0,
-      pending: pendingCount(this.db),
-      modelId: readMeta(this.db, 'model_id'),
-      dimensions: dimensions === undefined ? undefined : Number(dimensions),
-      schemaVersion,
-      sizeBytes,
-    }
+    return indexStats(this.db, this.path)
   }
 
   close(): void {
