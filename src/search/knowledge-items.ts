@@ -4,7 +4,7 @@ import type { Workspace } from '../config/workspace.js'
 import { knowledgeLayers, type KnowledgeLayer } from '../config/layers.js'
 import type { KnowledgeItem } from '../knowledge/model.js'
 import { parseKnowledgeFile } from '../knowledge/parse.js'
-import type { StoredDocument } from './search-index.js'
+import type { StoredDocument } from './documents.js'
 
 function isKnowledgeLayer(layer: string): layer is KnowledgeLayer {
   return (knowledgeLayers as readonly string[]).includes(layer)

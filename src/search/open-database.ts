@@ -106,8 +106,3 @@ export function recreateDatabase(path: string): Database.Database {
   initialise(db)
   return db
 }
-
-export function isCorruptionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code
-  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB'
-}

@@ -1,0 +1,168 @@
+import type Database from 'better-sqlite3'
+import { filterClause } from './filters.js'
+import { contentHash, dedupKey } from './normalise.js'
+import type { IndexDocument, SearchFilters } from './types.js'
+
+// Document storage: each document is a `docs` row, its text in `docs_fts` and its tags in
+// `doc_tags`, all under the same rowid; a vector in `vectors` under that rowid goes with them.
+
+export type StoredDocument = IndexDocument
+
+export interface DocRow {
+  rowid: number
+  id: string
+  kind: 'memory' | 'knowledge'
+  layer: string
+  source: string | null
+  path: string | null
+  type: string | null
+  status: string | null
+  title: string | null
+  content: string
+  tags: string
+  updated_at: number
+  expires_at: number | null
+  embedded: number
+}
+
+/** The text that is searched, by full text and by vector. */
+export function searchableText(doc: Pick<IndexDocument, 'title' | 'content' | 'tags'>): string {
+  return [doc.title ?? '', doc.content, doc.tags.join(' ')].filter((part) => part !== '').join('\n')
+}
+
+function fromRow(row: DocRow): StoredDocument {
+  return {
+    id: row.id,
+    kind: row.kind,
+    layer: row.layer,
+    title: row.title ?? undefined,
+    content: row.content,
+    tags: JSON.parse(row.tags) as string[],
+    source: row.source ?? undefined,
+    path: row.path ?? undefined,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at ?? undefined,
+    type: row.type ?? undefined,
+    status: row.status ?? undefined,
+  }
+}
+
+export function documentCount(db: Database.Database): number {
+  return db.prepare('SELECT count(*) FROM docs').pluck().get() as number
+}
+
+/** Insert or replace documents in one transaction. A document whose text changed loses its vector and waits to be embedded again. */
+export function upsertDocuments(db: Database.Database, docs: readonly IndexDocument[], hasVectorTable: boolean): void {
+  const find = db.prepare('SELECT rowid, content_hash FROM docs WHERE id = ?')
+  const insert = db.prepare(
+    `INSERT INTO docs (id, kind, layer, source, path, type, status, title, content, tags, content_hash, dedup_key, updated_at, expires_at, embedded)
+     VALUES (@id, @kind, @layer, @source, @path, @type, @status, @title, @content, @tags, @contentHash, @dedupKey, @updatedAt, @expiresAt, 0)`,
+  )
+  const update = db.prepare(
+    `UPDATE docs SET kind = @kind, layer = @layer, source = @source, path = @path, type = @type, status = @status, title = @title,
+     content = @content, tags = @tags, content_hash = @contentHash, dedup_key = @dedupKey, updated_at = @updatedAt, expires_at = @expiresAt,
+     embedded = CASE WHEN content_hash = @contentHash THEN embedded ELSE 0 END
+     WHERE rowid = @rowid`,
+  )
+  const deleteText = db.prepare('DELETE FROM docs_fts WHERE rowid = ?')
+  const insertText = db.prepare('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)')
+  const deleteTags = db.prepare('DELETE FROM doc_tags WHERE doc = ?')
+  const insertTag = db.prepare('INSERT OR IGNORE INTO doc_tags (tag, doc) VALUES (?, ?)')
+  const deleteVector = hasVectorTable ? db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
+  db.transaction(() => {
+    for (const doc of docs) {
+      const text = searchableText(doc)
+      const values = {
+        id: doc.id,
+        kind: doc.kind,
+        layer: doc.layer,
+        source: doc.source ?? null,
+        path: doc.path ?? null,
+        type: doc.type ?? null,
+        status: doc.status ?? null,
+        title: doc.title ?? null,
+        content: doc.content,
+        tags: JSON.stringify(doc.tags),
+        contentHash: contentHash(text),
+        dedupKey: dedupKey(doc.content),
+        updatedAt: doc.updatedAt,
+        expiresAt: doc.expiresAt ?? null,
+      }
+      const existing = find.get(doc.id) as { rowid: number; content_hash: string } | undefined
+      let rowid: number
+      if (existing === undefined) {
+        rowid = Number(insert.run(values).lastInsertRowid)
+      } else {
+        rowid = existing.rowid
+        update.run({ ...values, rowid })
+        deleteText.run(rowid)
+        deleteTags.run(rowid)
+        if (existing.content_hash !== values.contentHash) deleteVector?.run(BigInt(rowid))
+      }
+      insertText.run(rowid, text)
+      for (const tag of doc.tags) insertTag.run(tag, rowid)
+    }
+  }).immediate()
+}
+
+/** Empty every table but the metadata, so the next refresh reads all files again. */
+export function emptyTables(db: Database.Database, hasVectorTable: boolean): void {
+  db.transaction(() => {
+    for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) db.exec(`DELETE FROM ${table}`)
+    if (hasVectorTable) db.exec('DELETE FROM vectors')
+  }).immediate()
+}
+
+/** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
+export function removeDocuments(db: Database.Database, ids: readonly string[], hasVectorTable: boolean): number {
+  const find = db.prepare('SELECT rowid FROM docs WHERE id = ?').pluck()
+  const deleteVector = hasVectorTable ? db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
+  const statements = ['DELETE FROM docs_fts WHERE rowid = ?', 'DELETE FROM doc_tags WHERE doc = ?', 'DELETE FROM docs WHERE rowid = ?'].map((sql) =>
+    db.prepare(sql),
+  )
+  return db
+    .transaction(() => {
+      let removed = 0
+      for (const id of ids) {
+        const rowid = find.get(id) as number | undefined
+        if (rowid === undefined) continue
+        for (const statement of statements) statement.run(rowid)
+        deleteVector?.run(BigInt(rowid))
+        removed++
+      }
+      return removed
+    })
+    .immediate()
+}
+
+/** The documents with these ids, in the order of the ids; unknown ids are left out. */
+export function getDocuments(db: Database.Database, ids: readonly string[]): StoredDocument[] {
+  const byId = new Map<string, StoredDocument>()
+  const statement = db.prepare('SELECT * FROM docs WHERE id = ?')
+  for (const id of ids) {
+    const row = statement.get(id) as DocRow | undefined
+    if (row !== undefined) byId.set(id, fromRow(row))
+  }
+  return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
+/** Documents matching the filters, newest first. */
+export function listDocuments(db: Database.Database, filters: SearchFilters & { limit?: number }): StoredDocument[] {
+  const where = filterClause(filters)
+  const rows = db
+    .prepare(`SELECT * FROM docs d WHERE ${where.sql} ORDER BY d.updated_at DESC, d.id DESC LIMIT ?`)
+    .all(...where.params, filters.limit ?? -1) as DocRow[]
+  return rows.map(fromRow)
+}
+
+/** Ids of the documents that came from one source (a memory folder or knowledge source). */
+export function idsOfSource(db: Database.Database, source: string): Set<string> {
+  return new Set(db.prepare('SELECT id FROM docs WHERE source = ?').pluck().all(source) as string[])
+}
+
+/** A document of one of these sources whose normalised content equals this content. */
+export function findSameContent(db: Database.Database, content: string, sources: readonly string[]): StoredDocument | undefined {
+  const rows = db.prepare('SELECT * FROM docs WHERE dedup_key = ?').all(dedupKey(content)) as DocRow[]
+  const row = rows.find((candidate) => candidate.source !== null && sources.includes(candidate.source))
+  return row === undefined ? undefined : fromRow(row)
+}

@@ -1,0 +1,90 @@
+import type Database from 'better-sqlite3'
+import { filterClause, hasNarrowingFilter } from './filters.js'
+import { fuse, type Scored } from './fusion.js'
+import { ftsQuery } from './query-text.js'
+import type { SearchFilters, SearchHit, SearchRequest } from './types.js'
+import type { Embed } from './vector-store.js'
+
+/** How many candidates each list contributes to fusion, at least. */
+const minCandidates = 100
+/** sqlite-vec's upper bound on k. */
+const maxKnn = 4096
+
+/** Rank documents for a request whose mode is the one it really runs in (see SearchIndex.effectiveMode). */
+export async function rank(db: Database.Database, embed: Embed | undefined, request: SearchRequest): Promise<SearchHit[]> {
+  const mode = request.mode
+  const candidates = Math.max(request.limit, minCandidates)
+  const textList = mode === 'vector' ? [] : textCandidates(db, request.text, request.filters, candidates)
+  const vectorList = mode === 'fulltext' ? [] : await vectorCandidates(db, embed, request.text, request.filters, candidates)
+  const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.7)
+  const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
+  const idOf = db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
+  return fused.map((hit) => ({
+    id: idOf.get(hit.rowid) as string,
+    score: hit.score,
+    scores: {
+      ...(hit.text === undefined ? {} : { text: hit.text }),
+      ...(hit.vector === undefined ? {} : { vector: hit.vector }),
+    },
+  }))
+}
+
+/** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
+export async function nearDuplicates(
+  db: Database.Database,
+  embed: Embed | undefined,
+  text: string,
+  filters: SearchFilters,
+  minSimilarity: number,
+  limit: number,
+): Promise<SearchHit[]> {
+  const candidates = await vectorCandidates(db, embed, text, filters, limit)
+  const idOf = db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
+  return candidates
+    .filter((candidate) => candidate.score >= minSimilarity)
+    .map((candidate) => ({ id: idOf.get(candidate.rowid) as string, score: candidate.score, scores: { vector: candidate.score } }))
+}
+
+function textCandidates(db: Database.Database, text: string, filters: SearchFilters | undefined, limit: number): Scored[] {
+  const match = ftsQuery(text)
+  if (match === undefined) return []
+  const where = filterClause(filters)
+  const rows = db
+    .prepare(
+      `SELECT d.rowid AS rowid, -bm25(docs_fts) AS score FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
+       WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
+    )
+    .all(match, ...where.params, limit) as Scored[]
+  return rows
+}
+
+async function vectorCandidates(
+  db: Database.Database,
+  embed: Embed | undefined,
+  text: string,
+  filters: SearchFilters | undefined,
+  limit: number,
+): Promise<Scored[]> {
+  if (embed === undefined || text.trim() === '') return []
+  const [query] = await embed([text], 'query')
+  if (query === undefined) return []
+  const where = filterClause(filters)
+  const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
+  const nearest = db.prepare('SELECT rowid, distance FROM vectors WHERE embedding MATCH ? AND k = ?').all(query, k) as {
+    rowid: number
+    distance: number
+  }[]
+  const allowed = db.prepare(`SELECT 1 FROM docs d WHERE d.rowid = ? AND ${where.sql}`)
+  const kept = nearest.filter((row) => allowed.get(row.rowid, ...where.params) !== undefined)
+  if (kept.length >= limit || nearest.length < k) {
+    return kept.slice(0, limit).map((row) => ({ rowid: row.rowid, score: 1 - row.distance }))
+  }
+  // The filters are narrow: rank exactly the documents they allow.
+  const exact = db
+    .prepare(
+      `SELECT d.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM docs d JOIN vectors v ON v.rowid = d.rowid
+       WHERE ${where.sql} ORDER BY score DESC LIMIT ?`,
+    )
+    .all(query, ...where.params, limit) as Scored[]
+  return exact
+}
