@@ -27,7 +27,7 @@ export interface CheckInput {
 export const maxFileBytes = 1024 * 1024
 
 /** Git's rule: a NUL byte in the first 8000 bytes makes a file binary. */
-export const binaryProbeBytes = 8000
+const binaryProbeBytes = 8000
 
 export function classifyContent(bytes: Uint8Array): FileContent {
   if (bytes.byteLength > maxFileBytes) return { kind: 'too-large' }

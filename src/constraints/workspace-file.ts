@@ -1,18 +1,24 @@
-import { readFileSync, statSync } from 'node:fs'
+import { closeSync, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
-import { binaryProbeBytes, maxFileBytes, type FileContent } from './input.js'
+import { classifyContent, maxFileBytes, type FileContent } from './input.js'
+
+/** One buffer for every read, one byte longer than the limit: a file that fills it is too large. */
+let scratch: Buffer | undefined
 
 /**
- * Read a workspace file, skipping files over the size limit without reading
- * them. Node decodes straight into a string here, which measured faster than
- * reading into a buffer and decoding it (33 ms against 41 ms for 2,000 files).
+ * Read a workspace file with one open and reads into a reused buffer, never
+ * past the size limit; no stat (that cost more than the read, measured on
+ * 2,000 files), and a file over the limit is known by filling the buffer.
  */
 export function readWorkspaceFile(root: string, path: string): FileContent {
-  const absolute = join(root, path)
-  if (statSync(absolute).size > maxFileBytes) return { kind: 'too-large' }
-  const text = readFileSync(absolute, 'utf8')
-  // A NUL character decodes from a NUL byte only, at a byte offset no smaller than its index.
-  const nul = text.indexOf('\0')
-  if (nul !== -1 && nul < binaryProbeBytes && Buffer.byteLength(text.slice(0, nul), 'utf8') < binaryProbeBytes) return { kind: 'binary' }
-  return { kind: 'text', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }
+  scratch ??= Buffer.allocUnsafe(maxFileBytes + 1)
+  const buffer = scratch
+  const descriptor = openSync(join(root, path), 'r')
+  let length = 0
+  try {
+    for (let count = -1; length < buffer.length && count !== 0; length += count) count = readSync(descriptor, buffer, length, buffer.length - length, null)
+  } finally {
+    closeSync(descriptor)
+  }
+  return classifyContent(buffer.subarray(0, length))
 }

@@ -16,6 +16,7 @@ interface CheckOutput {
   waived: { constraintId: string; waiver: { reason: string } }[]
   waiverProblems: { kind: string; file: string; line: number }[]
   baseline?: { hidden: number; fixed: number }
+  skipped: { binary: number; tooLarge: number; symlinks: number; constraints: number }
 }
 
 const databaseAdr = [
@@ -263,6 +264,29 @@ describe('mk knowledge check', () => {
     expect(fromTree.violations).toEqual(fromStdin.violations)
     expect(fromTree.waived).toHaveLength(160)
     expect(fromTree.waived).toEqual(fromStdin.waived)
+  })
+
+  it('skips binary files and files over 1 MB, counting them, and checks a file of exactly 1 MB', async () => {
+    const line = 'console.log(1)\n'
+    const exactly = line.repeat(Math.floor((1024 * 1024) / line.length))
+    const files: Record<string, string> = {
+      ...cleanFiles,
+      'src/binary.ts': `console.log(1)\n\0${line}`,
+      'src/huge.ts': `${exactly}${line.repeat(2)}`,
+      'src/exact.ts': `${exactly}${'x'.repeat(1024 * 1024 - exactly.length)}`,
+      'src/bom.ts': `\ufeff${line}`,
+    }
+    const ws = await workspace(files)
+    const run = await mk(ws, ['knowledge', 'check', '--json'])
+    const result = parseJson<CheckOutput>(run)
+    expect(Buffer.byteLength(files['src/exact.ts'] ?? '')).toBe(1024 * 1024)
+    expect(result.skipped).toMatchObject({ binary: 1, tooLarge: 1 })
+    const byFile = new Map<string, number>()
+    for (const violation of result.violations) byFile.set(violation.location.file, (byFile.get(violation.location.file) ?? 0) + 1)
+    expect(byFile.get('src/binary.ts')).toBeUndefined()
+    expect(byFile.get('src/huge.ts')).toBeUndefined()
+    expect(byFile.get('src/exact.ts')).toBe(exactly.length / line.length)
+    expect(result.violations.find((violation) => violation.location.file === 'src/bom.ts')?.location).toEqual({ file: 'src/bom.ts', line: 1, column: 1 })
   })
 
   it('an unreadable manifest among many files stops the check with exit 2, naming it', async () => {
