@@ -6,7 +6,6 @@ import { renderSarif } from './sarif.js'
 import type { Style } from '../../style.js'
 import { renderText } from './text.js'
 
-
 export const reporters: Readonly<Record<ReportFormat, (report: CheckReport, style: Style) => string>> = {
   text: renderText,
   json: (report) => JSON.stringify(toCheckResult(report), null, 2),
