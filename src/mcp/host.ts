@@ -26,6 +26,8 @@ export interface McpCallSession {
   approve?: (question: string) => Promise<boolean>
   /** Present when the request carried a progress token. */
   progress?: (event: McpProgress) => void
+  /** Aborted when the client cancels the request. */
+  signal?: AbortSignal
 }
 
 export type McpCallResult =

@@ -32,7 +32,7 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...host.tools] }))
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const session: McpCallSession = {}
+    const session: McpCallSession = { signal: extra.signal }
     if (server.getClientCapabilities()?.elicitation !== undefined) {
       session.approve = async (question) => {
         const answer = await server.elicitInput({ mode: 'form', message: question, requestedSchema: approvalSchema })

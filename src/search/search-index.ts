@@ -138,9 +138,9 @@ export class SearchIndex {
   }
 
   /** Embed every document that has no vector yet. Returns how many were embedded. */
-  async embedPending(onProgress?: (done: number, total: number) => void): Promise<number> {
+  async embedPending(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<number> {
     if (this.embed === undefined || !this.vectorTableReady) return 0
-    return embedPending(this.db, this.embed, onProgress)
+    return embedPending(this.db, this.embed, onProgress, signal)
   }
 
   async search(request: SearchRequest): Promise<SearchHit[]> {

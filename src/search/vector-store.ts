@@ -39,7 +39,8 @@ export function pendingCount(db: Database.Database): number {
 }
 
 /** Embed every document that has no vector yet. Returns how many were embedded. */
-export async function embedPending(db: Database.Database, embed: Embed, onProgress?: (done: number, total: number) => void): Promise<number> {
+/** Embed the documents waiting for a vector, a batch at a time; each batch is committed, so stopping (an aborted signal) loses nothing. */
+export async function embedPending(db: Database.Database, embed: Embed, onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<number> {
   const total = pendingCount(db)
   const next = db.prepare('SELECT rowid, id, title, content, tags, content_hash FROM docs WHERE embedded = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
   const markEmbedded = db.prepare('UPDATE docs SET embedded = 1 WHERE rowid = ? AND content_hash = ?')
@@ -48,6 +49,7 @@ export async function embedPending(db: Database.Database, embed: Embed, onProgre
   let done = 0
   let after = 0
   for (;;) {
+    signal?.throwIfAborted()
     const batch = next.all(after, embedBatchSize) as (Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string })[]
     if (batch.length === 0) break
     after = batch[batch.length - 1]?.rowid ?? after

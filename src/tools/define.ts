@@ -26,6 +26,8 @@ export interface ToolDefinition<InputSchema extends z.ZodType = z.ZodType, Outpu
   description: string
   tier: Tier
   idempotent: boolean
+  /** Removes what is already there although its tier does not say so (MCP destructiveHint). */
+  destructive?: boolean
   timeoutMs?: number
   input: InputSchema
   output: OutputSchema

@@ -10,7 +10,11 @@ export type DispatchOutcome =
   | { ok: false; error: ErrorObject; warnings: string[] }
 
 /** What a caller provides; the dispatcher adds the request id, the abort signal and warning collection. */
-export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn'> & { warn?: (message: string) => void }
+export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn'> & {
+  warn?: (message: string) => void
+  /** Aborted when the caller gives up (an MCP client cancels the request): the tool's signal aborts with it. */
+  cancel?: AbortSignal
+}
 
 export const defaultTimeoutMs = 30_000
 
@@ -56,8 +60,11 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
   const started = performance.now()
   const warnings: string[] = []
   const controller = new AbortController()
+  const { cancel, ...callerContext } = caller
+  cancel?.addEventListener('abort', () => controller.abort(cancel.reason), { once: true })
+  if (cancel?.aborted === true) controller.abort(cancel.reason)
   const ctx: ToolContext = {
-    ...caller,
+    ...callerContext,
     requestId,
     signal: controller.signal,
     warn(message) {

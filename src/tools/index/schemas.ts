@@ -41,6 +41,6 @@ export async function refreshAll(index: SearchIndex, ctx: ToolContext): Promise<
   for (const problem of report.knowledgeProblems) ctx.warn(`knowledge file not indexed: ${formatProblem(problem)}`)
   const read = report.memoriesRead + (report.knowledgeReloaded ? index.stats().knowledge : 0)
   ctx.progress?.({ phase: 'reading files', done: read, total: read })
-  const embedded = await index.embedPending((done, total) => ctx.progress?.({ phase: 'embedding', done, total }))
+  const embedded = await index.embedPending((done, total) => ctx.progress?.({ phase: 'embedding', done, total }), ctx.signal)
   return { read, embedded }
 }

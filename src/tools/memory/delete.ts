@@ -8,6 +8,8 @@ export const memoryDelete = defineTool({
   title: 'Delete a memory',
   description: 'Delete one memory by id. The deletion is recorded in the MK_HOME git history, so memory_restore can bring it back.',
   tier: 'workspace',
+  // A deleted memory can be restored, but an agent's client should still ask first.
+  destructive: true,
   idempotent: false,
   input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
   output: z.strictObject({ success: z.literal(true), message: z.string() }),

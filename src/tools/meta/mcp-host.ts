@@ -16,7 +16,7 @@ export function toMcpToolSpec(tool: AnyTool): McpToolSpec {
     annotations: {
       title: tool.title,
       readOnlyHint: policy.readOnly,
-      destructiveHint: policy.destructive,
+      destructiveHint: tool.destructive ?? policy.destructive,
       idempotentHint: tool.idempotent,
       openWorldHint: policy.openWorld,
     },
@@ -50,6 +50,7 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
       const outcome = await dispatch(tool, args, {
         ...context,
         ...(session.approve === undefined ? {} : { approve: session.approve }),
+        ...(session.signal === undefined ? {} : { cancel: session.signal }),
         ...(session.progress === undefined
           ? {}
           : {

@@ -8,6 +8,7 @@ import { runtimeEnvFrom } from '../../../src/config/workspace.js'
 import { createMcpServer } from '../../../src/mcp/server.js'
 import { Resources } from '../../../src/tools/context.js'
 import { defineTool, type AnyTool } from '../../../src/tools/define.js'
+import { memoryDelete } from '../../../src/tools/memory/delete.js'
 import { createToolHost } from '../../../src/tools/meta/mcp-host.js'
 import { plainStyle } from '../../../src/style.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
@@ -73,6 +74,26 @@ afterEach(async () => {
   await workspace?.cleanup()
 })
 
+let cancelled = false
+const waiting = defineTool({
+  name: 'test_wait',
+  title: 'Wait for cancellation',
+  description: 'Runs until its signal is aborted.',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({}),
+  output: z.strictObject({ cancelled: z.boolean() }),
+  examples: [{ title: 'run', input: {}, output: { cancelled: true } }],
+  run(_input, ctx) {
+    return new Promise((resolve) => {
+      ctx.signal.addEventListener('abort', () => {
+        cancelled = true
+        resolve({ output: { cancelled: true }, display: 'cancelled' })
+      })
+    })
+  },
+})
+
 async function connect(tools: readonly AnyTool[], options: { elicitation?: 'accept' | 'decline'; readOnly?: boolean } = {}): Promise<{ client: Client; asked: string[] }> {
   workspace = await makeWorkspace()
   const host = createToolHost(tools, {
@@ -116,6 +137,24 @@ describe('the MCP tool host', () => {
     const { tools } = await client.listTools()
     expect(tools.find((tool) => tool.name === 'test_counter')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true })
     expect(tools.find((tool) => tool.name === 'test_wipe')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false })
+  })
+
+  it('marks a tool destructive when it says so, whatever its tier', async () => {
+    const { client } = await connect([memoryDelete as unknown as AnyTool])
+    const { tools } = await client.listTools()
+    expect(tools.find((tool) => tool.name === 'memory_delete')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true })
+  })
+
+  it("aborts a running tool's signal when the client cancels the request", async () => {
+    const { client } = await connect([waiting as unknown as AnyTool])
+    const controller = new AbortController()
+    const call = client.callTool({ name: 'test_wait', arguments: {} }, undefined, { signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(cancelled).toBe(false)
+    controller.abort('the user moved on')
+    await expect(call).rejects.toThrow()
+    for (let waited = 0; !cancelled && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(cancelled).toBe(true)
   })
 
   it('asks the person through elicitation and runs an approved elevated tool, with its warnings as text', async () => {

@@ -66,6 +66,23 @@ describe('search index', () => {
     index.close()
   })
 
+  it('embedPending stops between batches when its signal is aborted, keeping the batches already embedded', async () => {
+    const embedder = wordEmbedder()
+    const controller = new AbortController()
+    const embed = embedder.embed.bind(embedder)
+    embedder.embed = async (texts, kind) => {
+      controller.abort()
+      return embed(texts, kind)
+    }
+    const index = openIndex(path, { embedder })
+    index.upsert(Array.from({ length: 40 }, (_, n) => memory(`m${n}`, `memory number ${n}`)))
+    await expect(index.embedPending(undefined, controller.signal)).rejects.toThrow()
+    expect(embedder.calls).toBe(1)
+    expect(index.pendingCount()).toBe(40 - 32)
+    expect(await index.embedPending()).toBe(8)
+    index.close()
+  })
+
   it('re-embeds with a notice when the model changes', async () => {
     const first = openIndex(path, { embedder: wordEmbedder({ modelId: 'a' }) })
     first.upsert([memory('m1', 'alpha beta')])
