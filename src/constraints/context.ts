@@ -3,7 +3,7 @@ import type { CheckInput } from './input.js'
 import type { Finding, Rule } from './model.js'
 import { inScope, type GlobMatcher } from './scope.js'
 
-/** What every target evaluator reads: the input, the scans of the files read, and the position of each code rule's pattern in the scans. */
+/** What every target evaluator reads: the input, the scans of the files read, and where each code and import rule's hits are in them. */
 export class EvaluationContext {
   private readonly manifestCache = new Map<string, FileScan[]>()
   private hitIndex: Map<number, { scan: FileScan; hits: readonly Hit[] }[]> | undefined

@@ -13,13 +13,13 @@ interface ScanPlanning {
 }
 
 /** Rules that share a scope (most do): the scope is tested once per path for all of them. */
-function byScope(rules: readonly Rule[], indexOf: (rule: Rule) => number): { scope: PathScope; indices: number[] }[] {
-  const groups = new Map<string, { scope: PathScope; indices: number[] }>()
+function byScope(rules: readonly Rule[]): { scope: PathScope; rules: Rule[] }[] {
+  const groups = new Map<string, { scope: PathScope; rules: Rule[] }>()
   for (const rule of rules) {
     const key = JSON.stringify([rule.constraint.paths, rule.constraint.exclude])
     const group = groups.get(key)
-    if (group === undefined) groups.set(key, { scope: rule.constraint, indices: [indexOf(rule)] })
-    else group.indices.push(indexOf(rule))
+    if (group === undefined) groups.set(key, { scope: rule.constraint, rules: [rule] })
+    else group.rules.push(rule)
   }
   return [...groups.values()]
 }
@@ -36,17 +36,21 @@ export function planScans(paths: readonly string[], rules: readonly Rule[], glob
     return pattern === undefined ? [] : [{ rule, pattern }]
   })
   const patternIndex = new Map(scanned.map(({ rule }, index) => [rule, index]))
-  const indexOf = (rule: Rule): number => patternIndex.get(rule) as number
-  const codeGroups = byScope(scanned.filter(({ pattern }) => pattern.target === 'code').map(({ rule }) => rule), indexOf)
-  const importGroups = byScope(scanned.filter(({ pattern }) => pattern.target === 'import').map(({ rule }) => rule), indexOf)
-  const dependencyGroups = byScope(rules.filter((rule) => rule.constraint.target === 'dependency'), () => -1)
+  const indexedGroups = (target: ScannedPattern['target']): { scope: PathScope; indices: number[] }[] =>
+    byScope(scanned.filter(({ pattern }) => pattern.target === target).map(({ rule }) => rule)).map(({ scope, rules: grouped }) => ({
+      scope,
+      indices: grouped.map((rule) => patternIndex.get(rule) as number),
+    }))
+  const codeGroups = indexedGroups('code')
+  const importGroups = indexedGroups('import')
+  const dependencyScopes = byScope(rules.filter((rule) => rule.constraint.target === 'dependency')).map(({ scope }) => scope)
 
   const requests: ScanRequest[] = []
   for (const path of paths) {
     const patterns: number[] = []
     for (const group of codeGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
     if (readsImports(path)) for (const group of importGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
-    const manifest = isManifest(path) && dependencyGroups.some((group) => inScope(group.scope, path, globs))
+    const manifest = isManifest(path) && dependencyScopes.some((scope) => inScope(scope, path, globs))
     if (patterns.length > 0 || manifest) requests.push({ path, patterns, manifest })
   }
   return {
