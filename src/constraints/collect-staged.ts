@@ -5,7 +5,7 @@ import { MkError } from '../errors.js'
 import { toPosix } from '../fs/walk.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import { classifyContent, type CheckInput } from './input.js'
-import { gitBlobId } from '../git/blob-id.js'
+import { gitObjectId } from '../git/object-id.js'
 
 const symlinkMode = 0o120000
 
@@ -57,7 +57,7 @@ export async function collectStaged(root: string, gitRoot: string | undefined, r
       if (entry === undefined) throw new MkError('INTERNAL_ERROR', `${path} is not staged`)
       try {
         const onDisk = fs.readFileSync(join(root, path))
-        if (gitBlobId(onDisk) === entry.oid) return classifyContent(onDisk)
+        if (gitObjectId('blob', onDisk) === entry.oid) return classifyContent(onDisk)
       } catch {
         // Deleted or unreadable in the working tree: the index still has it.
       }

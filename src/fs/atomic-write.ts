@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
 import { isNodeError } from '../errors.js'
@@ -19,6 +20,19 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     await rename(temp, path)
   } catch (error) {
     await rm(temp, { force: true })
+    throw error
+  }
+}
+
+/** writeFileAtomic for callers on a latency budget that write several small files in a row (a git commit). */
+export function writeFileAtomicSync(path: string, content: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true })
+  const temp = tempSibling(path)
+  try {
+    writeFileSync(temp, content)
+    renameSync(temp, path)
+  } catch (error) {
+    rmSync(temp, { force: true })
     throw error
   }
 }

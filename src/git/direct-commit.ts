@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
+import { writeFileAtomicSync } from '../fs/atomic-write.js'
 import { parseIndex, serializeIndex, UnsupportedRepository, type IndexEntry } from './git-index.js'
+import { gitObjectId, type GitObjectType } from './object-id.js'
 
 interface DirectCommit {
   add: readonly string[]
@@ -11,21 +12,11 @@ interface DirectCommit {
   author: { name: string; email: string }
 }
 
-function writeAtomically(path: string, content: string | Buffer): void {
-  const temporary = `${path}.${process.pid}.tmp`
-  writeFileSync(temporary, content)
-  renameSync(temporary, path)
-}
-
 /** Store a loose object (skipped when it exists: objects are named by their content) and return its id. */
-function writeObject(gitDir: string, type: 'blob' | 'tree' | 'commit', content: Buffer): string {
-  const full = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])
-  const oid = createHash('sha1').update(full).digest('hex')
+function writeObject(gitDir: string, type: GitObjectType, content: Buffer): string {
+  const oid = gitObjectId(type, content)
   const path = join(gitDir, 'objects', oid.slice(0, 2), oid.slice(2))
-  if (!existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true })
-    writeAtomically(path, deflateSync(full))
-  }
+  if (!existsSync(path)) writeFileAtomicSync(path, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])))
   return oid
 }
 
@@ -149,8 +140,7 @@ export function commitDirectly(dir: string, change: DirectCommit): string {
   const message = change.message.endsWith('\n') ? change.message : `${change.message}\n`
   const body = [`tree ${tree}`, ...(head.oid === undefined ? [] : [`parent ${head.oid}`]), `author ${person}`, `committer ${person}`, '', message].join('\n')
   const commit = writeObject(gitDir, 'commit', Buffer.from(body))
-  writeAtomically(indexFile, serializeIndex([...entries.values()]))
-  mkdirSync(dirname(join(gitDir, head.ref)), { recursive: true })
-  writeAtomically(join(gitDir, head.ref), `${commit}\n`)
+  writeFileAtomicSync(indexFile, serializeIndex([...entries.values()]))
+  writeFileAtomicSync(join(gitDir, head.ref), `${commit}\n`)
   return commit
 }

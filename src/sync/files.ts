@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { listKnowledgeFiles } from '../knowledge/files.js'
-import { gitBlobId } from '../git/blob-id.js'
+import { gitObjectId } from '../git/object-id.js'
 
 
 /** Knowledge files of a plain folder: path (relative to it, posix) -> content hash. */
 export async function hashFolder(workspace: Workspace, directory: string): Promise<Map<string, string>> {
   const files = await listKnowledgeFiles(workspace, directory)
-  const hashes = await Promise.all(files.map(async (file) => [file, gitBlobId(await readFile(resolve(directory, file)))] as const))
+  const hashes = await Promise.all(files.map(async (file) => [file, gitObjectId('blob', await readFile(resolve(directory, file)))] as const))
   return new Map(hashes)
 }
 

@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { gitBlobId } from '../../../src/git/blob-id.js'
+import { gitObjectId } from '../../../src/git/object-id.js'
 import { diffFiles, hashFolder } from '../../../src/sync/files.js'
 import { makeWorkspace } from '../../helpers/workspace.js'
 
-describe('gitBlobId', () => {
+describe('gitObjectId', () => {
   test('is the id git gives the same content', () => {
     const content = 'title: x\n\n# Heading ü\n'
     const expected = execFileSync('git', ['hash-object', '--stdin'], { input: content, encoding: 'utf8' }).trim()
-    expect(gitBlobId(Buffer.from(content))).toBe(expected)
+    expect(gitObjectId('blob', Buffer.from(content))).toBe(expected)
   })
 })
 
@@ -31,7 +31,7 @@ describe('hashFolder', () => {
     try {
       const hashes = await hashFolder(await loadWorkspace({ cwd: workspace.root, env: {} }), `${workspace.root}/k`)
       expect([...hashes.keys()]).toEqual(['adr/a.md'])
-      expect(hashes.get('adr/a.md')).toBe(gitBlobId(Buffer.from('A')))
+      expect(hashes.get('adr/a.md')).toBe(gitObjectId('blob', Buffer.from('A')))
     } finally {
       await workspace.cleanup()
     }
