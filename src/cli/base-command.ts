@@ -56,6 +56,7 @@ export abstract class MkCommand extends Command {
         style,
         resources,
         warn,
+        displayOnly: !flags.json,
         ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
         ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
       })

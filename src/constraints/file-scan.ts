@@ -3,7 +3,7 @@ import { findImportSites, packageRoot } from './imports.js'
 import { findInlineWaivers, type Waiver } from './inline-waivers.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
 import type { CompiledPattern } from './regex.js'
-import { SourceText } from './source-text.js'
+import { SourceText, detached } from './source-text.js'
 
 /** Where a code or import constraint's pattern matched, with the line's text (the baseline hashes it, reporters show it). */
 export interface Hit {
@@ -106,7 +106,7 @@ export function createScanner(plan: ScanPlan): FileScanner {
       const { sites, python } = findImportSites(request.path, text)
       for (const site of sites) {
         for (const index of importPatternsMatching(site.specifier, python)) {
-          if (request.patterns.includes(index)) record(index, site.offset, () => site.specifier)
+          if (request.patterns.includes(index)) record(index, site.offset, () => detached(site.specifier))
         }
       }
     }

@@ -1,5 +1,5 @@
 import type { WaiverRef } from './model.js'
-import type { SourceText } from './source-text.js'
+import { detached, type SourceText } from './source-text.js'
 
 /** An exception to a constraint: inline in a comment, or an entry of the waivers file. */
 export interface Waiver extends WaiverRef {
@@ -29,7 +29,7 @@ export function findInlineWaivers(source: SourceText): Waiver[] {
     const newline = text.indexOf('\n', found)
     const lineEnd = newline === -1 ? text.length : newline
     found = newline === -1 ? -1 : text.indexOf(directive, newline)
-    const lineText = text.slice(lineStart, text.charCodeAt(lineEnd - 1) === 0x0d ? lineEnd - 1 : lineEnd)
+    const lineText = detached(text.slice(lineStart, text.charCodeAt(lineEnd - 1) === 0x0d ? lineEnd - 1 : lineEnd))
     const waiver = inlineWaiver(source, lineText, source.position(lineStart).line)
     if (waiver !== undefined) waivers.push(waiver)
   }

@@ -13,15 +13,18 @@ export class SourceText {
     return this.lineList
   }
 
-  /** Text of a 1-based line, '' beyond the end; read from the line table, without splitting the file. */
+  /**
+   * Text of a 1-based line, '' beyond the end; read from the line table,
+   * without splitting the file. It is a copy: scans keep line texts after the
+   * file is dropped, and a slice would keep the whole file alive.
+   */
   line(number: number): string {
-    if (this.lineList !== undefined) return this.lineList[number - 1] ?? ''
+    if (this.lineList !== undefined) return detached(this.lineList[number - 1] ?? '')
     const starts = this.starts()
     const start = starts[number - 1]
     if (start === undefined) return ''
     const end = starts[number] === undefined ? this.text.length : (starts[number] as number) - 1
-    const text = this.text.slice(start, end)
-    return text.endsWith('\r') ? text.slice(0, -1) : text
+    return detached(this.text.slice(start, this.text.charCodeAt(end - 1) === 0x0d ? end - 1 : end))
   }
 
   /** 1-based line and column (UTF-16 code units, as SARIF counts by default) of an offset. */
@@ -45,4 +48,13 @@ export class SourceText {
     }
     return this.lineStarts
   }
+}
+
+/**
+ * A copy of a piece of a larger string. V8 represents a slice as a view that
+ * keeps its parent alive; prefixing makes a new string, and slicing that
+ * flattens it into one no longer than the piece.
+ */
+export function detached(piece: string): string {
+  return ` ${piece}`.slice(1)
 }

@@ -46,6 +46,12 @@ describe('dispatch', () => {
     expect(JSON.stringify(outcome)).not.toContain('.ssh')
   })
 
+  it('neither checks nor returns the output of a caller that shows only the display', async () => {
+    const leaky = { ...echo, run: async () => ({ output: { echoed: 'x', home: '/home/user/.ssh' }, display: 'shown' }) } as AnyTool
+    const outcome = await dispatch(leaky, { message: 'x' }, caller({ displayOnly: true }))
+    expect(outcome).toEqual({ ok: true, output: undefined, display: 'shown', exitCode: 0, warnings: [] })
+  })
+
   it('names the field, what was expected and what was received on bad input', async () => {
     const outcome = await dispatch(echo, { message: 42 }, caller())
     expect(outcome.ok).toBe(false)
