@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { execute } from '../dist/bundle/src/cli/main.js'
+import { run } from '../dist/bundle/src/cli/main.js'
 
-await execute({ dir: import.meta.url })
+await run(import.meta.url)

@@ -1,6 +1,23 @@
+import { execute } from '@oclif/core/execute'
+
+/** Resolves once everything written to the stream has been handed to the system. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return stream.writableLength === 0 ? Promise.resolve() : new Promise((resolve) => stream.once('drain', () => resolve()))
+}
+
 /**
- * The process entry (bin/run.js) loads oclif through this module so that the
- * bundle holds oclif beside the commands: one parse of one chunk instead of a
- * hundred CommonJS files resolved and read one by one.
+ * The process entry (bin/run.js). It loads oclif through this module so that
+ * the bundle holds oclif beside the commands: one parse of one chunk instead
+ * of a hundred CommonJS files resolved and read one by one.
+ *
+ * Once the command has finished and its output is written, the process ends
+ * at once. Left to itself, Node waits at exit for V8's background work
+ * (optimising compilations, heap sweeping) that nothing needs any more: 15-20 ms
+ * after a large `mk knowledge check`. Commands never leave work running after
+ * they return; the MCP server returns only when its client disconnects.
  */
-export { execute } from '@oclif/core/execute'
+export async function run(dir: string): Promise<never> {
+  await execute({ dir })
+  await Promise.all([drained(process.stdout), drained(process.stderr)])
+  process.exit()
+}
