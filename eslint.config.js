@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+
+/** Packages scripts/bundle.ts puts in the bundle: import() of them is resolved at build time. */
+const bundled = JSON.parse(readFileSync(new URL('./scripts/bundled-packages.json', import.meta.url), 'utf8'))
+const escaped = bundled.map((name) => name.replace(/[/.*+?^${}()|[\]\\]/g, '\\$&'))
+const notBundled = `^(?!\\.|(?:${escaped.join('|')})(?:\\/|$))`
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'llm-tooling/'] },
@@ -14,7 +20,7 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'ink', message: 'Import ink lazily (await import) so only commands that draw pay for it.' },
+            { name: 'ink', message: 'Import ink lazily (importPackage) so only commands that draw pay for it.' },
             { name: '@modelcontextprotocol/sdk', message: 'Import the MCP SDK lazily.' },
           ],
         },
@@ -29,8 +35,21 @@ export default tseslint.config(
         {
           patterns: [{ group: ['@oclif/*'], message: 'src/ is the core library: no oclif imports outside src/cli.' }],
           paths: [
-            { name: 'ink', message: 'Import ink lazily (await import) so only commands that draw pay for it.' },
+            { name: 'ink', message: 'Import ink lazily (importPackage) so only commands that draw pay for it.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // What goes into the bundle.
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'commands/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `ImportExpression[source.type='Literal'][source.value=/${notBundled}/]`,
+          message: 'import() of a package fails in the code-cached bundle: use importPackage() from src/import-package.ts (bundled packages can be imported statically).',
         },
       ],
     },

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { run } from '../dist/bundle/src/cli/main.js'
+import { fileURLToPath } from 'node:url'
+import { loadBundle } from '../dist/src/cli/load-bundle.js'
 
-await run(import.meta.url)
+await loadBundle(fileURLToPath(new URL('../dist/bundle/mk.cjs', import.meta.url))).run(import.meta.url)

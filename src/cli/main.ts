@@ -6,9 +6,9 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 /**
- * The process entry (bin/run.js). It loads oclif through this module so that
- * the bundle holds oclif beside the commands: one parse of one chunk instead
- * of a hundred CommonJS files resolved and read one by one.
+ * What bin/run.js runs once the bundle is loaded (src/cli/load-bundle.ts).
+ * oclif is loaded through this module so that the bundle holds oclif beside
+ * the commands, instead of a hundred CommonJS files resolved and read one by one.
  *
  * Once the command has finished and its output is written, the process ends
  * at once. Left to itself, Node waits at exit for V8's background work

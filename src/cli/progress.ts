@@ -1,3 +1,4 @@
+import { importPackage } from '../import-package.js'
 import type { ProgressEvent } from '../tools/context.js'
 
 export interface ProgressReporter {
@@ -28,8 +29,12 @@ function inkReporter(stream: NodeJS.WriteStream): ProgressReporter {
   let latest: ProgressEvent | undefined
   let view: Promise<{ update(event: ProgressEvent): void; close(): void }> | undefined
   const start = async (): Promise<{ update(event: ProgressEvent): void; close(): void }> => {
-    const [{ render }, { createElement }, { ProgressBar }] = await Promise.all([import('ink'), import('react'), import('./views/progress-bar.js')])
-    const element = (event: ProgressEvent) => createElement(ProgressBar, { event })
+    const [{ render, Box, Text }, { createElement }, { ProgressBar }] = await Promise.all([
+      importPackage<typeof import('ink')>('ink'),
+      importPackage<typeof import('react')>('react'),
+      import('./views/progress-bar.js'),
+    ])
+    const element = (event: ProgressEvent) => createElement(ProgressBar, { event, ink: { Box, Text } })
     const instance = render(element(latest ?? { phase: '', done: 0, total: undefined }), { stdout: stream, patchConsole: false })
     return { update: (event) => instance.rerender(element(event)), close: () => instance.unmount() }
   }

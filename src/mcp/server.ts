@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { importPackage } from '../import-package.js'
 import type { McpCallResult, McpCallSession, McpHost } from './host.js'
 
 export interface ServerIdentity {
@@ -24,8 +25,8 @@ const approvalSchema = {
 /** An MCP server offering the host's tools. The SDK is loaded here, on demand, so no other command pays for it. */
 export async function createMcpServer(host: McpHost, identity: ServerIdentity): Promise<Server> {
   const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
+    importPackage<typeof import('@modelcontextprotocol/sdk/server/index.js')>('@modelcontextprotocol/sdk/server/index.js'),
+    importPackage<typeof import('@modelcontextprotocol/sdk/types.js')>('@modelcontextprotocol/sdk/types.js'),
   ])
   const server = new Server({ name: identity.name, version: identity.version }, { capabilities: { tools: {} }, instructions: identity.instructions })
 
@@ -53,7 +54,7 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
 
 /** Serve until the client goes away (stdin ends) or the process is told to stop; then release the host's resources. */
 export async function serveStdio(host: McpHost, identity: ServerIdentity): Promise<void> {
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
+  const { StdioServerTransport } = await importPackage<typeof import('@modelcontextprotocol/sdk/server/stdio.js')>('@modelcontextprotocol/sdk/server/stdio.js')
   const server = await createMcpServer(host, identity)
   const transport: Transport = new StdioServerTransport()
   const closed = new Promise<void>((resolve) => {

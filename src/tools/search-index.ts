@@ -1,3 +1,4 @@
+import { relative } from 'node:path'
 import type { SearchIndex } from '../search/search-index.js'
 import type { ToolContext } from './context.js'
 
@@ -6,7 +7,7 @@ export function workspaceIndex(ctx: ToolContext): Promise<SearchIndex> {
   return ctx.resources.get(
     'search-index',
     async () => {
-      const [{ openWorkspaceIndex }, { relative }] = await Promise.all([import('../search/workspace-index.js'), import('node:path')])
+      const { openWorkspaceIndex } = await import('../search/workspace-index.js')
       const index = await openWorkspaceIndex(ctx.workspace, ctx.warn)
       // Messages name the index by its place in the workspace, never by an absolute path under the user's home.
       for (const notice of index.notices) ctx.warn(notice.replaceAll(index.path, relative(ctx.workspace.root, index.path)))

@@ -304,15 +304,20 @@ describe('mk knowledge check', () => {
     const ws = await workspace()
     const trace = join(ws.root, '..', 'modules.txt')
     await writeFile(join(ws.root, '..', 'hooks.mjs'), "import { appendFileSync } from 'node:fs'\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context)\n  appendFileSync(process.env.MK_TRACE_FILE, `${result.url}\\n`)\n  return result\n}\n")
-    await writeFile(join(ws.root, '..', 'register.mjs'), "import { register } from 'node:module'\nregister('./hooks.mjs', import.meta.url)\n")
+    // ES modules are traced as they resolve; CommonJS ones (the bundle, and what it requires) are listed at exit.
+    await writeFile(
+      join(ws.root, '..', 'register.mjs'),
+      "import { appendFileSync } from 'node:fs'\nimport { createRequire, register } from 'node:module'\nregister('./hooks.mjs', import.meta.url)\n" +
+        "process.on('exit', () => appendFileSync(process.env.MK_TRACE_FILE, `${Object.keys(createRequire(import.meta.url).cache).join('\\n')}\\n`))\n",
+    )
     const run = await runMk(['knowledge', 'check'], {
       cwd: ws.root,
       env: { MK_HOME: ws.mkHome, MK_TRACE_FILE: trace, NODE_OPTIONS: `--import ${join(ws.root, '..', 'register.mjs')}` },
     })
     expect(run.exitCode).toBe(0)
     const loaded = readFileSync(trace, 'utf8')
-    // The trace works (it saw the command's own bundle); heavy parts are never bundled, so they show as their packages.
-    expect(loaded).toContain('/dist/bundle/commands/knowledge/check.js')
+    // The trace works (it saw the bundle); heavy parts are never bundled, so they show as their packages.
+    expect(loaded).toContain('/dist/bundle/mk.cjs')
     for (const heavy of ['better-sqlite3', 'sqlite-vec', '/ink/', '@energetic-ai', '@huggingface', '@tensorflow', '@modelcontextprotocol', 'onnxruntime']) {
       expect(loaded, heavy).not.toContain(heavy)
     }

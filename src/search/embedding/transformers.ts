@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FeatureExtractionPipeline } from '@huggingface/transformers'
 import { MkError } from '../../errors.js'
+import { importPackage } from '../../import-package.js'
 import type { ModelLocation } from './model-folder.js'
 import type { EmbeddingProvider } from './provider.js'
 import { batches, normalizeL2 } from './vectors.js'
@@ -13,7 +14,7 @@ function describe(location: ModelLocation): string {
 
 async function loadPipeline(location: ModelLocation): Promise<FeatureExtractionPipeline> {
   try {
-    const { env, pipeline } = await import('@huggingface/transformers')
+    const { env, pipeline } = await importPackage<typeof import('@huggingface/transformers')>('@huggingface/transformers')
     env.allowLocalModels = true
     if (location.kind === 'folder') {
       // An absolute path is not a hub id, so transformers.js reads the folder itself; nothing is fetched.
@@ -97,7 +98,7 @@ export function createTransformersProvider(location: ModelLocation, dimensions: 
 /** Reads the embedding size of a hub model from its config.json, downloading that one small file. */
 export async function fetchHubDimensions(location: Extract<ModelLocation, { kind: 'hub' }>): Promise<number> {
   try {
-    const { AutoConfig, env } = await import('@huggingface/transformers')
+    const { AutoConfig, env } = await importPackage<typeof import('@huggingface/transformers')>('@huggingface/transformers')
     env.allowRemoteModels = true
     env.cacheDir = location.cacheDir
     const config = (await AutoConfig.from_pretrained(location.id, { cache_dir: location.cacheDir })) as unknown as Record<string, unknown>

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
@@ -42,10 +45,7 @@ export const evalRun = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ mkdtemp, rm }, { tmpdir }, { join, resolve }, { runEval }, { parseDatasetSpec }, { withVectorCache }, { createEmbeddingProvider }] = await Promise.all([
-      import('node:fs/promises'),
-      import('node:os'),
-      import('node:path'),
+    const [{ runEval }, { parseDatasetSpec }, { withVectorCache }, { createEmbeddingProvider }] = await Promise.all([
       import('../../eval/run.js'),
       import('../../eval/dataset.js'),
       import('../../eval/vector-cache.js'),

@@ -1,3 +1,4 @@
+import { relative } from 'node:path'
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { workspaceIndex } from '../search-index.js'
@@ -35,7 +36,6 @@ export const indexStatus = defineTool({
     },
   ],
   async run(_input, ctx) {
-    const { relative } = await import('node:path')
     const index = await workspaceIndex(ctx)
     const stats = index.stats()
     const refreshedAt = index.state('refreshed_at')

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
+const loader = new URL('../../dist/src/cli/load-bundle.js', import.meta.url).href
+
+/** A bundle shaped like mk's: CommonJS, a package imported at run time (as src/import-package.ts does), and `run`. */
+const bundleSource = `
+exports.run = async () => {
+  const { tmpdir } = await globalThis[Symbol.for('mk.importPackage')]('node:os')
+  const again = require(__filename)
+  console.log(JSON.stringify({ sameInstance: again === module.exports, dynamicImport: typeof tmpdir }))
+  process.exit()
+}
+`
+
+let folder: string
+let bundle: string
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'mk-load-bundle-'))
+  bundle = join(folder, 'bundle.cjs')
+  await writeFile(bundle, bundleSource)
+})
+afterEach(async () => rm(folder, { recursive: true, force: true }))
+
+function launch(): { stdout: string; stderr: string; status: number | null } {
+  const script = `import { loadBundle } from ${JSON.stringify(loader)}; await loadBundle(${JSON.stringify(bundle)}).run('')`
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+  return { stdout: result.stdout, stderr: result.stderr, status: result.status }
+}
+
+describe('loadBundle', () => {
+  it('runs the bundle as the one instance require() returns, importing packages through the launcher', () => {
+    const run = launch()
+    expect(run.status).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual({ sameInstance: true, dynamicImport: 'function' })
+    expect(run.stderr).toBe('')
+  })
+
+  it('writes a code cache on the first run, then runs from it without rewriting it', async () => {
+    const cache = `${bundle}.code-cache`
+    launch()
+    const written = await stat(cache)
+    expect(written.size).toBeGreaterThan(0)
+    const second = launch()
+    expect(second.status).toBe(0)
+    expect(JSON.parse(second.stdout)).toEqual({ sameInstance: true, dynamicImport: 'function' })
+    expect((await stat(cache)).mtimeMs).toBe(written.mtimeMs)
+  })
+
+  it('replaces a damaged cache and still runs the bundle', async () => {
+    const cache = `${bundle}.code-cache`
+    await writeFile(cache, 'not a V8 code cache')
+    const run = launch()
+    expect(run.status).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ sameInstance: true })
+    expect((await readFile(cache)).toString('latin1')).not.toBe('not a V8 code cache')
+  })
+})
