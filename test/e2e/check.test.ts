@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -130,6 +130,38 @@ describe('mk knowledge check', () => {
     expect(parseJson<CheckOutput>(staged).violations).toMatchObject([{ constraintId: 'no-console', location: { file: 'src/db.ts', line: 2, column: 1 } }])
     const tree = await mk(ws, ['knowledge', 'check', '--fail-on', 'warn', '--json'])
     expect(tree.exitCode).toBe(0)
+  })
+
+  it('reads the index isomorphic-git handles when mk does not parse it (version 3), with the same result', async () => {
+    const ws = await workspace()
+    gitInitCommit(ws)
+    await ws.write('src/db.ts', "import { Pool } from 'pg'\nconsole.log('connecting')\nexport const pool = new Pool()\n")
+    expect(git(ws, ['add', 'src/db.ts']).status).toBe(0)
+    await ws.write('src/db.ts', cleanFiles['src/db.ts'])
+    // An extended flag makes git write index version 3.
+    expect(git(ws, ['update-index', '--skip-worktree', 'package.json']).status).toBe(0)
+    expect(readFileSync(join(ws.root, '.git', 'index')).readUInt32BE(4)).toBe(3)
+
+    const staged = await mk(ws, ['knowledge', 'check', '--staged', '--fail-on', 'warn', '--json'])
+    expect(staged.exitCode).toBe(1)
+    expect(parseJson<CheckOutput>(staged).violations).toMatchObject([{ constraintId: 'no-console', location: { file: 'src/db.ts', line: 2, column: 1 } }])
+  })
+
+  it('checks what is staged in a linked work tree (git worktree add)', async () => {
+    const ws = await workspace()
+    gitInitCommit(ws)
+    const linked = join(ws.root, '..', 'linked')
+    expect(git(ws, ['worktree', 'add', '-q', linked]).status).toBe(0)
+    const inLinked = (args: string[]) => spawnSync('git', args, { cwd: linked, encoding: 'utf8' })
+    writeFileSync(join(linked, 'src/db.ts'), "console.log('staged in the linked tree')\n")
+    expect(inLinked(['add', 'src/db.ts']).status).toBe(0)
+    writeFileSync(join(linked, 'src/db.ts'), cleanFiles['src/db.ts'])
+
+    const staged = await runMk(['knowledge', 'check', '--staged', '--fail-on', 'warn', '--json'], { cwd: linked, env: { MK_HOME: ws.mkHome } })
+    expect(staged.exitCode).toBe(1)
+    expect(parseJson<CheckOutput>(staged).violations).toMatchObject([{ constraintId: 'no-console', location: { file: 'src/db.ts', line: 1, column: 1 } }])
+    // The main work tree's index is untouched.
+    expect((await mk(ws, ['knowledge', 'check', '--staged', '--fail-on', 'warn', '--json'])).exitCode).toBe(0)
   })
 
   it('stops honouring a waiver that expired yesterday and reports it', async () => {
