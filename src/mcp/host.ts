@@ -38,5 +38,6 @@ export type McpCallResult =
 export interface McpHost {
   tools: readonly McpToolSpec[]
   call(name: string, args: Record<string, unknown>, session: McpCallSession): Promise<McpCallResult>
+  /** Waits for the calls still running, then releases what the tools opened. */
   close(): Promise<void>
 }

@@ -37,6 +37,8 @@ export type ServerContext = Omit<CallerContext, 'approve' | 'progress'>
 export function createToolHost(tools: readonly AnyTool[], context: ServerContext): McpHost {
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   const specs = tools.map(toMcpToolSpec)
+  // Calls still running when the client disconnects finish before the resources close and the process ends.
+  const inFlight = new Set<Promise<unknown>>()
   return {
     tools: specs,
     async call(name: string, args: Record<string, unknown>, session: McpCallSession): Promise<McpCallResult> {
@@ -47,7 +49,7 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
         })
         return errorResult(toErrorObject(error), [])
       }
-      const outcome = await dispatch(tool, args, {
+      const call = dispatch(tool, args, {
         ...context,
         ...(session.approve === undefined ? {} : { approve: session.approve }),
         ...(session.signal === undefined ? {} : { cancel: session.signal }),
@@ -58,6 +60,8 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
                 session.progress?.({ progress: event.done, ...(event.total === undefined ? {} : { total: event.total }), message: event.message ?? event.phase }),
             }),
       })
+      inFlight.add(call)
+      const outcome = await call.finally(() => inFlight.delete(call))
       if (!outcome.ok) {
         // The schema lets a model see every field it may send while it corrects the call.
         const error =
@@ -70,6 +74,9 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
         texts: [outcome.display, ...outcome.warnings.map((warning) => `warning: ${warning}`)],
       }
     },
-    close: () => context.resources.closeAll(),
+    async close() {
+      await Promise.allSettled([...inFlight])
+      await context.resources.closeAll()
+    },
   }
 }

@@ -124,6 +124,41 @@ function errorOf(result: Awaited<ReturnType<Client['callTool']>>): { errorCode: 
 }
 
 describe('the MCP tool host', () => {
+  it('lets a call still running when the client leaves finish before it closes the resources', async () => {
+    workspace = await makeWorkspace()
+    const events: string[] = []
+    let release = (): void => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const writer = defineTool({
+      ...counter,
+      name: 'test_writer',
+      async run(_input, ctx) {
+        await ctx.resources.get('test-store', async () => 'store', () => {
+          events.push('store closed')
+        })
+        await held
+        events.push('write finished')
+        return { output: { created: 1 }, display: 'written' }
+      },
+    })
+    const host = createToolHost([writer as unknown as AnyTool], {
+      workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+      runtime: runtimeEnvFrom({}),
+      style: plainStyle,
+      resources: new Resources(),
+    })
+    const call = host.call('test_writer', {}, {})
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const closed = host.close().then(() => events.push('host closed'))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(events).toEqual([])
+    release()
+    await Promise.all([call, closed])
+    expect(events).toEqual(['write finished', 'store closed', 'host closed'])
+  })
+
   it('keeps long-lived resources between calls', async () => {
     const { client } = await connect([counter])
     const before = opened
