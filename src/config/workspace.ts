@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import type { Config } from './schema.js'
 
 /** Everything a tool needs to know about where it runs. Paths are absolute. */
@@ -18,14 +19,18 @@ export interface RuntimeEnv {
   logJson: boolean
   agentId: string | undefined
   sessionId: string | undefined
+  /** GIT_INDEX_FILE, absolute: git points hooks at the index a commit is about to record (`git commit -a`, `git commit <path>`). */
+  gitIndexFile: string | undefined
 }
 
 export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
+  const gitIndexFile = nonEmpty(env.GIT_INDEX_FILE)
   return {
     readOnly: isTruthy(env.MK_READ_ONLY),
     logJson: env.MK_LOG === 'json',
     agentId: nonEmpty(env.MK_AGENT_ID),
     sessionId: nonEmpty(env.MK_SESSION_ID),
+    gitIndexFile: gitIndexFile === undefined ? undefined : resolve(gitIndexFile),
   }
 }
 

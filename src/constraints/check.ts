@@ -23,7 +23,8 @@ import { insideWorkspace, requireInsideWorkspace } from './workspace-path.js'
 
 export type CheckSource =
   | { kind: 'tree' }
-  | { kind: 'staged' }
+  /** `indexFile`: the index git named in GIT_INDEX_FILE, else the work tree's own. */
+  | { kind: 'staged'; indexFile?: string | undefined }
   /** Absolute paths, or paths relative to the workspace root. */
   | { kind: 'files'; paths: string[] }
   | { kind: 'proposal'; files: ProposedFile[]; dependencies: ProposedDependency[] }
@@ -85,7 +86,7 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
       return collectTree(workspace.root, rules)
     case 'staged': {
       const { collectStaged } = await import('./collect-staged.js')
-      return collectStaged(workspace.root, gitRoot, rules)
+      return collectStaged(workspace.root, gitRoot, rules, source.indexFile)
     }
     case 'files':
       return collectFiles(workspace.root, source.paths, rules)

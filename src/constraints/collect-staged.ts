@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { MkError, isNodeError } from '../errors.js'
 import { toPosix } from '../fs/walk.js'
-import { parseIndex, UnsupportedRepository } from '../git/git-index.js'
+import { readStagedEntries, type StagedIndexEntry } from '../git/git-index.js'
 import { gitObjectId } from '../git/object-id.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import { classifyContent, type CheckInput } from './input.js'
@@ -10,13 +10,6 @@ import { classifyContent, type CheckInput } from './input.js'
 const fileType = 0o170000
 const regularFile = 0o100000
 const symlink = 0o120000
-
-/** A staged file: its path relative to the git root, as the index stores it. */
-interface StagedFile {
-  gitPath: string
-  oid: string
-  mode: number
-}
 
 interface GitFolders {
   /** Holds the work tree's index. */
@@ -40,65 +33,40 @@ function gitFolders(gitRoot: string): GitFolders {
   return { gitdir, commonDir }
 }
 
-/**
- * The index read directly (version 2, no merge in progress): one read and one
- * pass, without loading isomorphic-git or walking it entry by entry, which was
- * most of a staged check's extra time. Undefined for what the parser does not handle.
- */
-function readIndexDirectly(gitdir: string): StagedFile[] | undefined {
+function readIndex(indexFile: string): StagedIndexEntry[] {
   let bytes: Buffer
   try {
-    bytes = fs.readFileSync(join(gitdir, 'index'))
+    bytes = fs.readFileSync(indexFile)
   } catch (error) {
     // Nothing staged yet.
     if (isNodeError(error) && error.code === 'ENOENT') return []
     throw error
   }
-  try {
-    return parseIndex(bytes).map(({ path, oid, mode }) => ({ gitPath: path, oid, mode }))
-  } catch (error) {
-    if (error instanceof UnsupportedRepository) return undefined
-    throw error
-  }
-}
-
-/** The index as isomorphic-git walks it: other index versions, or a merge in progress. */
-async function walkIndex(gitRoot: string, gitdir: string): Promise<StagedFile[]> {
-  const { default: git } = await import('isomorphic-git')
-  const files: StagedFile[] = []
-  await git.walk({
-    fs,
-    dir: gitRoot,
-    gitdir,
-    trees: [git.STAGE()],
-    map: async (gitPath, [entry]) => {
-      if (entry === null || entry === undefined || gitPath === '.') return true
-      if ((await entry.type()) === 'blob') files.push({ gitPath, oid: await entry.oid(), mode: await entry.mode() })
-      return true
-    },
-  })
-  return files
+  return readStagedEntries(bytes)
 }
 
 /**
  * The content staged in the git index, not the working tree: a file changed
  * after `git add` is checked as staged. Unchanged files are read from the
- * working tree (their blob id proves they equal the index); others from git's object store.
+ * working tree (their blob id proves they equal the index); others from git's
+ * object store. `indexFile` is the index git names in GIT_INDEX_FILE for a
+ * hook, else the work tree's own. The index is read directly, in one pass,
+ * without loading isomorphic-git (src/git/git-index.ts).
  */
-export async function collectStaged(root: string, gitRoot: string | undefined, rules: IgnoreRules): Promise<CheckInput> {
+export async function collectStaged(root: string, gitRoot: string | undefined, rules: IgnoreRules, indexFile: string | undefined): Promise<CheckInput> {
   if (gitRoot === undefined) {
     throw new MkError('INVALID_INPUT', `--staged: ${root} is not inside a git repository`, { details: { hint: 'run git init, or check the working tree without --staged' } })
   }
   const toWorkspace = toPosix(relative(gitRoot, root))
   const prefix = toWorkspace === '' ? '' : `${toWorkspace}/`
-  const entries = new Map<string, StagedFile>()
+  const entries = new Map<string, StagedIndexEntry>()
   let symlinksSkipped = 0
   const { gitdir, commonDir } = gitFolders(gitRoot)
-  for (const file of readIndexDirectly(gitdir) ?? (await walkIndex(gitRoot, gitdir))) {
+  for (const file of readIndex(indexFile ?? join(gitdir, 'index'))) {
     const type = file.mode & fileType
     // Submodules (gitlinks) are commits, not files.
-    if ((type !== regularFile && type !== symlink) || !file.gitPath.startsWith(prefix)) continue
-    const path = file.gitPath.slice(prefix.length)
+    if ((type !== regularFile && type !== symlink) || !file.path.startsWith(prefix)) continue
+    const path = file.path.slice(prefix.length)
     if (rules.configuredIgnores(path)) continue
     if (type === symlink) symlinksSkipped++
     else entries.set(path, file)

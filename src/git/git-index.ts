@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { MkError } from '../errors.js'
 
 /** One staged file of a git index (version 2, stage 0). */
 export interface IndexEntry {
@@ -85,4 +86,55 @@ export function serializeIndex(entries: readonly IndexEntry[]): Buffer {
   }
   const body = Buffer.concat(parts)
   return Buffer.concat([body, createHash('sha1').update(body).digest()])
+}
+
+/** A staged file as a commit made now would record it. */
+export interface StagedIndexEntry {
+  path: string
+  oid: string
+  mode: number
+}
+
+const extendedFlag = 0x4000
+const stageBits = 0x3000
+const intentToAdd = 0x2000
+const directoryMode = 0o040000
+
+function unreadableIndex(message: string, hint: string): MkError {
+  return new MkError('INVALID_INPUT', `cannot read the git index: ${message}`, { details: { hint } })
+}
+
+/**
+ * The entries of an index of version 2 or 3, to read what is staged. Files
+ * added with `git add -N` hold no content yet and are left out. What this
+ * cannot read faithfully is an error, never a silently partial list: version 4,
+ * a split or sparse index, unresolved merge conflicts.
+ */
+export function readStagedEntries(bytes: Buffer): StagedIndexEntry[] {
+  if (bytes.length < headerBytes || bytes.toString('latin1', 0, 4) !== signature) throw unreadableIndex('not a git index', 'check that .git/index (or GIT_INDEX_FILE) is a git index')
+  const version = bytes.readUInt32BE(4)
+  if (version !== 2 && version !== 3) throw unreadableIndex(`index version ${version} is not supported`, 'run git update-index --index-version 3')
+  const count = bytes.readUInt32BE(8)
+  const entries: StagedIndexEntry[] = []
+  let offset = headerBytes
+  for (let index = 0; index < count; index++) {
+    if (offset + fixedEntryBytes > bytes.length) throw unreadableIndex('it is truncated', 'run git status, which rewrites the index')
+    const flags = bytes.readUInt16BE(offset + 60)
+    const extended = (flags & extendedFlag) !== 0
+    const nameStart = offset + fixedEntryBytes + (extended ? 2 : 0)
+    const nameEnd = bytes.indexOf(0, nameStart)
+    if (nameEnd === -1) throw unreadableIndex('it is truncated', 'run git status, which rewrites the index')
+    const path = bytes.toString('utf8', nameStart, nameEnd)
+    if ((flags & stageBits) !== 0) throw unreadableIndex(`${path} has unresolved merge conflicts`, 'resolve the conflicts and git add the files, then check again')
+    const mode = bytes.readUInt32BE(offset + 24)
+    if ((mode & 0o170000) === directoryMode) throw unreadableIndex('it is a sparse index', 'run git config index.sparse false && git sparse-checkout reapply')
+    const addedWithoutContent = extended && (bytes.readUInt16BE(offset + fixedEntryBytes) & intentToAdd) !== 0
+    if (!addedWithoutContent) entries.push({ path, oid: bytes.toString('hex', offset + 40, offset + 60), mode })
+    // Padded with 1 to 8 NUL bytes to a multiple of 8, counted from the entry's start.
+    offset += Math.floor((nameEnd - offset + 8) / 8) * 8
+  }
+  for (let extension = offset; extension + 8 <= bytes.length - 20; extension += 8 + bytes.readUInt32BE(extension + 4)) {
+    if (bytes.toString('latin1', extension, extension + 4) === 'link') throw unreadableIndex('it is a split index', 'run git update-index --no-split-index')
+  }
+  return entries
 }

@@ -71,7 +71,8 @@ function git(ws: TempWorkspace, args: string[], env: Record<string, string> = {}
   return spawnSync('git', args, {
     cwd: ws.root,
     encoding: 'utf8',
-    env: { ...process.env, MK_HOME: ws.mkHome, NO_COLOR: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', ...env },
+    // No user or system git config: a global feature.manyFiles would change the index format under the tests.
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', MK_HOME: ws.mkHome, NO_COLOR: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', ...env },
   })
 }
 
@@ -132,7 +133,7 @@ describe('mk knowledge check', () => {
     expect(tree.exitCode).toBe(0)
   })
 
-  it('reads the index isomorphic-git handles when mk does not parse it (version 3), with the same result', async () => {
+  it('reads an index of version 3, which git writes once a file is marked skip-worktree', async () => {
     const ws = await workspace()
     gitInitCommit(ws)
     await ws.write('src/db.ts', "import { Pool } from 'pg'\nconsole.log('connecting')\nexport const pool = new Pool()\n")
@@ -348,7 +349,8 @@ describe('mk knowledge check', () => {
     })
     expect(run.exitCode).toBe(0)
     const loaded = readFileSync(trace, 'utf8')
-    // The trace works (it saw the bundle); heavy parts are never bundled, so they show as their packages.
+    // Both traces work (each saw what it must: the launcher is an ES module, the bundle CommonJS); heavy parts are never bundled, so they show as their packages.
+    expect(loaded).toContain('/dist/src/cli/load-bundle.js')
     expect(loaded).toContain('/dist/bundle/mk.cjs')
     for (const heavy of ['better-sqlite3', 'sqlite-vec', '/ink/', '@energetic-ai', '@huggingface', '@tensorflow', '@modelcontextprotocol', 'onnxruntime']) {
       expect(loaded, heavy).not.toContain(heavy)
@@ -378,6 +380,18 @@ describe('mk hook install', () => {
     expect(git(ws, ['add', 'package.json']).status).toBe(0)
     const allowed = git(ws, ['commit', '-q', '-m', 'bump pg'])
     expect(allowed.status, allowed.stderr).toBe(0)
+  })
+
+  it('blocks `git commit -a`, whose hook sees the index git is about to commit (GIT_INDEX_FILE)', async () => {
+    const ws = await workspace()
+    gitInitCommit(ws)
+    expect((await mk(ws, ['hook', 'install'])).exitCode).toBe(0)
+    // Changed in the working tree only: git stages it into a temporary index just for this commit.
+    await ws.write('package.json', JSON.stringify({ name: 'app', dependencies: { mysql: '^2.18.0' } }, null, 2))
+    const blocked = git(ws, ['commit', '-a', '-m', 'add mysql'])
+    expect(blocked.status).not.toBe(0)
+    expect(blocked.stdout + blocked.stderr).toContain('[no-mysql]')
+    expect(git(ws, ['log', '--oneline']).stdout.trim().split('\n')).toHaveLength(1)
   })
 
   it('refuses to replace a hook it did not write unless --force, and keeps the old one', async () => {

@@ -75,7 +75,7 @@ export const knowledgeCheck = defineTool({
       source: proposal
         ? { kind: 'proposal', files: input.files ?? [], dependencies: (input.dependencies ?? []).map((dependency) => ({ name: dependency.name, version: dependency.version })) }
         : input.staged === true
-          ? { kind: 'staged' }
+          ? { kind: 'staged', indexFile: ctx.runtime.gitIndexFile }
           : input.paths !== undefined
             ? { kind: 'files', paths: input.paths }
             : { kind: 'tree' },
