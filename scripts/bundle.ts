@@ -1,5 +1,7 @@
 import { dirname } from 'node:path'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 
 import { walkFiles } from '../src/fs/walk.js'
@@ -83,9 +85,10 @@ const external = [
   ...developmentOnly,
 ]
 
-const dist = new URL('dist/', root).pathname
+const dist = fileURLToPath(new URL('dist/', root))
 const commands = (await walkFiles(`${dist}commands`)).filter((file) => file.endsWith('.js'))
-const outfile = new URL(bundleFile, root).pathname
+const outfile = fileURLToPath(new URL(bundleFile, root))
+const built = `${outfile}.building`
 // Emptied first: a code cache left beside an older bundle must never be read.
 await rm(dirname(outfile), { recursive: true, force: true })
 await mkdir(dirname(outfile), { recursive: true })
@@ -93,7 +96,7 @@ const entry = `${dist}bundle-entry.cjs`
 await writeFile(entry, entrySource(commands))
 await build({
   entryPoints: [entry],
-  outfile,
+  outfile: built,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -115,5 +118,8 @@ await build({
  * took 20 ms to read at every start; `\uXXXX` means the same in strings,
  * regular expressions and identifiers.
  */
-const bundleText = await readFile(outfile, 'utf8')
-await writeFile(outfile, bundleText.replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`))
+const ascii = (await readFile(built, 'utf8')).replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+// The first line names the build: src/cli/load-bundle.ts keys the code cache by it. Renamed into place, so a starting mk never reads half a bundle.
+await writeFile(built, `//mk-build:${createHash('sha256').update(ascii).digest('hex').slice(0, 16)}\n${ascii}`)
+await rename(built, outfile)
+await rm(entry)

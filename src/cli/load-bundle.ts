@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { accessSync, constants as fsConstants, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { Module, createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import { Script } from 'node:vm'
@@ -18,15 +18,30 @@ function readOptional(file: string): Buffer | undefined {
   }
 }
 
-/** Written through a temporary file, so a racing process never reads half a cache; where mk may not write (a shared install), there is simply none. */
+/**
+ * Written through a temporary file of this process's own, so a racing process
+ * never reads half a cache. Where mk may not write (a shared install), nothing
+ * is serialized at all.
+ */
 function writeCodeCache(file: string, script: Script): void {
-  const temporary = `${file}.${process.pid}.tmp`
   try {
-    writeFileSync(temporary, script.createCachedData())
+    accessSync(dirname(file), fsConstants.W_OK)
+  } catch {
+    return
+  }
+  const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`
+  try {
+    writeFileSync(temporary, script.createCachedData(), { flag: 'wx', mode: 0o644 })
     renameSync(temporary, file)
   } catch {
     rmSync(temporary, { force: true })
   }
+}
+
+/** scripts/bundle.ts starts the bundle with `//mk-build:<hash of the rest>`. */
+function buildIdOf(source: string): string {
+  const firstLine = source.slice(0, source.indexOf('\n'))
+  return firstLine.startsWith('//mk-build:') ? firstLine.slice('//mk-build:'.length) : 'unknown'
 }
 
 /**
@@ -34,15 +49,20 @@ function writeCodeCache(file: string, script: Script): void {
  * beside it: V8 then reads the bytecode of the functions earlier runs compiled
  * instead of compiling them again, 40-60 ms of a short command (ADR 0001). A
  * missing or rejected cache (another Node version) is written when the process
- * exits; the build empties the bundle folder, so a cache never outlives its bundle.
+ * exits. The cache's name carries the bundle's hash, so a cache written by an
+ * older bundle (a long-running `mk mcp` across a rebuild) is never read.
  *
  * Code read from a cache has no module loader for import() in Node 20, so the
  * bundle imports packages through this module's import() (src/import-package.ts).
  */
-export function loadBundle(file: string): BundleExports {
-  const cacheFile = `${file}.code-cache`
+export function loadBundle(path: string): BundleExports {
+  // require() resolves symbolic links: the module cache must hold the bundle under the name oclif will ask for.
+  const file = realpathSync(path)
+  const source = readFileSync(file, 'utf8')
+  // V8 checks only that a cache was made from a source of the same length: the name carries the bundle's hash.
+  const cacheFile = `${file}.${buildIdOf(source)}.code-cache`
   const cachedData = readOptional(cacheFile)
-  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, ...(cachedData === undefined ? {} : { cachedData }) })
+  const script = new Script(Module.wrap(source), { filename: file, ...(cachedData === undefined ? {} : { cachedData }) })
   if (cachedData === undefined || script.cachedDataRejected === true) process.once('exit', () => writeCodeCache(cacheFile, script))
   ;(globalThis as { [lentImport]?: (specifier: string) => Promise<unknown> })[lentImport] = (specifier) => import(specifier)
   const bundle = new Module(file)

@@ -1,8 +1,8 @@
 import { execute } from '@oclif/core/execute'
 
-/** Resolves once everything written to the stream has been handed to the system. */
+/** Resolves once everything written to the stream before it has been handed to the system. */
 function drained(stream: NodeJS.WriteStream): Promise<void> {
-  return stream.writableLength === 0 ? Promise.resolve() : new Promise((resolve) => stream.once('drain', () => resolve()))
+  return new Promise((resolve) => stream.write('', () => resolve()))
 }
 
 /**

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 const loader = new URL('../../dist/src/cli/load-bundle.js', import.meta.url).href
 
-/** A bundle shaped like mk's: CommonJS, a package imported at run time (as src/import-package.ts does), and `run`. */
-const bundleSource = `
+/** A bundle shaped like mk's: its build line, CommonJS, a package imported at run time (as src/import-package.ts does), and `run`. */
+const bundleSource = `//mk-build:0001
 exports.run = async () => {
   const { tmpdir } = await globalThis[Symbol.for('mk.importPackage')]('node:os')
   const again = require(__filename)
@@ -40,7 +40,7 @@ describe('loadBundle', () => {
   })
 
   it('writes a code cache on the first run, then runs from it without rewriting it', async () => {
-    const cache = `${bundle}.code-cache`
+    const cache = `${bundle}.0001.code-cache`
     launch()
     const written = await stat(cache)
     expect(written.size).toBeGreaterThan(0)
@@ -51,11 +51,21 @@ describe('loadBundle', () => {
   })
 
   it('replaces a damaged cache and still runs the bundle', async () => {
-    const cache = `${bundle}.code-cache`
+    const cache = `${bundle}.0001.code-cache`
     await writeFile(cache, 'not a V8 code cache')
     const run = launch()
     expect(run.status).toBe(0)
     expect(JSON.parse(run.stdout)).toMatchObject({ sameInstance: true })
     expect((await readFile(cache)).toString('latin1')).not.toBe('not a V8 code cache')
+  })
+
+  it('never runs a cache made from an earlier build, even one of the same length', async () => {
+    const build = (id: string, value: string) => `//mk-build:${id}\nexports.run = async () => { console.log(${JSON.stringify(value)}); process.exit() }\n`
+    await writeFile(bundle, build('aaaa', 'one'))
+    expect(launch().stdout).toBe('one\n')
+    // V8 would take the old cache for this source: it checks only the length.
+    await writeFile(bundle, build('bbbb', 'two'))
+    expect(launch().stdout).toBe('two\n')
+    expect((await readdir(folder)).filter((name) => name.endsWith('.code-cache')).sort()).toEqual(['bundle.cjs.aaaa.code-cache', 'bundle.cjs.bbbb.code-cache'])
   })
 })
