@@ -1,5 +1,7 @@
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire, isBuiltin } from 'node:module'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
@@ -94,7 +96,7 @@ await rm(dirname(outfile), { recursive: true, force: true })
 await mkdir(dirname(outfile), { recursive: true })
 const entry = `${dist}bundle-entry.cjs`
 await writeFile(entry, entrySource(commands))
-await build({
+const { metafile } = await build({
   entryPoints: [entry],
   outfile: built,
   bundle: true,
@@ -109,8 +111,31 @@ await build({
   banner: { js: "const __mkBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // Whitespace and comments were a third of the bytes Node reads and decodes at every start; names stay, for stack traces.
   minifyWhitespace: true,
+  metafile: true,
   logLevel: 'warning',
 })
+
+/** Whether Node loads the file as an ES module: `.mjs`, or `.js` in a package whose type is module. */
+function isEsModule(file: string): boolean {
+  if (file.endsWith('.mjs')) return true
+  if (file.endsWith('.cjs')) return false
+  for (let folder = dirname(file); folder !== dirname(folder); folder = dirname(folder)) {
+    if (existsSync(join(folder, 'package.json'))) return (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { type?: string }).type === 'module'
+  }
+  return false
+}
+
+/**
+ * What the bundle require()s at run time must be CommonJS: Node 20 before
+ * 20.19 cannot require an ES module, and none can when it uses top-level await
+ * (ink). Such packages are imported with importPackage() (src/import-package.ts).
+ */
+const requireFrom = createRequire(fileURLToPath(new URL('package.json', root)))
+const required = Object.values(metafile.outputs).flatMap((output) =>
+  output.imports.filter((imported) => imported.external && imported.kind !== 'dynamic-import' && !isBuiltin(imported.path) && !developmentOnly.includes(imported.path)),
+)
+const esModules = [...new Set(required.map((imported) => imported.path))].filter((specifier) => isEsModule(requireFrom.resolve(specifier)))
+if (esModules.length > 0) throw new Error(`the bundle would require() ES modules: ${esModules.join(', ')}; import them with importPackage() from src/import-package.ts`)
 
 /**
  * esbuild escapes non-ASCII text except inside regular expression literals. One
