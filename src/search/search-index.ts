@@ -93,35 +93,35 @@ export class SearchIndex {
 
   /** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
   remove(ids: readonly string[]): number {
-    return removeDocuments(this.db, ids, this.hasVectorTable)
+    return this.guard(() => removeDocuments(this.db, ids, this.hasVectorTable))
   }
 
   getMany(ids: readonly string[]): StoredDocument[] {
-    return getDocuments(this.db, ids)
+    return this.guard(() => getDocuments(this.db, ids))
   }
 
   /** Documents matching the filters, newest first. */
   list(filters: SearchFilters & { limit?: number } = {}): StoredDocument[] {
-    return listDocuments(this.db, filters)
+    return this.guard(() => listDocuments(this.db, filters))
   }
 
   /** Ids of the documents that came from one source (a memory folder or knowledge source). */
   idsOfSource(source: string): Set<string> {
-    return idsOfSource(this.db, source)
+    return this.guard(() => idsOfSource(this.db, source))
   }
 
   /** A document of one of these sources whose normalised content equals this content. */
   findSameContent(content: string, sources: readonly string[]): StoredDocument | undefined {
-    return findSameContent(this.db, content, sources)
+    return this.guard(() => findSameContent(this.db, content, sources))
   }
 
   /** Small bookkeeping values of the callers (freshness signatures), stored in the same database. */
   state(key: string): string | undefined {
-    return readState(this.db, key)
+    return this.guard(() => readState(this.db, key))
   }
 
   setState(key: string, value: string | undefined): void {
-    writeState(this.db, key, value)
+    this.guard(() => writeState(this.db, key, value))
   }
 
   get canSearchVectors(): boolean {
@@ -134,23 +134,21 @@ export class SearchIndex {
   }
 
   pendingCount(): number {
-    return pendingCount(this.db)
+    return this.guard(() => pendingCount(this.db))
   }
 
   /** Embed every document that has no vector yet. Returns how many were embedded. */
   async embedPending(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<number> {
-    if (this.embed === undefined || !this.vectorTableReady) return 0
-    return embedPending(this.db, this.embed, onProgress, signal)
+    const embed = this.embed
+    if (embed === undefined || !this.vectorTableReady) return 0
+    return this.guardAsync(() => embedPending(this.db, embed, onProgress, signal))
   }
 
   async search(request: SearchRequest): Promise<SearchHit[]> {
-    try {
-      return await rank(this.db, this.embed, { ...request, mode: this.effectiveMode(request.mode) })
-    } catch (error) {
-      throw explainCorruption(error, this.path)
-    }
+    return this.guardAsync(() => rank(this.db, this.embed, { ...request, mode: this.effectiveMode(request.mode) }))
   }
 
+  /** SQLite's "database disk image is malformed", met in use, becomes an error that says to rebuild the index. */
   private guard<T>(work: () => T): T {
     try {
       return work()
@@ -159,13 +157,21 @@ export class SearchIndex {
     }
   }
 
+  private async guardAsync<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      throw explainCorruption(error, this.path)
+    }
+  }
+
   /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
-    return nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit)
+    return this.guardAsync(() => nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit))
   }
 
   stats(): IndexStats {
-    return indexStats(this.db, this.path)
+    return this.guard(() => indexStats(this.db, this.path))
   }
 
   close(): void {

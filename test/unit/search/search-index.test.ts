@@ -120,11 +120,15 @@ describe('search index', () => {
     await file.close()
     const damaged = openIndex(path)
     expect(damaged.notices).toEqual([])
-    await expect(damaged.search({ text: 'memory number', mode: 'fulltext', limit: 300 })).rejects.toMatchObject({
+    const explained = {
       code: 'INTERNAL_ERROR',
       message: expect.stringMatching(/index\.db is corrupt/),
       details: { hint: expect.stringMatching(/run mk index rebuild/) },
-    })
+    }
+    await expect(damaged.search({ text: 'memory number', mode: 'fulltext', limit: 300 })).rejects.toMatchObject(explained)
+    // Every method that reads the damaged pages says the same, not SQLite's "database disk image is malformed".
+    expect(() => damaged.list({ limit: 300 })).toThrow(expect.objectContaining(explained))
+    expect(() => damaged.getMany(Array.from({ length: 300 }, (_, n) => `m${n}`))).toThrow(expect.objectContaining(explained))
     damaged.clear()
     expect(damaged.notices.join('\n')).toMatch(/was corrupt \(.*\); it was recreated/)
     damaged.upsert([memory('fresh', 'written after the repair')])
