@@ -5,6 +5,17 @@ import { waiverProblemKinds, waiverSources, type Finding } from './model.js'
 
 const severitySchema = z.enum(severities)
 
+/** A waiver that does not apply (expired, unknown constraint, no reason, matched nothing), as reported. */
+const waiverProblemSchema = z.strictObject({
+  kind: z.enum(waiverProblemKinds),
+  constraintId: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  message: z.string(),
+})
+
+export type WaiverProblem = z.infer<typeof waiverProblemSchema>
+
 const violationRecordSchema = z.strictObject({
   knowledgeItemId: z.string(),
   knowledgeItemTitle: z.string(),
@@ -38,15 +49,7 @@ export const checkResultSchema = z.strictObject({
       }),
     }),
   ),
-  waiverProblems: z.array(
-    z.strictObject({
-      kind: z.enum(waiverProblemKinds),
-      constraintId: z.string(),
-      file: z.string(),
-      line: z.number().int(),
-      message: z.string(),
-    }),
-  ),
+  waiverProblems: z.array(waiverProblemSchema),
   baseline: z
     .strictObject({ file: z.string(), hidden: z.number().int().describe('old violations still present'), fixed: z.number().int() })
     .optional(),

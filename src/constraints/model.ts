@@ -39,15 +39,6 @@ export interface WaiverRef {
 }
 
 export const waiverProblemKinds = ['missing-reason', 'expired', 'unmatched', 'not-waivable', 'unknown-constraint'] as const
-export type WaiverProblemKind = (typeof waiverProblemKinds)[number]
-
-export interface WaiverProblem {
-  kind: WaiverProblemKind
-  constraintId: string
-  file: string
-  line: number
-  message: string
-}
 
 export const severityRank: Readonly<Record<Severity, number>> = { info: 0, warn: 1, block: 2 }
 
