@@ -1,37 +1,15 @@
 import * as fs from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { join, relative } from 'node:path'
 import { MkError, isNodeError } from '../errors.js'
 import { toPosix } from '../fs/walk.js'
-import { readStagedEntries, type StagedIndexEntry } from '../git/git-index.js'
+import { gitFolders } from '../git/git-folders.js'
+import { entryTypeBits, readStagedEntries, type StagedIndexEntry } from '../git/git-index.js'
 import { gitObjectId } from '../git/object-id.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import { classifyContent, type CheckInput } from './input.js'
 
-const fileType = 0o170000
 const regularFile = 0o100000
 const symlink = 0o120000
-
-interface GitFolders {
-  /** Holds the work tree's index. */
-  gitdir: string
-  /** Holds the objects: the main repository's git folder for a linked work tree (`git worktree add`). */
-  commonDir: string
-}
-
-function gitFolders(gitRoot: string): GitFolders {
-  const dotGit = join(gitRoot, '.git')
-  if (fs.statSync(dotGit).isDirectory()) return { gitdir: dotGit, commonDir: dotGit }
-  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'))
-  if (pointer === null) throw new MkError('INVALID_INPUT', `${dotGit} does not name a git folder`, { details: { file: dotGit, hint: 'repair the work tree with git worktree repair' } })
-  const gitdir = resolve(gitRoot, pointer[1] as string)
-  let commonDir = gitdir
-  try {
-    commonDir = resolve(gitdir, fs.readFileSync(join(gitdir, 'commondir'), 'utf8').trim())
-  } catch {
-    // A separate git folder (git init --separate-git-dir) keeps its own objects.
-  }
-  return { gitdir, commonDir }
-}
 
 function readIndex(indexFile: string): StagedIndexEntry[] {
   let bytes: Buffer
@@ -63,7 +41,7 @@ export async function collectStaged(root: string, gitRoot: string | undefined, r
   let symlinksSkipped = 0
   const { gitdir, commonDir } = gitFolders(gitRoot)
   for (const file of readIndex(indexFile ?? join(gitdir, 'index'))) {
-    const type = file.mode & fileType
+    const type = file.mode & entryTypeBits
     // Submodules (gitlinks) are commits, not files.
     if ((type !== regularFile && type !== symlink) || !file.path.startsWith(prefix)) continue
     const path = file.path.slice(prefix.length)

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { copyFile, chmod } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
+import { join, relative } from 'node:path'
 import { MkError } from '../errors.js'
+import { gitFolders } from '../git/git-folders.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
 import { packageRoot } from '../fs/package-root.js'
 import { toPosix } from '../fs/walk.js'
@@ -30,17 +31,10 @@ export function preCommitScript(workspaceFromGitRoot: string): string {
   ].join('\n')
 }
 
-/** The hooks folder of a repository, also when `.git` is a file (worktrees, submodules). */
+/** The hooks folder of a repository, also when `.git` is a file (worktrees, submodules): hooks and config are shared by every work tree. */
 function hooksDirectory(gitRoot: string): { hooks: string; configFile: string } {
-  const dotGit = join(gitRoot, '.git')
-  let gitDir = dotGit
-  if (existsSync(dotGit) && !existsSync(join(dotGit, 'HEAD'))) {
-    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim()
-    if (pointer !== undefined) gitDir = resolve(gitRoot, pointer)
-  }
-  const commonFile = join(gitDir, 'commondir')
-  const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir
-  return { hooks: join(common, 'hooks'), configFile: join(common, 'config') }
+  const { commonDir } = gitFolders(gitRoot)
+  return { hooks: join(commonDir, 'hooks'), configFile: join(commonDir, 'config') }
 }
 
 function configuredHooksPath(configFile: string): string | undefined {

@@ -51,14 +51,14 @@ export function parseIndex(bytes: Buffer): IndexEntry[] {
       oid: bytes.toString('hex', offset + 40, offset + 60),
       path: bytes.toString('utf8', offset + fixedEntryBytes, nameEnd),
     })
-    offset += paddedEntryBytes(nameEnd - offset - fixedEntryBytes)
+    offset += paddedEntryBytes(nameEnd - offset)
   }
   return entries
 }
 
-/** An entry is padded with 1 to 8 NUL bytes to a multiple of 8. */
-function paddedEntryBytes(nameBytes: number): number {
-  return Math.floor((fixedEntryBytes + nameBytes + 8) / 8) * 8
+/** An entry (its fixed fields, extended flags if any, and name) is padded with 1 to 8 NUL bytes to a multiple of 8. */
+function paddedEntryBytes(unpaddedBytes: number): number {
+  return Math.floor((unpaddedBytes + 8) / 8) * 8
 }
 
 /** Git orders index entries by the bytes of their paths. */
@@ -76,7 +76,7 @@ export function serializeIndex(entries: readonly IndexEntry[]): Buffer {
   parts.push(header)
   for (const entry of sorted) {
     const name = Buffer.from(entry.path)
-    const buffer = Buffer.alloc(paddedEntryBytes(name.length))
+    const buffer = Buffer.alloc(paddedEntryBytes(fixedEntryBytes + name.length))
     const fields = [entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds, entry.dev, entry.ino, entry.mode, entry.uid, entry.gid, entry.size]
     fields.forEach((value, position) => buffer.writeUInt32BE(value >>> 0, position * 4))
     buffer.write(entry.oid, 40, 'hex')
@@ -99,6 +99,8 @@ const extendedFlag = 0x4000
 const stageBits = 0x3000
 const intentToAdd = 0x2000
 const directoryMode = 0o040000
+/** The bits of an entry's mode that say what it is: a file (0o100000), a symbolic link (0o120000), a submodule (0o160000). */
+export const entryTypeBits = 0o170000
 
 function unreadableIndex(message: string, hint: string): MkError {
   return new MkError('INVALID_INPUT', `cannot read the git index: ${message}`, { details: { hint } })
@@ -127,11 +129,10 @@ export function readStagedEntries(bytes: Buffer): StagedIndexEntry[] {
     const path = bytes.toString('utf8', nameStart, nameEnd)
     if ((flags & stageBits) !== 0) throw unreadableIndex(`${path} has unresolved merge conflicts`, 'resolve the conflicts and git add the files, then check again')
     const mode = bytes.readUInt32BE(offset + 24)
-    if ((mode & 0o170000) === directoryMode) throw unreadableIndex('it is a sparse index', 'run git config index.sparse false && git sparse-checkout reapply')
+    if ((mode & entryTypeBits) === directoryMode) throw unreadableIndex('it is a sparse index', 'run git config index.sparse false && git sparse-checkout reapply')
     const addedWithoutContent = extended && (bytes.readUInt16BE(offset + fixedEntryBytes) & intentToAdd) !== 0
     if (!addedWithoutContent) entries.push({ path, oid: bytes.toString('hex', offset + 40, offset + 60), mode })
-    // Padded with 1 to 8 NUL bytes to a multiple of 8, counted from the entry's start.
-    offset += Math.floor((nameEnd - offset + 8) / 8) * 8
+    offset += paddedEntryBytes(nameEnd - offset)
   }
   for (let extension = offset; extension + 8 <= bytes.length - 20; extension += 8 + bytes.readUInt32BE(extension + 4)) {
     if (bytes.toString('latin1', extension, extension + 4) === 'link') throw unreadableIndex('it is a split index', 'run git update-index --no-split-index')
