@@ -1,5 +1,5 @@
 import type { WaiverRef } from './model.js'
-import { detached, type SourceText } from './source-text.js'
+import type { SourceText } from './source-text.js'
 
 /** An exception to a constraint: inline in a comment, or an entry of the waivers file. */
 export interface Waiver extends WaiverRef {
@@ -25,13 +25,11 @@ export function findInlineWaivers(source: SourceText): Waiver[] {
   const { text } = source
   // Only the lines that mention the directive are cut out of the text; the file is not split.
   for (let found = text.indexOf(directive); found !== -1; ) {
-    const lineStart = text.lastIndexOf('\n', found) + 1
-    const newline = text.indexOf('\n', found)
-    const lineEnd = newline === -1 ? text.length : newline
-    found = newline === -1 ? -1 : text.indexOf(directive, newline)
-    const lineText = detached(text.slice(lineStart, text.charCodeAt(lineEnd - 1) === 0x0d ? lineEnd - 1 : lineEnd))
-    const waiver = inlineWaiver(source, lineText, source.position(lineStart).line)
+    const { line } = source.position(found)
+    const waiver = inlineWaiver(source, source.line(line), line)
     if (waiver !== undefined) waivers.push(waiver)
+    const newline = text.indexOf('\n', found)
+    found = newline === -1 ? -1 : text.indexOf(directive, newline)
   }
   return waivers
 }
