@@ -82,6 +82,16 @@ function gitInitCommit(ws: TempWorkspace): void {
   expect(git(ws, ['commit', '-q', '--no-verify', '-m', 'initial']).status).toBe(0)
 }
 
+/** A committed repository whose index holds a console.log in src/db.ts (line 2) that its working tree no longer has. */
+async function consoleLogStagedOnly(): Promise<TempWorkspace> {
+  const ws = await workspace()
+  gitInitCommit(ws)
+  await ws.write('src/db.ts', "import { Pool } from 'pg'\nconsole.log('connecting')\nexport const pool = new Pool()\n")
+  expect(git(ws, ['add', 'src/db.ts']).status).toBe(0)
+  await ws.write('src/db.ts', cleanFiles['src/db.ts'])
+  return ws
+}
+
 describe('mk knowledge check', () => {
   it('passes a clean working tree and fails on a forbidden dependency at the line of its key', async () => {
     const ws = await workspace()
@@ -120,11 +130,7 @@ describe('mk knowledge check', () => {
   })
 
   it('checks the staged content, not the working tree', async () => {
-    const ws = await workspace()
-    gitInitCommit(ws)
-    await ws.write('src/db.ts', "import { Pool } from 'pg'\nconsole.log('connecting')\nexport const pool = new Pool()\n")
-    expect(git(ws, ['add', 'src/db.ts']).status).toBe(0)
-    await ws.write('src/db.ts', cleanFiles['src/db.ts'])
+    const ws = await consoleLogStagedOnly()
 
     const staged = await mk(ws, ['knowledge', 'check', '--staged', '--fail-on', 'warn', '--json'])
     expect(staged.exitCode).toBe(1)
@@ -134,11 +140,7 @@ describe('mk knowledge check', () => {
   })
 
   it('reads an index of version 3, which git writes once a file is marked skip-worktree', async () => {
-    const ws = await workspace()
-    gitInitCommit(ws)
-    await ws.write('src/db.ts', "import { Pool } from 'pg'\nconsole.log('connecting')\nexport const pool = new Pool()\n")
-    expect(git(ws, ['add', 'src/db.ts']).status).toBe(0)
-    await ws.write('src/db.ts', cleanFiles['src/db.ts'])
+    const ws = await consoleLogStagedOnly()
     // An extended flag makes git write index version 3.
     expect(git(ws, ['update-index', '--skip-worktree', 'package.json']).status).toBe(0)
     expect(readFileSync(join(ws.root, '.git', 'index')).readUInt32BE(4)).toBe(3)
@@ -163,6 +165,9 @@ describe('mk knowledge check', () => {
     expect(parseJson<CheckOutput>(staged).violations).toMatchObject([{ constraintId: 'no-console', location: { file: 'src/db.ts', line: 1, column: 1 } }])
     // The main work tree's index is untouched.
     expect((await mk(ws, ['knowledge', 'check', '--staged', '--fail-on', 'warn', '--json'])).exitCode).toBe(0)
+    // Hooks are shared by every work tree: installing from the linked one writes the main repository's.
+    expect((await runMk(['hook', 'install'], { cwd: linked, env: { MK_HOME: ws.mkHome } })).exitCode).toBe(0)
+    expect(readFileSync(join(ws.root, '.git', 'hooks', 'pre-commit'), 'utf8')).toContain('mk-managed-hook')
   })
 
   it('stops honouring a waiver that expired yesterday and reports it', async () => {
