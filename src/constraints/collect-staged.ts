@@ -11,14 +11,17 @@ import { classifyContent, type CheckInput } from './input.js'
 const regularFile = 0o100000
 const symlink = 0o120000
 
-function readIndex(indexFile: string): StagedIndexEntry[] {
+/** The staged entries; a work tree's own index that does not exist yet holds nothing, but an index named in GIT_INDEX_FILE must exist. */
+function readIndex(gitdir: string, named: string | undefined): StagedIndexEntry[] {
   let bytes: Buffer
   try {
-    bytes = fs.readFileSync(indexFile)
+    bytes = fs.readFileSync(named ?? join(gitdir, 'index'))
   } catch (error) {
-    // Nothing staged yet.
-    if (isNodeError(error) && error.code === 'ENOENT') return []
-    throw error
+    if (!isNodeError(error) || error.code !== 'ENOENT') throw error
+    if (named === undefined) return []
+    throw new MkError('INVALID_INPUT', `--staged: GIT_INDEX_FILE names ${named}, which does not exist`, {
+      details: { file: named, hint: 'unset GIT_INDEX_FILE outside git hooks, or point it at an existing index' },
+    })
   }
   return readStagedEntries(bytes)
 }
@@ -40,7 +43,7 @@ export async function collectStaged(root: string, gitRoot: string | undefined, r
   const entries = new Map<string, StagedIndexEntry>()
   let symlinksSkipped = 0
   const { gitdir, commonDir } = gitFolders(gitRoot)
-  for (const file of readIndex(indexFile ?? join(gitdir, 'index'))) {
+  for (const file of readIndex(gitdir, indexFile)) {
     const type = file.mode & entryTypeBits
     // Submodules (gitlinks) are commits, not files.
     if ((type !== regularFile && type !== symlink) || !file.path.startsWith(prefix)) continue

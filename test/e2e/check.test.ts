@@ -397,6 +397,11 @@ describe('mk hook install', () => {
     expect(blocked.status).not.toBe(0)
     expect(blocked.stdout + blocked.stderr).toContain('[no-mysql]')
     expect(git(ws, ['log', '--oneline']).stdout.trim().split('\n')).toHaveLength(1)
+
+    // A GIT_INDEX_FILE that names no file cannot be checked: never a silent pass.
+    const missing = await runMk(['knowledge', 'check', '--staged'], { cwd: ws.root, env: { MK_HOME: ws.mkHome, GIT_INDEX_FILE: join(ws.root, 'no-such-index') } })
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toContain('GIT_INDEX_FILE names')
   })
 
   it('refuses to replace a hook it did not write unless --force, and keeps the old one', async () => {
