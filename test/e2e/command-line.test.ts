@@ -1,0 +1,86 @@
+import { dirname } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { parseJson, runMk, type MkRun } from '../helpers/mk.js'
+import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
+
+// The command line as people type it (issue 11, "The command line as people type it").
+
+const adr = (title: string): string => `---\ntitle: ${title}\nstatus: accepted\ntype: adr\n---\n\n# ${title}\n\nWe decided.\n`
+
+let ws: TempWorkspace
+let mk: (args: string[], cwd?: string) => Promise<MkRun>
+
+beforeEach(async () => {
+  ws = await makeWorkspace({
+    '.mkrc': 'search:\n  embedding:\n    provider: none\n',
+    'knowledge/adr/adr-0001-use-postgresql.md': adr('Use PostgreSQL'),
+    'knowledge/adr/adr-0002-use-kafka.md': adr('Use Kafka'),
+    'knowledge/adr/adr-00021-kafka-topics.md': adr('Kafka topic names'),
+    'knowledge/adr/adr-0030-queues.md': adr('Queues'),
+  })
+  mk = (args, cwd = ws.root) => runMk(args, { cwd, env: { MK_HOME: ws.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
+})
+afterEach(() => ws.cleanup())
+
+interface Memory {
+  content: string
+  tags: string[]
+}
+
+async function onlyMemory(): Promise<Memory> {
+  const listed = parseJson<{ memories: Memory[] }>(await mk(['memory', 'list', '--json']))
+  expect(listed.memories).toHaveLength(1)
+  return listed.memories[0] as Memory
+}
+
+describe('flags and arguments in any order', () => {
+  it('takes a repeatable flag before the content: mk memory add --tag db "..."', async () => {
+    const added = await mk(['memory', 'add', '--tag', 'db', '--tag', 'infra', 'We store everything in Postgres'])
+    expect(added.exitCode, added.stderr).toBe(0)
+    expect(await onlyMemory()).toMatchObject({ content: 'We store everything in Postgres', tags: ['db', 'infra'] })
+    const found = await mk(['memory', 'search', '--tag', 'db', 'postgres', '--json'])
+    expect(found.exitCode, found.stderr).toBe(0)
+    expect(parseJson<{ results: unknown[] }>(found).results).toHaveLength(1)
+    const queried = await mk(['knowledge', 'query', '--type', 'adr', 'kafka', '--json'])
+    expect(queried.exitCode, queried.stderr).toBe(0)
+  })
+
+  it('takes content starting with "-" after --, also behind flags', async () => {
+    const added = await mk(['memory', 'add', '--tag', 'cli', '--', '-v means verbose'])
+    expect(added.exitCode, added.stderr).toBe(0)
+    expect(await onlyMemory()).toMatchObject({ content: '-v means verbose', tags: ['cli'] })
+  })
+
+  it('takes global flags before the command: mk --cwd DIR knowledge list, mk --json --cwd=DIR ...', async () => {
+    const elsewhere = dirname(ws.root)
+    const listed = await mk(['--cwd', ws.root, 'knowledge', 'list'], elsewhere)
+    expect(listed.exitCode, listed.stderr).toBe(0)
+    expect(listed.stdout).toContain('adr-0002-use-kafka')
+    const json = await mk(['--json', `--cwd=${ws.root}`, 'knowledge', 'list', '--type', 'adr'], elsewhere)
+    expect(json.exitCode, json.stderr).toBe(0)
+    expect(parseJson<{ items: unknown[] }>(json).items).toHaveLength(4)
+    const added = await mk(['--json', '--cwd', ws.root, 'memory', 'add', '--', '-x is a flag'], elsewhere)
+    expect(added.exitCode, added.stderr).toBe(0)
+    expect(await onlyMemory()).toMatchObject({ content: '-x is a flag' })
+  })
+})
+
+describe('help and overview', () => {
+  it('mk help shows the help, mk help memory add that of the command', async () => {
+    const help = await mk(['help'])
+    expect(help.exitCode, help.stderr).toBe(0)
+    expect(help.stdout).toContain('TOPICS')
+    expect(help.stdout).toContain('memory')
+    const command = await mk(['help', 'memory', 'add'])
+    expect(command.exitCode, command.stderr).toBe(0)
+    expect(command.stdout).toContain('$ mk memory add CONTENT')
+  })
+
+  it('mk --json alone prints the version and the commands as JSON', async () => {
+    const run = await mk(['--json'])
+    expect(run.exitCode, run.stderr).toBe(0)
+    const overview = parseJson<{ name: string; version: string; commands: { command: string; summary: string }[] }>(run)
+    expect(overview).toMatchObject({ name: 'mk', version: expect.stringMatching(/^\d+\.\d+\.\d+/) })
+    expect(overview.commands).toContainEqual({ command: 'mk memory add', summary: 'Add a memory' })
+  })
+})
