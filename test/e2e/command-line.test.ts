@@ -1,6 +1,6 @@
 import { dirname } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { parseJson, runMk, type MkRun } from '../helpers/mk.js'
+import { expectCleanError, parseJson, runMk, type MkRun } from '../helpers/mk.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
 // The command line as people type it (issue 11, "The command line as people type it").
@@ -82,5 +82,24 @@ describe('help and overview', () => {
     const overview = parseJson<{ name: string; version: string; commands: { command: string; summary: string }[] }>(run)
     expect(overview).toMatchObject({ name: 'mk', version: expect.stringMatching(/^\d+\.\d+\.\d+/) })
     expect(overview.commands).toContainEqual({ command: 'mk memory add', summary: 'Add a memory' })
+  })
+})
+
+describe('mk knowledge show with a prefix of an id', () => {
+  it('finds the one item the prefix stands for', async () => {
+    const shown = await mk(['knowledge', 'show', 'adr-0001', '--json'])
+    expect(shown.exitCode, shown.stderr).toBe(0)
+    expect(parseJson<{ id: string }>(shown).id).toBe('adr-0001-use-postgresql')
+    // adr-00021-kafka-topics starts with adr-0002 too, but not at a word boundary.
+    expect(parseJson<{ id: string }>(await mk(['knowledge', 'show', 'adr-0002', '--json'])).id).toBe('adr-0002-use-kafka')
+  })
+
+  it('refuses an ambiguous prefix, listing the candidates', async () => {
+    const run = await mk(['knowledge', 'show', 'adr-00', '--json'])
+    expect(run.exitCode).toBe(2)
+    const error = parseJson<{ errorCode: string; message: string; details: { candidates: string[] } }>(run)
+    expect(error.errorCode).toBe('INVALID_INPUT')
+    expect(error.details.candidates).toEqual(['adr-0001-use-postgresql', 'adr-0002-use-kafka', 'adr-00021-kafka-topics', 'adr-0030-queues'])
+    expect(expectCleanError(await mk(['knowledge', 'show', 'adr-00']))).toContain('adr-0030-queues')
   })
 })
