@@ -103,3 +103,24 @@ describe('mk knowledge show with a prefix of an id', () => {
     expect(expectCleanError(await mk(['knowledge', 'show', 'adr-00']))).toContain('adr-0030-queues')
   })
 })
+
+describe('memory add checks what it can', () => {
+  it('refuses --expires in the past, naming the field', async () => {
+    const run = await mk(['memory', 'add', 'short-lived', '--expires', '2020-01-01', '--json'])
+    expect(run.exitCode).toBe(2)
+    const error = parseJson<{ errorCode: string; message: string }>(run)
+    expect(error.errorCode).toBe('INVALID_INPUT')
+    expect(error.message).toMatch(/expires.*future/)
+    expect((await mk(['memory', 'add', 'long-lived', '--expires', '2999-01-01'])).exitCode).toBe(0)
+  })
+
+  it('stores a memory whose --ref names nothing yet, with a warning for each such ref', async () => {
+    await ws.write('src/db.ts', 'export {}\n')
+    const run = await mk(['memory', 'add', 'Kafka topics are per team', '--ref', 'adr-0002-use-kafka', '--ref', 'src/db.ts', '--ref', 'adr-0099-nothing', '--ref', 'src/gone.ts'])
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(run.stderr).toContain('ref adr-0099-nothing names no knowledge item')
+    expect(run.stderr).toContain('ref src/gone.ts names no file in the workspace')
+    expect(run.stderr).not.toContain('adr-0002-use-kafka')
+    expect(run.stderr).not.toContain('src/db.ts')
+  })
+})
