@@ -1,6 +1,8 @@
-import { dirname } from 'node:path'
+import { spawn } from 'node:child_process'
+import { copyFile, mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { expectCleanError, parseJson, runMk, type MkRun } from '../helpers/mk.js'
+import { expectCleanError, mkBin, parseJson, runMk, type MkRun } from '../helpers/mk.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
 // The command line as people type it (issue 11, "The command line as people type it").
@@ -123,4 +125,28 @@ describe('memory add checks what it can', () => {
     expect(run.stderr).not.toContain('adr-0002-use-kafka')
     expect(run.stderr).not.toContain('src/db.ts')
   })
+})
+
+describe('a launcher or hook that cannot find mk', () => {
+  it('bin/run.js before a build says to run the build, exit 2, no stack', async () => {
+    const unbuilt = join(ws.root, 'unbuilt')
+    await mkdir(join(unbuilt, 'bin'), { recursive: true })
+    await copyFile(mkBin, join(unbuilt, 'bin', 'run.js'))
+    await writeFile(join(unbuilt, 'package.json'), JSON.stringify({ name: 'mk', type: 'module' }))
+    const run = (args: string[]) =>
+      new Promise<MkRun>((resolve) => {
+        const child = spawn(process.execPath, [join(unbuilt, 'bin', 'run.js'), ...args], { cwd: ws.root })
+        let stdout = ''
+        let stderr = ''
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+        child.on('close', (code) => resolve({ stdout, stderr, exitCode: code ?? -1 }))
+      })
+    const text = await run(['knowledge', 'list'])
+    expect(expectCleanError(text)).toContain('npm run build')
+    const json = await run(['knowledge', 'list', '--json'])
+    expect(json.exitCode).toBe(2)
+    expect(parseJson(json)).toMatchObject({ success: false, errorCode: 'INTERNAL_ERROR' })
+  })
+
 })
