@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
-import { copyFile, mkdir, writeFile } from 'node:fs/promises'
+import { spawn, spawnSync } from 'node:child_process'
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { expectCleanError, mkBin, parseJson, runMk, type MkRun } from '../helpers/mk.js'
@@ -149,4 +149,27 @@ describe('a launcher or hook that cannot find mk', () => {
     expect(parseJson(json)).toMatchObject({ success: false, errorCode: 'INTERNAL_ERROR' })
   })
 
+  it('a hook whose mk moved says how to reinstall it instead of exit 127', async () => {
+    const git = (args: string[]) =>
+      spawnSync('git', args, {
+        cwd: ws.root,
+        encoding: 'utf8',
+        // Only system folders on PATH: no mk there, as on a machine where mk was moved or uninstalled.
+        env: { PATH: '/usr/bin:/bin', HOME: ws.mkHome, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' },
+      })
+    expect(git(['init', '-q', '-b', 'main']).status).toBe(0)
+    expect((await mk(['hook', 'install'])).exitCode).toBe(0)
+    const hook = join(ws.root, '.git', 'hooks', 'pre-commit')
+    const script = await readFile(hook, 'utf8')
+    // Moving the mk that installed the hook leaves the hook pointing at a launcher that is gone.
+    await writeFile(hook, script.replace(/^mk_launcher=.*$/m, "mk_launcher='/nowhere/mk/bin/run.js'"))
+    await ws.write('notes.txt', 'hello\n')
+    expect(git(['add', 'notes.txt']).status).toBe(0)
+    const direct = spawnSync('sh', [hook], { cwd: ws.root, encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } })
+    expect(direct.status).toBe(2)
+    expect(direct.stderr).not.toMatch(/mk: not found/)
+    const commit = git(['commit', '-m', 'add notes'])
+    expect(commit.status).not.toBe(0)
+    expect(commit.stderr).toContain('reinstall the hook with mk hook install')
+  })
 })
