@@ -25,14 +25,15 @@ function leadingGlobals(argv: readonly string[]): number {
  * Rewrite the command line people type into what oclif parses: oclif finds the
  * command only at the start of argv, so global flags typed before it
  * (`mk --cwd DIR knowledge list`) move after its words, and `mk help [COMMAND]`
- * becomes `mk [COMMAND] --help`. `mk --json` alone asks for the overview.
+ * becomes `mk [COMMAND] --help`. `mk --json` alone asks for the overview; other
+ * global flags without a command show the help, as `mk` alone does.
  */
 export function invocationOf(argv: readonly string[]): Invocation {
   const split = leadingGlobals(argv)
   const globals = argv.slice(0, split)
   let rest = argv.slice(split)
   if (rest[0] === 'help') rest = [...rest.slice(1), '--help']
-  if (rest.length === 0 && globals.includes('--json')) return { kind: 'overview' }
+  if (rest.length === 0) return globals.includes('--json') ? { kind: 'overview' } : { kind: 'command', argv: [] }
   // After the command's words and before its first flag (or `--`), so a global never lands between
   // a flag and its value; after `--version` or `--help` when no command is named, which oclif reads first.
   const firstFlag = rest.findIndex((argument) => argument.startsWith('-'))

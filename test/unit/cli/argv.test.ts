@@ -15,6 +15,8 @@ describe('invocationOf: the command line as people type it', () => {
     // A --cwd without its value is left for oclif to report.
     [['--cwd'], ['--cwd']],
     [['--json', '--cwd'], ['--cwd', '--json']],
+    // Global flags without a command: the help, as for `mk` alone.
+    [['--cwd', 'dir'], []],
   ])('%j runs as %j', (argv, expected) => {
     expect(invocationOf(argv)).toEqual({ kind: 'command', argv: expected })
   })
