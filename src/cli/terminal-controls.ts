@@ -1,11 +1,12 @@
 // Terminal control sequences in data (memory content, knowledge titles from a synced
 // remote) could retitle the window, move the cursor, hide or reorder text. The terminator
 // of OSC and DCS-like strings is required, so a lone introducer never swallows the text
-// after it; their payload stops at a line break and at mk's own style markers (style.ts).
+// after it; their payload stops at a line break, at mk's own style markers (style.ts) and
+// at the next introducer, so text full of introducers costs linear time, not quadratic.
 const escapeSequence = new RegExp(
   [
     '(?:\\u001b\\[|\\u009b)[\\u0030-\\u003f]*[\\u0020-\\u002f]*[\\u0040-\\u007e]', // CSI, 7- and 8-bit
-    '(?:\\u001b[\\]PX^_]|[\\u009d\\u0090\\u0098\\u009e\\u009f])[^\\u0007\\u001b\\u009c\\n\\ue000]*(?:\\u0007|\\u001b\\\\|\\u009c)', // OSC, DCS, SOS, PM, APC
+    '(?:\\u001b[\\]PX^_]|[\\u009d\\u0090\\u0098\\u009e\\u009f])[^\\u0007\\u001b\\u0090\\u0098\\u009c-\\u009f\\n\\ue000]*(?:\\u0007|\\u001b\\\\|\\u009c)', // OSC, DCS, SOS, PM, APC
     '\\u001b[\\u0020-\\u002f]*[\\u0030-\\u007e]', // any other ESC sequence (ESC c, ESC 7, ESC ( B)
   ].join('|'),
   'g',

@@ -81,3 +81,11 @@ describe('writeJson', () => {
     expect(JSON.parse(out.written())).toEqual(value)
   })
 })
+
+describe('stripTerminalControls on hostile input', () => {
+  it('strips a long run of unterminated string introducers (each scan stops at the next one)', () => {
+    for (const introducer of ['\u009d', '\u0090', '\u001b]', '\u001bP']) {
+      expect(stripTerminalControls(`${introducer.repeat(50_000)}${'x'.repeat(50_000)}`)).toBe('x'.repeat(50_000))
+    }
+  })
+})
