@@ -6,6 +6,10 @@ import tseslint from 'typescript-eslint'
 const bundled = JSON.parse(readFileSync(new URL('./scripts/bundled-packages.json', import.meta.url), 'utf8'))
 const escaped = bundled.map((name) => name.replace(/[/.*+?^${}()|[\]\\]/g, '\\$&'))
 const notBundled = `^(?!\\.|(?:${escaped.join('|')})(?:\\/|$))`
+const packageImport = {
+  selector: `ImportExpression[source.type='Literal'][source.value=/${notBundled}/]`,
+  message: 'import() of a package fails in the code-cached bundle: use importPackage() from src/import-package.ts (bundled packages can be imported statically).',
+}
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'llm-tooling/'] },
@@ -45,12 +49,21 @@ export default tseslint.config(
     // What goes into the bundle.
     files: ['src/**/*.ts', 'src/**/*.tsx', 'commands/**/*.ts'],
     rules: {
+      'no-restricted-syntax': ['error', packageImport],
+    },
+  },
+  {
+    // Issue 11.11: what a command prints goes through src/cli/render.ts, which strips terminal control sequences from data.
+    files: ['commands/**/*.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        packageImport,
         {
-          selector: `ImportExpression[source.type='Literal'][source.value=/${notBundled}/]`,
-          message: 'import() of a package fails in the code-cached bundle: use importPackage() from src/import-package.ts (bundled packages can be imported statically).',
+          selector: "MemberExpression[object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name='write']",
+          message: 'Print with writeText or writeJson (src/cli/render.ts), or return a display from the tool: they keep control sequences in data off the terminal.',
         },
+        { selector: "MemberExpression[object.name='console']", message: 'Print with writeText or writeJson (src/cli/render.ts).' },
       ],
     },
   },

@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../src/cli/base-command.js'
+import { writeJson, writeText } from '../src/cli/render.js'
 import { mcpProfiles } from '../src/tools/meta/profiles.js'
 
 export default class Mcp extends MkCommand {
@@ -19,7 +20,8 @@ Profiles decide which tools exist: main offers all; worker offers only read-only
     if (flags['print-config']) {
       const { printMcpConfig } = await import('../src/tools/meta/mcp-config.js')
       const printed = await printMcpConfig({ cwd: flags.cwd ?? process.cwd(), env: process.env, profile: flags.profile, readOnly: flags['read-only'] })
-      process.stdout.write(flags.json ? `${JSON.stringify(printed.snippets, null, 2)}\n` : printed.text)
+      if (flags.json) writeJson(process.stdout, printed.snippets)
+      else writeText(process.stdout, process.env, printed.text)
       return
     }
     const { serveMcp } = await import('../src/tools/meta/serve-mcp.js')

@@ -9,10 +9,10 @@ export default class KnowledgeQuery extends MkCommand {
   static override examples = ['<%= config.bin %> knowledge query database', '<%= config.bin %> knowledge query "error handling" --type pattern --json']
   static override args = { text: Args.string({ description: 'What to look for.' }) }
   static override flags = {
-    type: Flags.string({ description: 'Only this type (adr, policy, pattern, spec, rule).', multiple: true }),
-    layer: Flags.string({ description: 'Only this layer.', multiple: true }),
-    tag: Flags.string({ description: 'Only items carrying this tag.', multiple: true }),
-    status: Flags.string({ description: 'Only this status (default: accepted).', multiple: true }),
+    type: Flags.string({ description: 'Only this type (adr, policy, pattern, spec, rule).', multiple: true, multipleNonGreedy: true }),
+    layer: Flags.string({ description: 'Only this layer.', multiple: true, multipleNonGreedy: true }),
+    tag: Flags.string({ description: 'Only items carrying this tag.', multiple: true, multipleNonGreedy: true }),
+    status: Flags.string({ description: 'Only this status (default: accepted).', multiple: true, multipleNonGreedy: true }),
     limit: Flags.integer({ description: 'Most results to return (1-100).' }),
   }
 

@@ -10,10 +10,10 @@ export default class MemorySearch extends MkCommand {
   static override examples = ['<%= config.bin %> memory search "what database do we use"', '<%= config.bin %> memory search deploys --layer project --limit 5 --json']
   static override args = { query: Args.string({ description: 'What to recall.', required: true }) }
   static override flags = {
-    layer: Flags.string({ description: 'Only this layer (repeatable).', multiple: true }),
+    layer: Flags.string({ description: 'Only this layer (repeatable).', multiple: true, multipleNonGreedy: true }),
     limit: Flags.integer({ description: 'Most results (1-100, default 10).' }),
     threshold: Flags.string({ description: 'Only results scoring at least this (0-1).' }),
-    tag: Flags.string({ description: 'Only memories with this tag (repeatable).', multiple: true }),
+    tag: Flags.string({ description: 'Only memories with this tag (repeatable).', multiple: true, multipleNonGreedy: true }),
     ...identityFlags,
   }
 

@@ -9,8 +9,9 @@ import { Resources, type ProgressEvent } from '../tools/context.js'
 import type { AnyTool } from '../tools/define.js'
 import { dispatch } from '../tools/dispatcher.js'
 import { plainStyle } from '../style.js'
-import { renderError, renderOutcome } from './render.js'
+import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
 import { terminalStyle } from './style.js'
+import { stripTerminalControls } from './terminal-controls.js'
 
 export interface GlobalFlags {
   json: boolean
@@ -26,7 +27,7 @@ export interface CallOptions {
 async function askOnTerminal(question: string): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr })
   try {
-    const answer = await prompt.question(`${question} [y/N] `)
+    const answer = await prompt.question(`${stripTerminalControls(question)} [y/N] `)
     return /^y(es)?$/i.test(answer.trim())
   } finally {
     prompt.close()
@@ -41,11 +42,9 @@ export abstract class MkCommand extends Command {
   }
 
   protected async callTool(tool: AnyTool, input: Record<string, unknown>, flags: GlobalFlags, options: CallOptions = {}): Promise<void> {
-    const streams = { stdout: process.stdout, stderr: process.stderr }
-    const style = flags.json ? plainStyle : terminalStyle(process.stdout, process.env)
-    const warn = (message: string): void => {
-      process.stderr.write(`${terminalStyle(process.stderr, process.env).yellow('warning')} ${message}\n`)
-    }
+    const terminal = processTerminal()
+    const style = flags.json ? plainStyle : terminalStyle
+    const warn = (message: string): void => writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
     const resources = new Resources()
     try {
       const workspace = await loadWorkspace({ cwd: flags.cwd ?? process.cwd(), env: process.env })
@@ -60,9 +59,9 @@ export abstract class MkCommand extends Command {
         ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
         ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
       })
-      process.exitCode = renderOutcome(outcome, flags.json, streams, style)
+      process.exitCode = renderOutcome(outcome, flags.json, terminal)
     } catch (error) {
-      renderError(toErrorObject(error), flags.json, streams, style)
+      renderError(toErrorObject(error), flags.json, terminal)
       process.exitCode = 2
     } finally {
       await resources.closeAll()
@@ -77,15 +76,14 @@ export abstract class MkCommand extends Command {
   /** Flag and argument errors from oclif become the standard error shape: one line, exit 2, no stack. */
   protected override async catch(error: Error & { exitCode?: number }): Promise<void> {
     const json = this.jsonRequested()
-    const style = json ? plainStyle : terminalStyle(process.stderr, process.env)
-    const streams = { stdout: process.stdout, stderr: process.stderr }
+    const terminal = processTerminal()
     if (error instanceof Errors.CLIError || error instanceof MkError) {
       // oclif spreads one message over several lines and ends with a pointer to --help, which the hint gives.
       const message = error.message.replace(/\s*See more help with --help\s*$/, '').replace(/\s+/g, ' ').trim()
       const mkError = error instanceof MkError ? error : new MkError('INVALID_INPUT', message, { details: { hint: `see mk ${this.id?.replaceAll(':', ' ') ?? ''} --help` } })
-      renderError(toErrorObject(mkError), json, streams, style)
+      renderError(toErrorObject(mkError), json, terminal)
     } else {
-      renderError(toErrorObject(error), json, streams, style)
+      renderError(toErrorObject(error), json, terminal)
     }
     process.exitCode = 2
   }

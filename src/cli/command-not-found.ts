@@ -1,9 +1,7 @@
 import type { Hook } from '@oclif/core/hooks'
 import { MkError, toErrorObject } from '../errors.js'
 import { nearestIds } from '../knowledge/suggest.js'
-import { plainStyle } from '../style.js'
-import { renderError } from './render.js'
-import { terminalStyle } from './style.js'
+import { processTerminal, renderError } from './render.js'
 
 /** An unknown command is an error like any other: one line, the nearest commands, exit 2. */
 const hook: Hook.CommandNotFound = async function (options) {
@@ -14,7 +12,7 @@ const hook: Hook.CommandNotFound = async function (options) {
   const error = new MkError('NOT_FOUND', `no command "mk ${typed}"${suggestions.length > 0 ? `; did you mean ${suggestions.map((id) => `mk ${id}`).join(', ')}?` : ''}`, {
     details: { command: typed, suggestions, hint: 'mk --help lists every command' },
   })
-  renderError(toErrorObject(error), json, { stdout: process.stdout, stderr: process.stderr }, json ? plainStyle : terminalStyle(process.stderr, process.env))
+  renderError(toErrorObject(error), json, processTerminal())
   process.exit(2)
 }
 

@@ -1,4 +1,7 @@
 import { execute } from '@oclif/core/execute'
+import { invocationOf } from './argv.js'
+import { commandOverview } from './overview.js'
+import { writeJson } from './render.js'
 
 /** Resolves once everything written to the stream before it has been handed to the system. */
 function drained(stream: NodeJS.WriteStream): Promise<void> {
@@ -17,7 +20,9 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
  * they return; the MCP server returns only when its client disconnects.
  */
 export async function run(dir: string): Promise<never> {
-  await execute({ dir })
+  const invocation = invocationOf(process.argv.slice(2))
+  if (invocation.kind === 'overview') writeJson(process.stdout, await commandOverview(dir))
+  else await execute({ dir, args: invocation.argv })
   await Promise.all([drained(process.stdout), drained(process.stderr)])
   process.exit()
 }

@@ -1,5 +1,6 @@
 import { importPackage } from '../import-package.js'
 import type { ProgressEvent } from '../tools/context.js'
+import { stripTerminalControls } from './terminal-controls.js'
 
 export interface ProgressReporter {
   report(event: ProgressEvent): void
@@ -56,5 +57,11 @@ function inkReporter(stream: NodeJS.WriteStream): ProgressReporter {
 /** A bar on a real terminal; plain lines in pipes, logs and pseudo-terminals that report no size (ink would wrap every character). */
 export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
   const sized = (stream.columns ?? 0) > 0 && (stream.rows ?? 0) > 0
-  return stream.isTTY === true && sized ? inkReporter(stream) : plainReporter(stream)
+  const reporter = stream.isTTY === true && sized ? inkReporter(stream) : plainReporter(stream)
+  return {
+    // Phases and messages can name data (a source, a file): no control sequence in them reaches the terminal.
+    report: (event) =>
+      reporter.report({ ...event, phase: stripTerminalControls(event.phase), ...(event.message === undefined ? {} : { message: stripTerminalControls(event.message) }) }),
+    finish: () => reporter.finish(),
+  }
 }

@@ -25,3 +25,15 @@ export function nearestIds(wanted: string, known: readonly string[], count = 3):
     .slice(0, count)
     .map((candidate) => candidate.id)
 }
+
+/**
+ * The known ids a prefix stands for: every id starting with it, or, when
+ * several do, the one where the prefix ends at a word boundary
+ * (`adr-0002` is `adr-0002-use-kafka`, not also `adr-00021-...`).
+ */
+export function idsWithPrefix(prefix: string, known: readonly string[]): string[] {
+  const starting = known.filter((id) => id.startsWith(prefix))
+  if (starting.length <= 1) return starting
+  const atBoundary = starting.filter((id) => /^[-_.]/.test(id.slice(prefix.length)))
+  return atBoundary.length === 1 ? atBoundary : starting
+}

@@ -15,6 +15,18 @@ function looksLikePath(ref: string): boolean {
 }
 
 /**
+ * What a ref that names no knowledge item points at in vain: a workspace file that does
+ * not exist, or (not a path) a knowledge item. Undefined for a file that exists or lies
+ * outside the workspace, which mk does not judge.
+ */
+function missingTarget(ref: string, workspaceRoot: string): 'file' | 'knowledge item' | undefined {
+  if (!looksLikePath(ref)) return 'knowledge item'
+  const target = resolve(workspaceRoot, ref)
+  const inside = !isAbsolute(ref) && !relative(workspaceRoot, target).startsWith('..')
+  return inside && !existsSync(target) ? 'file' : undefined
+}
+
+/**
  * Why a memory can no longer be trusted, or undefined: a ref names a knowledge item that
  * is superseded, deprecated or gone, or a workspace file that no longer exists.
  */
@@ -25,15 +37,19 @@ export function staleReason(refs: readonly string[], statusOf: KnowledgeStatusLo
       if (staleStatuses.has(status)) return `refers to ${ref}, which is ${status}`
       continue
     }
-    if (looksLikePath(ref)) {
-      const target = resolve(workspaceRoot, ref)
-      const inside = !isAbsolute(ref) && !relative(workspaceRoot, target).startsWith('..')
-      if (inside && !existsSync(target)) return `refers to ${ref}, which no longer exists in the workspace`
-      continue
-    }
-    return `refers to ${ref}, which is no longer in the knowledge base`
+    const missing = missingTarget(ref, workspaceRoot)
+    if (missing === 'file') return `refers to ${ref}, which no longer exists in the workspace`
+    if (missing === 'knowledge item') return `refers to ${ref}, which is no longer in the knowledge base`
   }
   return undefined
+}
+
+/** The refs that point at nothing yet, each with what it would have to be: a knowledge item, or a file in the workspace. */
+export function unresolvedRefs(refs: readonly string[], statusOf: KnowledgeStatusLookup, workspaceRoot: string): { ref: string; missing: 'file' | 'knowledge item' }[] {
+  return refs.flatMap((ref) => {
+    const missing = statusOf(ref) === undefined ? missingTarget(ref, workspaceRoot) : undefined
+    return missing === undefined ? [] : [{ ref, missing }]
+  })
 }
 
 export interface StaleMemory {

@@ -1,5 +1,7 @@
 import { relative } from 'node:path'
+import type { MemoryIdentity } from '../memory/locations.js'
 import type { SearchIndex } from '../search/search-index.js'
+import type { KnowledgeStatusLookup } from '../sync/stale.js'
 import type { ToolContext } from './context.js'
 
 /** The workspace index, opened once per process (the MCP server keeps it), with its notices shown as warnings. */
@@ -15,4 +17,14 @@ export function workspaceIndex(ctx: ToolContext): Promise<SearchIndex> {
     },
     (index) => index.close(),
   )
+}
+
+/** The status of each knowledge item by id, from the index once it has caught up with the knowledge files. */
+export async function knowledgeStatusLookup(index: SearchIndex, ctx: ToolContext, identity: MemoryIdentity): Promise<KnowledgeStatusLookup> {
+  const { ensureFresh } = await import('../search/workspace-index.js')
+  await ensureFresh(index, ctx.workspace, { identity, folders: [], memory: false, warn: ctx.warn })
+  return (id) => {
+    const [doc] = index.getMany([id])
+    return doc?.kind === 'knowledge' ? doc.status : undefined
+  }
 }

@@ -105,13 +105,13 @@ describe('mk knowledge show', () => {
 
   it('prints the NOT_FOUND error object with suggestions and exits 2', async () => {
     await setup(mkRepo)
-    const run = await mk(['knowledge', 'show', 'adr-0001-use-postgres', '--json'])
+    const run = await mk(['knowledge', 'show', 'adr-0001-use-postgresl', '--json'])
     expect(run.exitCode).toBe(2)
     expect(parseJson(run)).toEqual({
       success: false,
       errorCode: 'NOT_FOUND',
-      message: 'no knowledge item with id "adr-0001-use-postgres"; did you mean adr-0001-use-postgresql?',
-      details: { id: 'adr-0001-use-postgres', suggestions: ['adr-0001-use-postgresql'], hint: 'mk knowledge list shows every id' },
+      message: 'no knowledge item with id "adr-0001-use-postgresl"; did you mean adr-0001-use-postgresql?',
+      details: { id: 'adr-0001-use-postgresl', suggestions: ['adr-0001-use-postgresql'], hint: 'mk knowledge list shows every id' },
       retryable: false,
     })
     const human = await mk(['knowledge', 'show', 'nope'])

@@ -9,15 +9,29 @@ const versionSchema = z.strictObject({
   message: z.string(),
 })
 
+/** The one item whose id the prefix stands for; several fail with the candidates, none gives undefined. */
+async function itemOfPrefix<Item extends { id: string }>(prefix: string, items: readonly Item[]): Promise<Item | undefined> {
+  const { idsWithPrefix } = await import('../../knowledge/suggest.js')
+  const candidates = idsWithPrefix(prefix, items.map((item) => item.id))
+  if (candidates.length > 1) {
+    const { MkError } = await import('../../errors.js')
+    throw new MkError('INVALID_INPUT', `"${prefix}" is the start of ${candidates.length} knowledge ids: ${candidates.slice(0, 10).join(', ')}${candidates.length > 10 ? ', ...' : ''}`, {
+      details: { id: prefix, candidates, hint: 'give more of the id, or the whole id' },
+    })
+  }
+  return items.find((item) => item.id === candidates[0])
+}
+
 export const knowledgeShow = defineTool({
   name: 'knowledge_show',
   title: 'Show a knowledge item',
   description:
-    'Read one knowledge item in full by id: its content, constraints, status, supersedes/superseded_by links, and optionally its git history. Unknown ids fail with NOT_FOUND and suggest the nearest ids.',
+    'Read one knowledge item in full by id: its content, constraints, status, supersedes/superseded_by links, and optionally its git history. ' +
+    'A unique prefix of an id is enough (adr-0002 finds adr-0002-use-kafka); a prefix of several ids fails with INVALID_INPUT listing them. Unknown ids fail with NOT_FOUND and suggest the nearest ids.',
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({
-    id: z.string().min(1).describe('Knowledge item id, e.g. adr-0001-use-postgresql'),
+    id: z.string().min(1).describe('Knowledge item id, e.g. adr-0001-use-postgresql, or a unique prefix of one (adr-0001)'),
     history: z.boolean().default(false).describe('Include the git log of the item\'s file'),
     constraints: z.boolean().default(true).describe('Include machine-checkable constraints'),
   }),
@@ -85,7 +99,7 @@ export const knowledgeShow = defineTool({
     const { MkError } = await import('../../errors.js')
     const base = await loadKnowledge(ctx.workspace)
     assertNoErrors(base)
-    const item = base.items.find((candidate) => candidate.id === input.id)
+    const item = base.items.find((candidate) => candidate.id === input.id) ?? (await itemOfPrefix(input.id, base.items))
     if (item === undefined) {
       const { nearestIds } = await import('../../knowledge/suggest.js')
       const suggestions = nearestIds(input.id, base.items.map((candidate) => candidate.id))

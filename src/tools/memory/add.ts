@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { plural } from '../../text.js'
 import { identityFields, identityOf, maxContentLength, memoryLayerSchema } from './schemas.js'
-import { workspaceIndex } from '../search-index.js'
+import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 /** Cosine similarity above which another memory is reported as a near duplicate. */
 const similarThreshold = 0.85
@@ -23,12 +23,16 @@ export const memoryAdd = defineTool({
     layer: memoryLayerSchema.default('user').describe('Where to keep it (default user)'),
     tags: z.array(z.string().trim().min(1).max(64)).max(32).default([]).describe('Labels to filter by'),
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Extra key-value pairs kept with the memory'),
-    refs: z.array(z.string().min(1)).default([]).describe('Ids of knowledge items this memory relates to'),
+    refs: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Ids of knowledge items (or workspace file paths) this memory relates to; one that names nothing yet is stored with a warning, and the memory shows as stale until it exists'),
     expires: z
       .string()
       .refine((value) => !Number.isNaN(Date.parse(value)), 'an ISO date or date-time such as 2026-12-31')
+      .refine((value) => Number.isNaN(Date.parse(value)) || Date.parse(value) > Date.now(), 'a date in the future: a memory that has already expired is never returned')
       .optional()
-      .describe('After this date searches no longer return the memory'),
+      .describe('After this date searches no longer return the memory; must be in the future'),
     ...identityFields,
   }),
   output: z.strictObject({
@@ -66,6 +70,12 @@ export const memoryAdd = defineTool({
     const folder = folderForLayer(ctx.workspace, identity, input.layer)
     const { text: content, redactions } = await redactSecrets(input.content)
     const index = await workspaceIndex(ctx)
+    if (input.refs.length > 0) {
+      const { unresolvedRefs } = await import('../../sync/stale.js')
+      for (const { ref, missing } of unresolvedRefs(input.refs, await knowledgeStatusLookup(index, ctx, identity), ctx.workspace.root)) {
+        ctx.warn(`ref ${ref} names no ${missing}${missing === 'file' ? ' in the workspace' : ' here'}; searches show this memory as stale until it exists`)
+      }
+    }
     const now = new Date().toISOString()
     const outcome = await addMemory(
       ctx.workspace,

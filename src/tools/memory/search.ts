@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
 import { identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
-import { workspaceIndex } from '../search-index.js'
+import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 export const memorySearch = defineTool({
   name: 'memory_search',
@@ -100,13 +100,7 @@ export const memorySearch = defineTool({
         const folder = folderByKey.get(documents.get(result.memoryId)?.source ?? '')
         return folder === undefined ? [] : [{ id: result.memoryId, folder }]
       }),
-      async () => {
-        await ensureFresh(index, ctx.workspace, { identity, folders: [], memory: false, warn: ctx.warn })
-        return (id) => {
-          const [doc] = index.getMany([id])
-          return doc?.kind === 'knowledge' ? doc.status : undefined
-        }
-      },
+      () => knowledgeStatusLookup(index, ctx, identity),
     )
     const marked = results.map((result) => {
       const staleReason = reasons.get(result.memoryId)

@@ -32,6 +32,7 @@ describe('memory tool inputs', () => {
     { tool: memoryAdd, input: { content: 'x'.repeat(10_001) }, field: 'content' },
     { tool: memoryAdd, input: { content: 'fact', layer: 'galaxy' }, field: 'layer' },
     { tool: memoryAdd, input: { content: 'fact', expires: 'next tuesday-ish' }, field: 'expires' },
+    { tool: memoryAdd, input: { content: 'fact', expires: '2020-01-01' }, field: 'expires' }, // issue 11: an expiry in the past
     { tool: memorySearch, input: { query: 'x', limit: 0 }, field: 'limit' },
     { tool: memorySearch, input: { query: 'x', limit: 1000 }, field: 'limit' },
     { tool: memorySearch, input: { query: 'x', threshold: 2 }, field: 'threshold' },

@@ -11,8 +11,6 @@ import { shellQuote } from '../text.js'
 /** Written into every hook mk installs; a hook without it belongs to someone else. */
 export const hookMarker = 'mk-managed-hook'
 
-
-
 export function preCommitScript(workspaceFromGitRoot: string): string {
   const cwd = workspaceFromGitRoot === '' ? '' : ` --cwd ${shellQuote(workspaceFromGitRoot)}`
   return [
@@ -26,7 +24,13 @@ export function preCommitScript(workspaceFromGitRoot: string): string {
     'if [ -f "$mk_launcher" ]; then',
     `  exec "$node_bin" "$mk_launcher" knowledge check --staged${cwd}`,
     'fi',
-    `exec mk knowledge check --staged${cwd}`,
+    'if command -v mk >/dev/null 2>&1; then',
+    `  exec mk knowledge check --staged${cwd}`,
+    'fi',
+    // mk was moved or uninstalled since the hook was written: say how to repair, not "mk: not found" (exit 127).
+    'echo "Error [NOT_FOUND] the mk pre-commit hook cannot find mk: $mk_launcher is gone and mk is not on PATH" >&2',
+    'echo "hint: reinstall the hook with mk hook install (or npx mk hook install); git commit --no-verify skips it once" >&2',
+    'exit 2',
     '',
   ].join('\n')
 }
