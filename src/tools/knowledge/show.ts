@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { constraintSchema, knowledgeLayerSchema, knowledgeStatusSchema, knowledgeTypeSchema } from './schemas.js'
+import { constraintSchema, knowledgeLayerSchema, knowledgeStatusSchema, knowledgeTypeSchema, loadProblemsSchema, reportLoadProblems, statusRawOf, statusRawSchema } from './schemas.js'
 
 const versionSchema = z.strictObject({
   version: z.string().describe('Short commit id'),
@@ -26,6 +26,7 @@ export const knowledgeShow = defineTool({
     type: knowledgeTypeSchema,
     title: z.string(),
     status: knowledgeStatusSchema,
+    statusRaw: statusRawSchema,
     layer: knowledgeLayerSchema,
     tags: z.array(z.string()),
     summary: z.string().optional(),
@@ -41,6 +42,7 @@ export const knowledgeShow = defineTool({
     constraints: z.array(constraintSchema).optional(),
     shadows: z.array(z.strictObject({ layer: knowledgeLayerSchema, path: z.string() })).describe('Items of the same id in less specific layers that this one hides'),
     history: z.array(versionSchema).optional(),
+    problems: loadProblemsSchema,
   }),
   examples: [
     {
@@ -81,10 +83,10 @@ export const knowledgeShow = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { loadKnowledge, assertNoErrors } = await import('../../knowledge/load.js')
+    const { loadKnowledge, problemsToReport } = await import('../../knowledge/load.js')
     const { MkError } = await import('../../errors.js')
     const base = await loadKnowledge(ctx.workspace)
-    assertNoErrors(base)
+    const problems = reportLoadProblems(problemsToReport(base), ctx.warn)
     const item = base.items.find((candidate) => candidate.id === input.id)
     if (item === undefined) {
       const { nearestIds } = await import('../../knowledge/suggest.js')
@@ -101,6 +103,7 @@ export const knowledgeShow = defineTool({
       type: item.type,
       title: item.title,
       status: item.status,
+      ...statusRawOf(item),
       layer: item.layer,
       tags: item.tags,
       ...(item.summary === undefined ? {} : { summary: item.summary }),
@@ -115,6 +118,7 @@ export const knowledgeShow = defineTool({
       ...(input.constraints ? { constraints } : {}),
       shadows,
       ...(history === undefined ? {} : { history }),
+      ...problems,
     }
     const { style } = ctx
     const lines = [
