@@ -1,3 +1,4 @@
+import { dirname } from 'node:path'
 import type { KnowledgeItem } from './model.js'
 
 const idNumber = /^(?:adr[-_]?)?0*(\d+)(?:[-_]|$)/i
@@ -10,18 +11,20 @@ const referenceNumber = /^(?:adr[-_ ]?)?#?0*(\d+)(?:[-_]|$)/i
  */
 export function resolveNumberedReferences(items: readonly KnowledgeItem[]): void {
   const ids = new Set(items.map((item) => item.id))
-  const byNumber = new Map<string, string[]>()
+  const byNumber = new Map<string, KnowledgeItem[]>()
   for (const item of items) {
     const number = idNumber.exec(item.id)?.[1]
-    if (number !== undefined) byNumber.set(number, [...(byNumber.get(number) ?? []), item.id])
-  }
-  const resolve = (reference: string): string => {
-    if (ids.has(reference)) return reference
-    const number = referenceNumber.exec(reference.trim())?.[1]
-    const candidates = number === undefined ? undefined : byNumber.get(number)
-    return candidates?.length === 1 && candidates[0] !== undefined ? candidates[0] : reference
+    if (number !== undefined) byNumber.set(number, [...(byNumber.get(number) ?? []), item])
   }
   for (const item of items) {
+    // Several ADR folders may each have an ADR 5; the one beside the referring file is meant.
+    const resolve = (reference: string): string => {
+      if (ids.has(reference)) return reference
+      const number = referenceNumber.exec(reference.trim())?.[1]
+      const candidates = number === undefined ? [] : (byNumber.get(number) ?? [])
+      const nearby = candidates.length > 1 ? candidates.filter((candidate) => dirname(candidate.path) === dirname(item.path)) : candidates
+      return nearby.length === 1 && nearby[0] !== undefined ? nearby[0].id : reference
+    }
     item.supersedes = [...new Set(item.supersedes.map(resolve))]
     item.supersededBy = [...new Set(item.supersededBy.map(resolve))]
   }
