@@ -201,6 +201,8 @@ describe('one bad file never hides the rest (issue 12)', () => {
       'doc/adr/0004-cache-layer.md warning one-way-superseded-by',
       'doc/adr/0006-pause-migration.md warning unmapped-status',
       'docs/adr/adr-014-project-templates.md info no-status',
+      'docs/adr/adr-017-no-title.md warning missing-title',
+      'docs/adr/adr-018-spectrum.md warning unmapped-status',
     ])
   })
 })

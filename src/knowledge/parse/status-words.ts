@@ -76,5 +76,6 @@ export function readStatus(text: string, statusMap: StatusMap = {}): StatusReadi
   const head = qualifierFree(sentences[0] ?? '')
   const qualified = head === '' ? undefined : lookUp(head, statusMap)
   if (qualified !== undefined) return { status: qualified, raw, known: true }
-  return { status: words, raw, known: false }
+  // `Reverted by [discussion #1198](…)` is the status "reverted"; the whole text stays in raw.
+  return { status: head === '' ? words : head, raw, known: false }
 }
