@@ -34,11 +34,10 @@ export const knowledgeList = defineTool({
     const { loadKnowledge, problemsToReport } = await import('../../knowledge/load.js')
     const base = await loadKnowledge(ctx.workspace)
     const problems = reportLoadProblems(problemsToReport(base), ctx.warn)
-    const statuses = input.status?.map((status) => status.toLowerCase())
     const items = base.items
       .filter((item) => input.type === undefined || input.type.includes(item.type))
       .filter((item) => input.layer === undefined || input.layer.includes(item.layer))
-      .filter((item) => statuses === undefined || statuses.includes(item.status))
+      .filter((item) => input.status === undefined || input.status.some((status) => status === item.status))
       .map(toSummary)
     const { style } = ctx
     const display =

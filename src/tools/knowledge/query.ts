@@ -42,7 +42,7 @@ export const knowledgeQuery = defineTool({
     const problems = reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
     const filters = {
       kind: 'knowledge' as const,
-      statuses: input.status.map((status) => status.toLowerCase()),
+      statuses: input.status,
       ...(input.type === undefined ? {} : { types: input.type }),
       ...(input.layer === undefined ? {} : { layers: input.layer }),
       ...(input.tags === undefined ? {} : { tags: input.tags }),

@@ -3,8 +3,10 @@ import { knowledgeLayers } from '../../config/layers.js'
 import { constraintOperators, constraintTargets, knowledgeStatuses, knowledgeTypes, severities, type KnowledgeItem, type KnowledgeProblem } from '../../knowledge/model.js'
 
 export const knowledgeTypeSchema = z.enum(knowledgeTypes)
-/** Canonical statuses drive logic, but a status as written (`on hold`) is a status too. */
-export const knowledgeStatusSchema = z.string().min(1).describe(`One of ${knowledgeStatuses.join(', ')}, or a status word as written in the file (e.g. "on hold")`)
+/** Filters take the canonical statuses mk's logic uses. */
+export const knowledgeStatusSchema = z.enum(knowledgeStatuses)
+/** An item's status: canonical when its words map to one, else the written words (`on hold`). */
+export const itemStatusSchema = z.string().describe(`One of ${knowledgeStatuses.join(', ')}, or the status as written when it maps to none of them (e.g. "on hold")`)
 export const knowledgeLayerSchema = z.enum(knowledgeLayers)
 
 /** Accepts one value or a list, so `--status accepted` and `{"status": ["accepted"]}` both work. */
@@ -25,7 +27,7 @@ export const knowledgeSummarySchema = z.strictObject({
   layer: knowledgeLayerSchema,
   title: z.string(),
   summary: z.string().optional(),
-  status: knowledgeStatusSchema,
+  status: itemStatusSchema,
   statusRaw: statusRawSchema,
   tags: z.array(z.string()),
   hasConstraints: z.boolean(),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { constraintSchema, knowledgeLayerSchema, knowledgeStatusSchema, knowledgeTypeSchema, loadProblemsSchema, reportLoadProblems, statusRawOf, statusRawSchema } from './schemas.js'
+import { constraintSchema, itemStatusSchema, knowledgeLayerSchema, knowledgeTypeSchema, loadProblemsSchema, reportLoadProblems, statusRawOf, statusRawSchema } from './schemas.js'
 
 const versionSchema = z.strictObject({
   version: z.string().describe('Short commit id'),
@@ -25,7 +25,7 @@ export const knowledgeShow = defineTool({
     id: z.string(),
     type: knowledgeTypeSchema,
     title: z.string(),
-    status: knowledgeStatusSchema,
+    status: itemStatusSchema,
     statusRaw: statusRawSchema,
     layer: knowledgeLayerSchema,
     tags: z.array(z.string()),
