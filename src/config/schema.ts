@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { knowledgeStatuses } from '../knowledge/model.js'
 import { knowledgeLayers } from './layers.js'
 
 const sourceName = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'a name of letters, digits, ".", "_" or "-"')
@@ -29,6 +30,8 @@ export const configSchema = z.strictObject({
   knowledge: z
     .strictObject({
       sources: z.array(knowledgeSourceSchema).min(1).default([{ name: 'project', layer: 'project', path: 'knowledge' }]),
+      /** An organisation's own status words (any case) and the canonical status each means. */
+      statusMap: z.record(z.string().min(1), z.enum(knowledgeStatuses)).optional(),
     })
     .prefault({}),
   memory: z

@@ -1,7 +1,7 @@
 import { findGitRoot } from '../config/load.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
-import { assertNoErrors, loadKnowledge } from '../knowledge/load.js'
+import { assertConstraintsReadable, loadKnowledge } from '../knowledge/load.js'
 import type { Severity } from '../knowledge/model.js'
 import { applyBaseline, readBaseline } from './baseline.js'
 import { collectFiles } from './collect-files.js'
@@ -62,7 +62,7 @@ export interface CheckReport {
 
 async function selectRules(workspace: Workspace, knowledgeItemIds: readonly string[] | undefined) {
   const base = await loadKnowledge(workspace)
-  assertNoErrors(base)
+  assertConstraintsReadable(base)
   const accepted = base.allItems.filter((item) => item.status === 'accepted')
   if (knowledgeItemIds !== undefined) {
     const unknown = knowledgeItemIds.filter((id) => !base.allItems.some((item) => item.id === id))

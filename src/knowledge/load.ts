@@ -8,6 +8,7 @@ import { toPosix } from '../fs/walk.js'
 import { listKnowledgeFiles } from './files.js'
 import type { KnowledgeItem, KnowledgeProblem } from './model.js'
 import { parseKnowledgeFile } from './parse.js'
+import { resolveNumberedReferences } from './references.js'
 import { resolveSources, type ResolvedSource } from './sources.js'
 
 export interface KnowledgeBase {
@@ -80,9 +81,9 @@ export async function loadKnowledge(workspace: Workspace): Promise<KnowledgeBase
         const path = toPosix(relative(workspace.root, absolutePath))
         try {
           const text = await readFile(absolutePath, 'utf8')
-          return await parseKnowledgeFile({ path, absolutePath, source: source.name, layer: source.layer, text })
+          return await parseKnowledgeFile({ path, absolutePath, source: source.name, layer: source.layer, text, statusMap: workspace.config.knowledge.statusMap })
         } catch (error) {
-          const problem: KnowledgeProblem = { file: path, line: 0, code: 'unreadable', message: `cannot read file: ${(error as Error).message}`, severity: 'error' }
+          const problem: KnowledgeProblem = { file: path, line: 0, code: 'unreadable', message: `cannot read file: ${(error as Error).message}`, severity: 'error', hidesConstraints: true }
           return { item: undefined, problems: [problem] }
         }
       }),
@@ -93,6 +94,7 @@ export async function loadKnowledge(workspace: Workspace): Promise<KnowledgeBase
       if (result.item !== undefined) parsed.push(result.item)
     }
   }
+  resolveNumberedReferences(parsed)
   return { ...resolveLayers(parsed, problems), allItems: parsed, problems, sources, filesRead }
 }
 
@@ -100,14 +102,25 @@ export function formatProblem(problem: KnowledgeProblem): string {
   return `${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.message}`
 }
 
-/** Reading tools refuse to answer from knowledge they could not fully parse. */
-export function assertNoErrors(base: Pick<KnowledgeBase, 'problems'>): void {
-  const errors = base.problems.filter((problem) => problem.severity === 'error')
-  const first = errors[0]
-  if (first === undefined) return
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''
-  const code = first.code === 'missing-source' ? 'NOT_FOUND' : 'INVALID_INPUT'
-  throw new MkError(code, `${formatProblem(first)}${more}`, {
-    details: { problems: errors, hint: 'run mk knowledge lint to see every problem' },
-  })
+function problemsError(problems: readonly KnowledgeProblem[], hint: string): MkError {
+  const [first] = problems
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''
+  const code = first?.code === 'missing-source' ? 'NOT_FOUND' : 'INVALID_INPUT'
+  return new MkError(code, `${first === undefined ? '' : formatProblem(first)}${more}`, { details: { problems, hint } })
+}
+
+/**
+ * Reading tools answer from every file that loaded. A missing source folder still fails them (there is
+ * nothing to read); the errors of single files are returned, for the tool to report beside its answer.
+ */
+export function problemsToReport(base: Pick<KnowledgeBase, 'problems'>): KnowledgeProblem[] {
+  const missing = base.problems.filter((problem) => problem.code === 'missing-source' && problem.severity === 'error')
+  if (missing.length > 0) throw problemsError(missing, 'create the folder or fix knowledge.sources in .mkrc')
+  return base.problems.filter((problem) => problem.severity === 'error')
+}
+
+/** `knowledge check` passes only if no constraint can be hidden: an unreadable file or a broken constraint stops it. */
+export function assertConstraintsReadable(base: Pick<KnowledgeBase, 'problems'>): void {
+  const blocking = base.problems.filter((problem) => problem.severity === 'error' && (problem.hidesConstraints === true || problem.code === 'missing-source'))
+  if (blocking.length > 0) throw problemsError(blocking, 'run mk knowledge lint to see every problem')
 }

@@ -40,7 +40,7 @@ export interface Constraint {
   line: number
 }
 
-/** The ADR dialect a file was written in; mk reads all three. */
+/** The ADR dialect a file was written in: mk frontmatter, MADR-style status lines, or adr-tools numbered headings. */
 export type KnowledgeFormat = 'mk' | 'madr' | 'adr-tools'
 
 export interface Section {
@@ -54,7 +54,13 @@ export interface KnowledgeItem {
   id: string
   type: KnowledgeType
   title: string
-  status: KnowledgeStatus
+  /**
+   * One of `knowledgeStatuses` when the written status maps to one (Approved -> accepted); otherwise
+   * the written words in lower case (`on hold`). Only `accepted` items enforce constraints.
+   */
+  status: string
+  /** The status as written in the file; undefined when the file writes none and the default applies. */
+  statusRaw: string | undefined
   layer: KnowledgeLayer
   /** Default severity of its constraints. */
   severity: Severity | undefined
@@ -79,7 +85,7 @@ export interface KnowledgeItem {
   relationLines: { supersedes: number; supersededBy: number }
 }
 
-export type ProblemSeverity = 'error' | 'warning'
+export type ProblemSeverity = 'error' | 'warning' | 'info'
 
 /** Something wrong in a knowledge file, located precisely enough to fix. */
 export interface KnowledgeProblem {
@@ -88,4 +94,6 @@ export interface KnowledgeProblem {
   code: string
   message: string
   severity: ProblemSeverity
+  /** The problem may hide a constraint (an unreadable file, a broken constraint), so `knowledge check` cannot pass. */
+  hidesConstraints?: boolean
 }

@@ -110,7 +110,7 @@ async function parseFile(workspace: Workspace, source: ResolvedSource, path: str
   // Loaded only when a file changed: a sync with nothing new never pays for the markdown parser.
   const { parseKnowledgeFile } = await import('../knowledge/parse.js')
   const { formatProblem } = await import('../knowledge/load.js')
-  const parsed = await parseKnowledgeFile({ path: workspacePath, absolutePath, source: source.name, layer: source.layer, text })
+  const parsed = await parseKnowledgeFile({ path: workspacePath, absolutePath, source: source.name, layer: source.layer, text, statusMap: workspace.config.knowledge.statusMap })
   const firstError = parsed.problems.find((problem) => problem.severity === 'error')
   if (parsed.item === undefined || firstError !== undefined) {
     return { entry: { hash, error: firstError === undefined ? `${workspacePath}: not a knowledge item` : formatProblem(firstError) }, item: undefined }

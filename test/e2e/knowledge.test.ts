@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
 import { gitCommitAll, gitInit, makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 import { adrToolsConfig, adrToolsRepo, madrConfig, madrRepo, mkRepo } from '../fixtures/adr-repos.js'
+import { formatCases } from '../fixtures/adr-formats.js'
 
 let workspace: TempWorkspace | undefined
 afterEach(async () => workspace?.cleanup())
@@ -153,18 +154,60 @@ describe('mk init', () => {
   })
 })
 
+describe('one bad file never hides the rest (issue 12)', () => {
+  const malformed = '---\ntitle: Bad\ntags: [a, b\nstatus: accepted\n---\nx\n'
+
+  it('list, show and query answer from every other file and report the bad one with file and line', async () => {
+    await setup({ ...mkRepo, 'knowledge/adr/bad.md': malformed, 'knowledge/a.md': '---\ntitle: A\ntype: memo\n---\nx\n' })
+    const list = await mk(['knowledge', 'list', '--json'])
+    expect(list.exitCode).toBe(0)
+    expect(list.stderr).toMatch(/knowledge\/adr\/bad\.md:[34]: malformed YAML frontmatter/)
+    expect(list.stderr).toMatch(/knowledge\/a\.md:3: unknown type "memo"; expected one of adr, policy/)
+    const listed = parseJson<Listed & { problems: { file: string; line: number; code: string }[] }>(list)
+    expect(listed.items.map((item) => item.id)).toContain('adr-0001-use-postgresql')
+    expect(listed.problems.map((problem) => problem.code).sort()).toEqual(['malformed-frontmatter', 'unknown-type'])
+    const show = await mk(['knowledge', 'show', 'no-eval', '--json'])
+    expect(show.exitCode).toBe(0)
+    expect(parseJson<{ problems: unknown[] }>(show).problems).toHaveLength(2)
+    const query = await mk(['knowledge', 'query', 'eval', '--json'])
+    expect(query.exitCode).toBe(0)
+    expect(parseJson<Listed>(query).items.map((item) => item.id)).toEqual(['no-eval'])
+  })
+
+  it('check passes when the bad file carries no constraints, and fails naming it when it may', async () => {
+    await setup({ ...mkRepo, 'knowledge/adr/bad.md': malformed })
+    expect((await mk(['knowledge', 'check'])).exitCode).toBe(0)
+    await setup({ ...mkRepo, 'knowledge/adr/bad.md': '---\ntitle: Bad\nconstraints:\n  - operator: [must_not_use\n---\nx\n' })
+    expect(expectCleanError(await mk(['knowledge', 'check']))).toMatch(/knowledge\/adr\/bad\.md:\d+: malformed YAML frontmatter/)
+  })
+
+  it('loads every file of a folder in the formats teams write, statuses mapped by .mkrc statusMap', async () => {
+    const files = Object.fromEntries(Object.entries(formatCases).map(([path, entry]) => [path, entry.text]))
+    const config = `knowledge:\n  sources:\n    - { name: adrs, layer: project, path: . }\n  statusMap:\n    Ratified: accepted\n`
+    await setup({ '.mkrc': config, ...files })
+    const list = await mk(['knowledge', 'list', '--json'])
+    expect(list.exitCode).toBe(0)
+    const listed = parseJson<{ items: { path: string; title: string; status: string; statusRaw?: string }[] }>(list)
+    expect(listed.items.map((item) => [item.path, item.title, item.status]).sort()).toEqual(
+      Object.entries(formatCases).map(([path, entry]) => [path, entry.title, entry.status]).sort(),
+    )
+    expect(listed.items.find((item) => item.path.endsWith('0006-pause-migration.md'))).toMatchObject({ status: 'on hold' })
+    expect(listed.items.find((item) => item.path.endsWith('0001-logging-format.md'))).toMatchObject({ status: 'accepted', statusRaw: 'Decided' })
+    expect((await mk(['knowledge', 'check'])).exitCode).toBe(0)
+    const lint = await mk(['knowledge', 'lint', '--json'])
+    expect(lint.exitCode).toBe(0)
+    expect(parseJson<{ problems: { file: string; code: string; severity: string }[] }>(lint).problems.map((problem) => `${problem.file} ${problem.severity} ${problem.code}`)).toEqual([
+      'doc/adr/0003-queue-choice.md warning one-way-superseded-by',
+      'doc/adr/0004-cache-layer.md warning one-way-superseded-by',
+      'doc/adr/0006-pause-migration.md warning unmapped-status',
+      'docs/adr/adr-014-project-templates.md info no-status',
+      'docs/adr/adr-017-no-title.md warning missing-title',
+      'docs/adr/adr-018-spectrum.md warning unmapped-status',
+    ])
+  })
+})
+
 describe('bad input: one clear line, exit 2, no stack trace', () => {
-  it('malformed YAML frontmatter names the file and line', async () => {
-    await setup({ ...mkRepo, 'knowledge/adr/bad.md': '---\ntitle: Bad\ntags: [a, b\nstatus: accepted\n---\nx\n' })
-    const stderr = expectCleanError(await mk(['knowledge', 'list']))
-    expect(stderr).toMatch(/knowledge\/adr\/bad\.md:[34]: malformed YAML frontmatter/)
-  })
-
-  it('an unknown type names the file, line and choices', async () => {
-    await setup({ 'knowledge/a.md': '---\ntitle: A\ntype: memo\n---\nx\n' })
-    expect(expectCleanError(await mk(['knowledge', 'list']))).toMatch(/knowledge\/a\.md:3: unknown type "memo"; expected one of adr, policy/)
-  })
-
   it('a missing knowledge folder says how to create it', async () => {
     await setup({})
     const run = await mk(['knowledge', 'list', '--json'])
@@ -172,20 +215,24 @@ describe('bad input: one clear line, exit 2, no stack trace', () => {
     expect(parseJson(run)).toMatchObject({ errorCode: 'NOT_FOUND', message: expect.stringContaining('mk init') })
   })
 
-  it('an unreadable file is named', async () => {
+  it('check names an unreadable file, which could carry constraints (issue 12)', async () => {
     const ws = await setup({ ...mkRepo })
     const secret = join(ws.root, 'knowledge/policies/no-eval.md')
     await chmod(secret, 0o000)
     // Root reads every file, so as root the test runs mk as an ordinary user.
     const asUser = process.getuid?.() === 0 ? 65534 : undefined
     if (asUser !== undefined) await chmod(dirname(ws.root), 0o755)
-    const run = await mk(['knowledge', 'list'], asUser === undefined ? {} : { uid: asUser })
-    expect(expectCleanError(run)).toMatch(/knowledge\/policies\/no-eval\.md: cannot read file: EACCES/)
+    const as = asUser === undefined ? {} : { uid: asUser }
+    expect(expectCleanError(await mk(['knowledge', 'check'], as))).toMatch(/knowledge\/policies\/no-eval\.md: cannot read file: EACCES/)
+    const list = await mk(['knowledge', 'list'], as)
+    expect(list.exitCode).toBe(0)
+    expect(list.stderr).toMatch(/knowledge\/policies\/no-eval\.md: cannot read file: EACCES/)
   })
-
-  it('duplicate ids name both files', async () => {
+  it('duplicate ids name both files, and list still answers', async () => {
     await setup({ 'knowledge/a.md': '---\nid: same\ntitle: A\n---\nx\n', 'knowledge/b.md': '---\nid: same\ntitle: B\n---\nx\n' })
-    expect(expectCleanError(await mk(['knowledge', 'list']))).toMatch(/knowledge\/b\.md:1: duplicate id "same": also defined in knowledge\/a\.md/)
+    const run = await mk(['knowledge', 'list'])
+    expect(run.exitCode).toBe(0)
+    expect(run.stderr).toMatch(/knowledge\/b\.md:1: duplicate id "same": also defined in knowledge\/a\.md/)
   })
 
   it('an unknown flag is named', async () => {
@@ -215,9 +262,10 @@ describe('bad input: one clear line, exit 2, no stack trace', () => {
     expect(run.exitCode).toBe(2)
     const linted = parseJson<{ problems: { file: string; line: number; code: string }[]; errorCount: number }>(run)
     expect(linted.problems.map((problem) => `${problem.file}:${problem.line} ${problem.code}`)).toEqual([
-      'knowledge/a.md:4 unknown-status',
+      'knowledge/a.md:4 unmapped-status',
       'knowledge/a.md:5 broken-supersedes',
       'knowledge/b.md:1 duplicate-id',
+      'knowledge/b.md:1 no-status',
       'knowledge/b.md:7 invalid-pattern',
     ])
   })

@@ -47,6 +47,15 @@ describe('mk mcp', () => {
     expect(result.texts[0]).toContain('1 item')
   })
 
+  it('answers knowledge tools from every file that loads and names the one that does not (issue 12)', async () => {
+    workspace = await makeWorkspace({ 'knowledge/adr/adr-0001-use-postgresql.md': adr, 'knowledge/adr/adr-0002-bad.md': '---\ntitle: Bad\ntags: [a\n---\nx\n' })
+    connection = await connectMcp(workspace)
+    const listed = await connection.call('knowledge_list', {})
+    expect(listed).toMatchObject({ ok: true, output: { totalCount: 1, problems: [{ file: 'knowledge/adr/adr-0002-bad.md', code: 'malformed-frontmatter', severity: 'error' }] } })
+    const shown = await connection.call('knowledge_show', { id: 'adr-0001-use-postgresql' })
+    expect(shown).toMatchObject({ ok: true, output: { status: 'accepted', problems: [{ file: 'knowledge/adr/adr-0002-bad.md' }] } })
+  })
+
   it('offers a worker only read-only tools', async () => {
     workspace = await makeWorkspace()
     connection = await connectMcp(workspace, ['--profile', 'worker'])

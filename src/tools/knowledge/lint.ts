@@ -1,24 +1,17 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-
-const problemSchema = z.strictObject({
-  file: z.string(),
-  line: z.number().int().describe('1-based; 0 when the problem is the whole file or folder'),
-  code: z.string(),
-  message: z.string(),
-  severity: z.enum(['error', 'warning']),
-})
+import { knowledgeProblemSchema, toProblemOutput } from './schemas.js'
 
 export const knowledgeLint = defineTool({
   name: 'knowledge_lint',
   title: 'Lint knowledge files',
   description:
-    'Check every knowledge file for problems: malformed frontmatter, unknown type, status, operator or target, invalid constraint patterns, duplicate ids, and supersedes links that are broken or one-way. Each problem names file and line. Fails (exit 2) when any error is found.',
+    'Check every knowledge file for problems: malformed frontmatter, unknown type, operator or target, invalid constraint patterns, duplicate ids and broken supersedes links (errors); statuses that map to no canonical status and one-way supersedes links (warnings); files without a status (info). Each problem names file and line. Fails (exit 2) when any error is found.',
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({}),
   output: z.strictObject({
-    problems: z.array(problemSchema),
+    problems: z.array(knowledgeProblemSchema),
     errorCount: z.number().int(),
     warningCount: z.number().int(),
     filesChecked: z.number().int(),
@@ -32,13 +25,14 @@ export const knowledgeLint = defineTool({
           {
             file: 'knowledge/adr/adr-0003-queue.md',
             line: 4,
-            code: 'unknown-status',
-            message: 'unknown status "aproved"; expected one of draft, proposed, accepted, rejected, deprecated, superseded',
-            severity: 'error',
+            code: 'unmapped-status',
+            message:
+              'status "aproved" maps to none of draft, proposed, accepted, rejected, deprecated, superseded; it loads as written and its constraints are not enforced (map it with knowledge.statusMap in .mkrc)',
+            severity: 'warning',
           },
         ],
-        errorCount: 1,
-        warningCount: 0,
+        errorCount: 0,
+        warningCount: 1,
         filesChecked: 12,
       },
     },
@@ -49,20 +43,20 @@ export const knowledgeLint = defineTool({
     const base = await loadKnowledge(ctx.workspace)
     const problems = lintKnowledge(base)
     const errorCount = problems.filter((problem) => problem.severity === 'error').length
-    const warningCount = problems.length - errorCount
+    const warningCount = problems.filter((problem) => problem.severity === 'warning').length
     const { style } = ctx
     const lines = problems.map(
       (problem) =>
-        `${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.severity === 'error' ? style.red('error') : style.yellow('warning')} ${problem.message} ${style.dim(`[${problem.code}]`)}`,
+        `${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.severity === 'error' ? style.red('error') : problem.severity === 'warning' ? style.yellow('warning') : style.dim('info')} ${problem.message} ${style.dim(`[${problem.code}]`)}`,
     )
     const files = `${base.filesRead} file${base.filesRead === 1 ? '' : 's'}`
     lines.push(
       problems.length === 0
         ? style.green(`✓ ${files} checked, no problems`)
-        : `${files} checked: ${errorCount} error${errorCount === 1 ? '' : 's'}, ${warningCount} warning${warningCount === 1 ? '' : 's'}`,
+        : `${files} checked: ${errorCount} error${errorCount === 1 ? '' : 's'}, ${warningCount} warning${warningCount === 1 ? '' : 's'}, ${problems.length - errorCount - warningCount} info`,
     )
     return {
-      output: { problems, errorCount, warningCount, filesChecked: base.filesRead },
+      output: { problems: problems.map(toProblemOutput), errorCount, warningCount, filesChecked: base.filesRead },
       display: lines.join('\n'),
       ...(errorCount > 0 ? { exitCode: 2 as const } : {}),
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { renderTable } from '../table.js'
-import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary, exampleKnowledgeSummary } from './schemas.js'
+import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, loadProblemsSchema, oneOrMany, reportLoadProblems, toSummary, exampleKnowledgeSummary } from './schemas.js'
 
 export const knowledgeList = defineTool({
   name: 'knowledge_list',
@@ -18,6 +18,7 @@ export const knowledgeList = defineTool({
   output: z.strictObject({
     items: z.array(knowledgeSummarySchema),
     totalCount: z.number().int(),
+    problems: loadProblemsSchema,
   }),
   examples: [
     {
@@ -30,13 +31,13 @@ export const knowledgeList = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { loadKnowledge, assertNoErrors } = await import('../../knowledge/load.js')
+    const { loadKnowledge, problemsToReport } = await import('../../knowledge/load.js')
     const base = await loadKnowledge(ctx.workspace)
-    assertNoErrors(base)
+    const problems = reportLoadProblems(problemsToReport(base), ctx.warn)
     const items = base.items
       .filter((item) => input.type === undefined || input.type.includes(item.type))
       .filter((item) => input.layer === undefined || input.layer.includes(item.layer))
-      .filter((item) => input.status === undefined || input.status.includes(item.status))
+      .filter((item) => input.status === undefined || input.status.some((status) => status === item.status))
       .map(toSummary)
     const { style } = ctx
     const display =
@@ -57,6 +58,6 @@ export const knowledgeList = defineTool({
             ],
             style.bold,
           )}\n${style.dim(`${items.length} item${items.length === 1 ? '' : 's'}; ⚑ has constraints`)}`
-    return { output: { items, totalCount: items.length }, display }
+    return { output: { items, totalCount: items.length, ...problems }, display }
   },
 })

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
-import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, oneOrMany, toSummary, exampleKnowledgeSummary } from './schemas.js'
+import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, loadProblemsSchema, oneOrMany, reportLoadProblems, toSummary, exampleKnowledgeSummary } from './schemas.js'
 
 export const knowledgeQuery = defineTool({
   name: 'knowledge_query',
@@ -22,6 +22,7 @@ export const knowledgeQuery = defineTool({
   output: z.strictObject({
     items: z.array(knowledgeSummarySchema),
     totalCount: z.number().int().describe('Matches before the limit was applied'),
+    problems: loadProblemsSchema,
   }),
   examples: [
     {
@@ -37,8 +38,8 @@ export const knowledgeQuery = defineTool({
     const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([import('../../search/workspace-index.js'), import('../../search/knowledge-items.js')])
     const index = await workspaceIndex(ctx)
     const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
-    const { assertNoErrors } = await import('../../knowledge/load.js')
-    assertNoErrors({ problems: fresh.knowledgeProblems })
+    const { problemsToReport } = await import('../../knowledge/load.js')
+    const problems = reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
     const filters = {
       kind: 'knowledge' as const,
       statuses: input.status,
@@ -67,6 +68,6 @@ export const knowledgeQuery = defineTool({
         : items
             .map((item) => `${style.cyan(item.id)} ${style.dim(`${item.type} · ${item.layer} · ${item.status}`)}\n  ${item.title}${item.summary === undefined ? '' : `\n  ${style.dim(item.summary)}`}`)
             .join('\n')
-    return { output: { items, totalCount: ids.length }, display }
+    return { output: { items, totalCount: ids.length, ...problems }, display }
   },
 })

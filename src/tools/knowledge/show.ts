@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { constraintSchema, knowledgeLayerSchema, knowledgeStatusSchema, knowledgeTypeSchema } from './schemas.js'
+import { constraintSchema, itemStatusSchema, knowledgeLayerSchema, knowledgeTypeSchema, loadProblemsSchema, reportLoadProblems, statusRawOf, statusRawSchema } from './schemas.js'
 
 const versionSchema = z.strictObject({
   version: z.string().describe('Short commit id'),
@@ -39,7 +39,8 @@ export const knowledgeShow = defineTool({
     id: z.string(),
     type: knowledgeTypeSchema,
     title: z.string(),
-    status: knowledgeStatusSchema,
+    status: itemStatusSchema,
+    statusRaw: statusRawSchema,
     layer: knowledgeLayerSchema,
     tags: z.array(z.string()),
     summary: z.string().optional(),
@@ -55,6 +56,7 @@ export const knowledgeShow = defineTool({
     constraints: z.array(constraintSchema).optional(),
     shadows: z.array(z.strictObject({ layer: knowledgeLayerSchema, path: z.string() })).describe('Items of the same id in less specific layers that this one hides'),
     history: z.array(versionSchema).optional(),
+    problems: loadProblemsSchema,
   }),
   examples: [
     {
@@ -95,10 +97,10 @@ export const knowledgeShow = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { loadKnowledge, assertNoErrors } = await import('../../knowledge/load.js')
+    const { loadKnowledge, problemsToReport } = await import('../../knowledge/load.js')
     const { MkError } = await import('../../errors.js')
     const base = await loadKnowledge(ctx.workspace)
-    assertNoErrors(base)
+    const problems = reportLoadProblems(problemsToReport(base), ctx.warn)
     const item = base.items.find((candidate) => candidate.id === input.id) ?? (await itemOfPrefix(input.id, base.items))
     if (item === undefined) {
       const { nearestIds } = await import('../../knowledge/suggest.js')
@@ -115,6 +117,7 @@ export const knowledgeShow = defineTool({
       type: item.type,
       title: item.title,
       status: item.status,
+      ...statusRawOf(item),
       layer: item.layer,
       tags: item.tags,
       ...(item.summary === undefined ? {} : { summary: item.summary }),
@@ -129,6 +132,7 @@ export const knowledgeShow = defineTool({
       ...(input.constraints ? { constraints } : {}),
       shadows,
       ...(history === undefined ? {} : { history }),
+      ...problems,
     }
     const { style } = ctx
     const lines = [

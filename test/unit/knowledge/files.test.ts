@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { validateConfig } from '../../../src/config/load.js'
 import { knowledgePathFilter } from '../../../src/knowledge/files.js'
+import { templateFileNames } from '../../fixtures/adr-formats.js'
 
 describe('knowledgePathFilter', () => {
   const workspace = { root: '/ws', configPath: undefined, config: validateConfig({}, 'test'), mkHome: '/home/.mk', stateDir: '/ws/.mk' }
@@ -11,6 +12,13 @@ describe('knowledgePathFilter', () => {
     expect(isKnowledge('adr/README.md')).toBe(false)
     expect(isKnowledge('adr/adr-template.md')).toBe(false)
     expect(isKnowledge('adr/notes.txt')).toBe(false)
+  })
+
+  it('recognises templates by their exact names, never by a substring (issue 12)', () => {
+    const isKnowledge = knowledgePathFilter(workspace, '/ws/knowledge')
+    for (const name of templateFileNames) expect(isKnowledge(`adr/${name}`), name).toBe(false)
+    expect(isKnowledge('adr/adr-014-project-templates.md')).toBe(true)
+    expect(isKnowledge('adr/0031-template-engine.md')).toBe(true)
   })
 
   it('leaves out the project memory folder and every source\'s memory/ folder', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { assertNoErrors, loadKnowledge } from '../../../src/knowledge/load.js'
+import { problemsToReport, loadKnowledge } from '../../../src/knowledge/load.js'
 import { lintKnowledge } from '../../../src/knowledge/lint.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 import { adrToolsConfig, adrToolsRepo, mkRepo } from '../../fixtures/adr-repos.js'
@@ -33,7 +33,7 @@ describe('loadKnowledge', () => {
   it('reports a missing knowledge folder as an error naming the folder', async () => {
     const base = await load({})
     expect(base.problems).toMatchObject([{ code: 'missing-source', file: 'knowledge', severity: 'error' }])
-    expect(() => assertNoErrors(base)).toThrow(/knowledge folder knowledge of source "project" does not exist/)
+    expect(() => problemsToReport(base)).toThrow(/knowledge folder knowledge of source "project" does not exist/)
   })
 
   it('reports duplicate ids within a layer', async () => {
@@ -70,5 +70,18 @@ describe('lintKnowledge', () => {
       ['knowledge/new.md', 5, 'broken-supersedes'],
       ['knowledge/new.md', 5, 'one-way-supersedes'],
     ])
+    expect(lintKnowledge(base).find((problem) => problem.code === 'one-way-supersedes')?.severity).toBe('warning')
+  })
+
+  it('resolves "superseded by ADR-0005" and stale links by the number in the file name (issue 12)', async () => {
+    const section = (status: string) => `# X\n\n## Status\n\n${status}\n`
+    const base = await load({
+      'knowledge/adr/0001-a.md': section('Superseded by ADR-0002'),
+      'knowledge/adr/0002-b.md': section('Superseded by [3. C](0003-old-name.md)'),
+      'knowledge/adr/0003-c.md': section('Accepted'),
+      'knowledge/adr/0004-d.md': section('Superseded by ADR-0009'),
+    })
+    const byId = new Map(base.items.map((entry) => [entry.id, entry.supersededBy]))
+    expect(Object.fromEntries(byId)).toEqual({ '0001-a': ['0002-b'], '0002-b': ['0003-c'], '0003-c': [], '0004-d': ['ADR-0009'] })
   })
 })
