@@ -16,6 +16,7 @@ import type { WaiverProblem } from './contract.js'
 import { atLeast, type Finding, type Rule } from './model.js'
 import { compilePattern } from './regex.js'
 import { scanFiles } from './scan-files.js'
+import type { BudgetOverrun } from './scan-budget.js'
 import { planScans } from './scan-planning.js'
 import { GlobMatcher } from './scope.js'
 import { evaluators } from './targets/index.js'
@@ -44,6 +45,14 @@ export interface CheckOptions {
   today?: string
 }
 
+/** A file a constraint was not judged on because it exceeded its scan budget (scan-budget.ts). */
+export interface OverBudget {
+  constraintId: string
+  severity: Severity
+  file: string
+  reason: BudgetOverrun
+}
+
 export interface CheckReport {
   passed: boolean
   failOn: Severity
@@ -53,7 +62,7 @@ export interface CheckReport {
   waiverProblems: WaiverProblem[]
   baseline: { file: string; hidden: number; fixed: number } | undefined
   summary: Record<Severity, number>
-  skipped: { binary: number; tooLarge: number; symlinks: number; constraints: number }
+  skipped: { binary: number; tooLarge: number; symlinks: number; constraints: number; overBudget: OverBudget[] }
   checked: { paths: number; files: number; constraints: number }
   /** Every evaluated constraint, for reporters that describe rules (SARIF). */
   rules: Rule[]
@@ -126,10 +135,16 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
   const context = new EvaluationContext(input, globs, scans, planning.patternIndex)
   const findings: Finding[] = []
   let constraintsSkipped = 0
+  const overBudget: OverBudget[] = []
   for (const rule of rules) {
     const found = evaluators[rule.constraint.target](rule, context)
     if (found === undefined) constraintsSkipped++
     else findings.push(...found)
+    const { id, severity, operator } = rule.constraint
+    for (const { file, overrun } of context.overruns(rule)) {
+      // Too many matches of a required pattern is a pass; anything else left the file unjudged.
+      if (!(operator === 'must_match' && overrun === 'matches')) overBudget.push({ constraintId: id, severity, file, reason: overrun })
+    }
   }
 
   const waivers = applyWaivers(findings, {
@@ -141,22 +156,23 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
     complete: input.complete,
     globs,
   })
-  const baselineEntries = options.useBaseline ? readBaseline(workspace.root, baselineFile) : undefined
-  const baselined = baselineEntries === undefined ? undefined : applyBaseline(waivers.kept, baselineEntries)
+  const baseline = options.useBaseline ? readBaseline(workspace.root, baselineFile) : undefined
+  const baselined = baseline === undefined ? undefined : applyBaseline(waivers.kept, baseline)
   const remaining = (baselined?.kept ?? waivers.kept).filter((finding) => atLeast(finding.rule.constraint.severity, options.minSeverity))
   remaining.sort(compareFindings)
 
   const summary: Record<Severity, number> = { info: 0, warn: 0, block: 0 }
   for (const finding of remaining) summary[finding.rule.constraint.severity]++
   return {
-    passed: !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)),
+    // A file left unjudged is never a pass: it could hide the violation the constraint exists for.
+    passed: !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)) && !overBudget.some((skip) => atLeast(skip.severity, options.failOn)),
     failOn: options.failOn,
     findings: remaining,
     waived: waivers.waived.sort((a, b) => compareFindings(a.finding, b.finding)),
     waiverProblems: waivers.problems,
     baseline: baselined === undefined ? undefined : { file: baselineFile, hidden: baselined.hidden, fixed: input.complete ? baselined.fixed : 0 },
     summary,
-    skipped: { binary: scanned.binary, tooLarge: scanned.tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped },
+    skipped: { binary: scanned.binary, tooLarge: scanned.tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped, overBudget },
     checked: { paths: input.paths.length, files: scans.size, constraints: rules.length },
     rules,
     mode: input.mode,

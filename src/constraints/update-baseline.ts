@@ -1,5 +1,5 @@
 import type { Workspace } from '../config/workspace.js'
-import { baselineEntries, readBaseline, writeBaseline, type BaselineEntry } from './baseline.js'
+import { applyBaseline, baselineEntries, baselineVersion, readBaseline, writeBaseline } from './baseline.js'
 import { runCheck } from './check.js'
 import { requireInsideWorkspace } from './workspace-path.js'
 
@@ -13,21 +13,13 @@ export interface BaselineUpdate {
   pruned: number
 }
 
-function countsByKey(entries: readonly BaselineEntry[]): Map<string, number> {
-  return new Map(entries.map((entry) => [`${entry.constraint}\0${entry.file}\0${entry.hash}`, entry.count]))
-}
-
 /** Record every current violation of the working tree (of every constraint) as accepted, dropping fixed ones. */
 export async function updateBaseline(workspace: Workspace): Promise<BaselineUpdate> {
   const file = requireInsideWorkspace(workspace.root, workspace.config.check.baseline, '.mkrc check.baseline')
-  const before = countsByKey(readBaseline(workspace.root, file) ?? [])
+  const before = readBaseline(workspace.root, file) ?? { version: baselineVersion, entries: [] }
   const report = await runCheck(workspace, { source: { kind: 'tree' }, minSeverity: 'info', failOn: 'block', useBaseline: false })
-  const entries = baselineEntries(report.findings)
-  const after = countsByKey(entries)
-  let added = 0
-  for (const [key, count] of after) added += Math.max(0, count - (before.get(key) ?? 0))
-  let pruned = 0
-  for (const [key, count] of before) pruned += Math.max(0, count - (after.get(key) ?? 0))
-  await writeBaseline(workspace.root, file, entries)
-  return { file, violations: report.findings.length, added, pruned }
+  // Compared through applyBaseline, which reads either version: a version 1 file is migrated without counting every entry as changed.
+  const compared = applyBaseline(report.findings, before)
+  await writeBaseline(workspace.root, file, baselineEntries(report.findings))
+  return { file, violations: report.findings.length, added: compared.kept.length, pruned: compared.fixed }
 }

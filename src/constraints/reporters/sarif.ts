@@ -1,6 +1,6 @@
 import type { Log, ReportingDescriptor, Result } from 'sarif'
 import type { Severity } from '../../knowledge/model.js'
-import { lineHash } from '../baseline.js'
+import { subjectHash } from '../fingerprint.js'
 import type { CheckReport } from '../check.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
 
@@ -54,7 +54,7 @@ export function renderSarif(report: CheckReport): string {
           },
         },
       ],
-      partialFingerprints: { 'mkLineHash/v1': `${constraint.id}:${lineHash(finding.lineText)}` },
+      partialFingerprints: { 'mkSubjectHash/v1': `${constraint.id}:${subjectHash(finding.subject)}` },
       ...(suppression === undefined ? {} : { suppressions: [suppression] }),
     }
   }

@@ -56,7 +56,7 @@ export const knowledgeCheck = defineTool({
         summary: { info: 0, warn: 0, block: 1 },
         waived: [],
         waiverProblems: [],
-        skipped: { binary: 0, tooLarge: 0, symlinks: 0, constraints: 2 },
+        skipped: { binary: 0, tooLarge: 0, symlinks: 0, constraints: 2, overBudget: [] },
         checked: { paths: 0, files: 0, constraints: 7 },
       },
     },

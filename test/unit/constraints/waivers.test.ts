@@ -15,7 +15,7 @@ function rule(id: string, waivable = true): Rule {
 }
 
 function finding(of: Rule, file: string, line: number): Finding {
-  return { rule: of, file, line, column: 1, subject: 'x', message: 'm', lineText: 'x' }
+  return { rule: of, file, line, column: 1, subject: 'x', message: 'm', lineHash: 'x' }
 }
 
 const options = (sources: SourceText[], fileWaivers: Waiver[] = [], complete = true) => ({
