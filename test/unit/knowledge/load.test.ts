@@ -71,4 +71,12 @@ describe('lintKnowledge', () => {
       ['knowledge/new.md', 5, 'one-way-supersedes'],
     ])
   })
+
+  it('issue 11.16: reports a constraint id used by two items as an error', async () => {
+    const constraint = (id: string): string => `constraints:\n  - id: ${id}\n    operator: must_not_match\n    target: code\n    pattern: eval\n`
+    const base = await load({ 'knowledge/a.md': item('a', constraint('no-eval')), 'knowledge/b.md': item('b', constraint('no-eval')) })
+    const problems = lintKnowledge(base).filter((problem) => problem.code === 'duplicate-constraint-id')
+    expect(problems).toMatchObject([{ file: 'knowledge/b.md', line: 6, severity: 'error' }])
+    expect(problems[0]?.message).toContain('knowledge/a.md')
+  })
 })
