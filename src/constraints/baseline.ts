@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js'
 import { describeIssues } from '../validation.js'
 import { subjectHash } from './fingerprint.js'
 import type { Finding } from './model.js'
-import { insideWorkspace } from './workspace-path.js'
+import { insideWorkspace } from '../fs/path-guard.js'
 
 /**
  * Violations accepted when mk was adopted, keyed by constraint id, file and a

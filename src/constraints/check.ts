@@ -21,7 +21,7 @@ import { planScans } from './scan-planning.js'
 import { GlobMatcher } from './scope.js'
 import { evaluators } from './targets/index.js'
 import { applyWaivers, loadFileWaivers } from './waivers.js'
-import { insideWorkspace, requireInsideWorkspace } from './workspace-path.js'
+import { insideWorkspace, requireInsideWorkspace } from '../fs/path-guard.js'
 
 export type CheckSource =
   | { kind: 'tree' }

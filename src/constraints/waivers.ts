@@ -9,7 +9,7 @@ import type { Waiver } from './inline-waivers.js'
 import type { WaiverProblem } from './contract.js'
 import type { Finding } from './model.js'
 import type { GlobMatcher } from './scope.js'
-import { globEscapeError } from './workspace-path.js'
+import { globEscapeError } from '../fs/path-guard.js'
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/
 

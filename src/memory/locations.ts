@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path'
 import type { MemoryLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
+import { requireResolvesWithin, writableFolders } from '../fs/path-guard.js'
 import { resolveSources } from '../knowledge/sources.js'
 
 /** Who is asking: agent and session memories are partitioned by these ids. */
@@ -49,7 +50,9 @@ export function visibleFolders(workspace: Workspace, identity: MemoryIdentity): 
     folders.push({ layer: 'session', key: `session/${id}`, dir: join(home, 'session', id), private: true, owner: id })
   }
   folders.push({ layer: 'user', key: 'user', dir: join(home, 'user'), private: true, owner: undefined })
-  folders.push({ layer: 'project', key: 'project', dir: resolve(workspace.root, workspace.config.memory.dir), private: false, owner: undefined })
+  const projectDir = resolve(workspace.root, workspace.config.memory.dir)
+  requireResolvesWithin([{ path: workspace.root, name: 'the workspace' }], projectDir, '.mkrc memory.dir')
+  folders.push({ layer: 'project', key: 'project', dir: projectDir, private: false, owner: undefined })
   for (const source of resolveSources(workspace)) {
     if (source.layer === 'project') continue
     folders.push({ layer: source.layer, key: `${source.layer}/${source.name}`, dir: join(source.directory, 'memory'), private: false, owner: undefined })
@@ -60,7 +63,11 @@ export function visibleFolders(workspace: Workspace, identity: MemoryIdentity): 
 /** The folder a new memory of this layer is written to, or a clear error saying why there is none. */
 export function folderForLayer(workspace: Workspace, identity: MemoryIdentity, layer: MemoryLayer): MemoryFolder {
   const folder = visibleFolders(workspace, identity).find((candidate) => candidate.layer === layer)
-  if (folder !== undefined) return folder
+  if (folder !== undefined) {
+    // A local knowledge source may be read from anywhere, but mk writes only inside the workspace and MK_HOME.
+    requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), folder.dir, `the ${layer} memory folder`)
+    return folder
+  }
   if (layer === 'agent' || layer === 'session') {
     const flag = layer === 'agent' ? '--agent ID or MK_AGENT_ID' : '--session ID or MK_SESSION_ID'
     throw new MkError('INVALID_INPUT', `the ${layer} layer needs an id: pass ${flag}`, { details: { field: 'layer', hint: `set ${flag}` } })
