@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import * as Errors from '@oclif/core/errors'
 import { loadWorkspace } from '../config/load.js'
 import { runtimeEnvFrom } from '../config/workspace.js'
-import { toErrorObject, MkError } from '../errors.js'
+import { toErrorObject, MkError, type ErrorObject } from '../errors.js'
 import { Resources, type ProgressEvent } from '../tools/context.js'
 import type { AnyTool } from '../tools/define.js'
 import { dispatch } from '../tools/dispatcher.js'
@@ -21,6 +21,8 @@ export interface CallOptions {
   /** Pre-approve an elevated tool (`--yes`). */
   yes?: boolean
   progress?: (event: ProgressEvent) => void
+  /** What stdout gets when the call fails, besides the error on stderr (a SARIF log that carries the error). */
+  failureOutput?: (error: ErrorObject) => Promise<string>
 }
 
 async function askOnTerminal(question: string): Promise<boolean> {
@@ -60,9 +62,12 @@ export abstract class MkCommand extends Command {
         ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
         ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
       })
+      if (!outcome.ok && options.failureOutput !== undefined) streams.stdout.write(`${await options.failureOutput(outcome.error)}\n`)
       process.exitCode = renderOutcome(outcome, flags.json, streams, style)
     } catch (error) {
-      renderError(toErrorObject(error), flags.json, streams, style)
+      const errorObject = toErrorObject(error)
+      if (options.failureOutput !== undefined) streams.stdout.write(`${await options.failureOutput(errorObject)}\n`)
+      renderError(errorObject, flags.json, streams, style)
       process.exitCode = 2
     } finally {
       await resources.closeAll()

@@ -67,6 +67,8 @@ export interface CheckReport {
   /** Every evaluated constraint, for reporters that describe rules (SARIF). */
   rules: Rule[]
   mode: CheckInput['mode']
+  /** Absolute folders, for reporters that locate files from the repository root (SARIF). */
+  location: { repositoryRoot: string; workspaceRoot: string; configFile: string | undefined }
 }
 
 async function selectRules(workspace: Workspace, knowledgeItemIds: readonly string[] | undefined) {
@@ -176,5 +178,6 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
     checked: { paths: input.paths.length, files: scans.size, constraints: rules.length },
     rules,
     mode: input.mode,
+    location: { repositoryRoot: gitRoot ?? workspace.root, workspaceRoot: workspace.root, configFile: workspace.configPath },
   }
 }
