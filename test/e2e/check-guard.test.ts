@@ -46,6 +46,8 @@ describe('knowledge check cannot hang, escape or lie', () => {
     expect(output.skipped.overBudget).toEqual([{ constraintId: 'no-console', severity: 'block', file: 'dist/app.min.js', reason: 'matches' }])
     const text = await mk(ws, ['knowledge', 'check'])
     expect(text.stdout).toMatch(/not judged[\s\S]*dist\/app\.min\.js\s+over 1000 matches\s+\[no-console\]/)
+    const github = await mk(ws, ['knowledge', 'check', '--format', 'github'])
+    expect(github.stdout).toContain('::error file=dist/app.min.js,title=no-console not judged::dist/app.min.js was not judged: over 1000 matches')
   })
 
   it('issue 11.7: a line-spanning pattern over 400 KB of lines finishes and judges every line', async () => {
