@@ -3,24 +3,24 @@ import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
 import { assertNoErrors, loadKnowledge } from '../knowledge/load.js'
 import type { Severity } from '../knowledge/model.js'
-import { applyBaseline, readBaseline } from './baseline.js'
-import { collectFiles } from './collect-files.js'
-import { collectProposal, type ProposedFile } from './collect-proposal.js'
-import { collectTree } from './collect-tree.js'
-import { EvaluationContext } from './context.js'
-import { createScanner } from './file-scan.js'
-import { IgnoreRules } from './ignore-rules.js'
-import type { Waiver } from './inline-waivers.js'
-import type { CheckInput, ProposedDependency } from './input.js'
+import { applyBaseline, readBaseline } from './waivers/baseline.js'
+import { collectFiles } from './input/collect-files.js'
+import { collectProposal, type ProposedFile } from './input/collect-proposal.js'
+import { collectTree } from './input/collect-tree.js'
+import { EvaluationContext } from './evaluate/context.js'
+import { createScanner } from './scan/file-scan.js'
+import { IgnoreRules } from './input/ignore-rules.js'
+import type { Waiver } from './waivers/inline-waivers.js'
+import type { CheckInput, ProposedDependency } from './input/input.js'
 import type { WaiverProblem } from './contract.js'
 import { atLeast, type Finding, type Rule } from './model.js'
-import { compilePattern } from './regex.js'
-import { scanFiles } from './scan-files.js'
-import type { BudgetOverrun } from './scan-budget.js'
-import { planScans } from './scan-planning.js'
+import { compilePattern } from './scan/regex.js'
+import { scanFiles } from './scan/scan-files.js'
+import type { BudgetOverrun } from './scan/scan-budget.js'
+import { planScans } from './scan/scan-planning.js'
 import { GlobMatcher } from './scope.js'
-import { evaluators } from './targets/index.js'
-import { applyWaivers, loadFileWaivers } from './waivers.js'
+import { evaluators } from './evaluate/index.js'
+import { applyWaivers, loadFileWaivers } from './waivers/waivers.js'
 import { insideWorkspace, requireInsideWorkspace } from '../fs/path-guard.js'
 
 export type CheckSource =
@@ -97,7 +97,7 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
     case 'tree':
       return collectTree(workspace.root, rules)
     case 'staged': {
-      const { collectStaged } = await import('./collect-staged.js')
+      const { collectStaged } = await import('./input/collect-staged.js')
       return collectStaged(workspace.root, gitRoot, rules, source.indexFile)
     }
     case 'files':

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { constraintOperators, constraintTargets, severities } from '../knowledge/model.js'
 import type { CheckReport } from './check.js'
-import { describeOverrun } from './scan-budget.js'
+import { describeOverrun } from './scan/scan-budget.js'
 import { waiverProblemKinds, waiverSources, type Finding } from './model.js'
 
 const severitySchema = z.enum(severities)

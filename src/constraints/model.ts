@@ -1,6 +1,6 @@
 import type { Constraint, KnowledgeItem, Severity } from '../knowledge/model.js'
-import { lineHash } from './fingerprint.js'
-import type { CompiledPattern } from './regex.js'
+import { lineHash } from './waivers/fingerprint.js'
+import type { CompiledPattern } from './scan/regex.js'
 
 /** An accepted constraint ready to evaluate, with the item that states it. */
 export interface Rule {

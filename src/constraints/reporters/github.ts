@@ -1,7 +1,7 @@
 import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../check.js'
 import { workspaceRootFile } from '../model.js'
-import { describeOverrun } from '../scan-budget.js'
+import { describeOverrun } from '../scan/scan-budget.js'
 
 const commandBySeverity: Readonly<Record<Severity, string>> = { block: 'error', warn: 'warning', info: 'notice' }
 

@@ -4,9 +4,9 @@ import type { ErrorObject } from '../../errors.js'
 import { toPosix } from '../../fs/walk.js'
 import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../check.js'
-import { subjectHash } from '../fingerprint.js'
+import { subjectHash } from '../waivers/fingerprint.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
-import { describeOverrun } from '../scan-budget.js'
+import { describeOverrun } from '../scan/scan-budget.js'
 
 const levelBySeverity: Readonly<Record<Severity, Result.level>> = { block: 'error', warn: 'warning', info: 'note' }
 

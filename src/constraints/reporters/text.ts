@@ -1,7 +1,7 @@
 import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../check.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
-import { describeOverrun } from '../scan-budget.js'
+import { describeOverrun } from '../scan/scan-budget.js'
 import { constraintLines } from './constraint-line.js'
 import type { Style } from '../../style.js'
 import { plural } from '../../text.js'

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { applyBaseline, baselineEntries, readBaseline } from '../../../src/constraints/baseline.js'
-import { lineHash, subjectHash } from '../../../src/constraints/fingerprint.js'
+import { applyBaseline, baselineEntries, readBaseline } from '../../../src/constraints/waivers/baseline.js'
+import { lineHash, subjectHash } from '../../../src/constraints/waivers/fingerprint.js'
 import type { Finding, Rule } from '../../../src/constraints/model.js'
 
 const rule = { constraint: { id: 'no-x' } } as Rule

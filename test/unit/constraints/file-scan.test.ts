@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createScanner, type ScannedPattern } from '../../../src/constraints/file-scan.js'
-import { lineHash } from '../../../src/constraints/fingerprint.js'
-import { compilePattern } from '../../../src/constraints/regex.js'
+import { createScanner, type ScannedPattern } from '../../../src/constraints/scan/file-scan.js'
+import { lineHash } from '../../../src/constraints/waivers/fingerprint.js'
+import { compilePattern } from '../../../src/constraints/scan/regex.js'
 
 const pattern = (target: ScannedPattern['target'], source: string): ScannedPattern => ({ target, pattern: source, regex: compilePattern(source) })
 const scanner = createScanner({

@@ -1,4 +1,4 @@
-import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
+import { patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
 import { noLineHash, type Finding, type Rule } from '../model.js'
 
 function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {

@@ -1,4 +1,4 @@
-import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
+import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
 import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
 
 function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {

@@ -1,4 +1,4 @@
-import { patternText, type TargetEvaluator } from '../context.js'
+import { patternText, type TargetEvaluator } from './context.js'
 import { noLineHash, workspaceRootFile, type Finding } from '../model.js'
 
 /** `file` constraints look at paths only: the pattern is a glob, matched like `paths`. */

@@ -1,10 +1,10 @@
 import { lstatSync } from 'node:fs'
 import { join } from 'node:path'
-import { MkError } from '../errors.js'
+import { MkError } from '../../errors.js'
 import { readWorkspaceFile } from './workspace-file.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import type { CheckInput } from './input.js'
-import { requireInsideWorkspace } from '../fs/path-guard.js'
+import { requireInsideWorkspace } from '../../fs/path-guard.js'
 
 /**
  * Files named on the command line (what pre-commit frameworks pass): absolute,

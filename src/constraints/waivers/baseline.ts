@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { MkError } from '../errors.js'
-import { writeFileAtomic } from '../fs/atomic-write.js'
-import { describeIssues } from '../validation.js'
+import { MkError } from '../../errors.js'
+import { writeFileAtomic } from '../../fs/atomic-write.js'
+import { describeIssues } from '../../validation.js'
 import { subjectHash } from './fingerprint.js'
-import type { Finding } from './model.js'
-import { insideWorkspace } from '../fs/path-guard.js'
+import type { Finding } from '../model.js'
+import { insideWorkspace } from '../../fs/path-guard.js'
 
 /**
  * Violations accepted when mk was adopted, keyed by constraint id, file and a

@@ -1,8 +1,8 @@
-import type { FileScan, Hit } from './file-scan.js'
-import type { CheckInput } from './input.js'
-import type { Finding, Rule } from './model.js'
-import type { BudgetOverrun } from './scan-budget.js'
-import { inScope, type GlobMatcher } from './scope.js'
+import type { FileScan, Hit } from '../scan/file-scan.js'
+import type { CheckInput } from '../input/input.js'
+import type { Finding, Rule } from '../model.js'
+import type { BudgetOverrun } from '../scan/scan-budget.js'
+import { inScope, type GlobMatcher } from '../scope.js'
 
 /** What every target evaluator reads: the input, the scans of the files read, and where each code and import rule's hits are in them. */
 export class EvaluationContext {

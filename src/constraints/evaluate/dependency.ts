@@ -1,5 +1,5 @@
-import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
-import { lineHash } from '../fingerprint.js'
+import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
+import { lineHash } from '../waivers/fingerprint.js'
 import { noLineHash, type Finding, type Rule } from '../model.js'
 
 /** The manifest proposed dependencies are assumed to be added to. */

@@ -1,7 +1,7 @@
-import type { Workspace } from '../config/workspace.js'
+import type { Workspace } from '../../config/workspace.js'
 import { applyBaseline, baselineEntries, baselineVersion, readBaseline, writeBaseline } from './baseline.js'
-import { runCheck } from './check.js'
-import { requireInsideWorkspace } from '../fs/path-guard.js'
+import { runCheck } from '../check.js'
+import { requireInsideWorkspace } from '../../fs/path-guard.js'
 
 export interface BaselineUpdate {
   file: string
