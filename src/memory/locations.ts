@@ -60,14 +60,15 @@ export function visibleFolders(workspace: Workspace, identity: MemoryIdentity): 
   return folders
 }
 
+/** Refuses a folder outside the workspace and MK_HOME: a local knowledge source may be read from anywhere, but mk writes only there. */
+export function requireWritableFolder(workspace: Workspace, folder: MemoryFolder): void {
+  requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), folder.dir, `the ${folder.key} memory folder`)
+}
+
 /** The folder a new memory of this layer is written to, or a clear error saying why there is none. */
 export function folderForLayer(workspace: Workspace, identity: MemoryIdentity, layer: MemoryLayer): MemoryFolder {
   const folder = visibleFolders(workspace, identity).find((candidate) => candidate.layer === layer)
-  if (folder !== undefined) {
-    // A local knowledge source may be read from anywhere, but mk writes only inside the workspace and MK_HOME.
-    requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), folder.dir, `the ${layer} memory folder`)
-    return folder
-  }
+  if (folder !== undefined) return folder
   if (layer === 'agent' || layer === 'session') {
     const flag = layer === 'agent' ? '--agent ID or MK_AGENT_ID' : '--session ID or MK_SESSION_ID'
     throw new MkError('INVALID_INPUT', `the ${layer} layer needs an id: pass ${flag}`, { details: { field: 'layer', hint: `set ${flag}` } })

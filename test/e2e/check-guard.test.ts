@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir, symlink } from 'node:fs/promises'
+import { mkdir, rename, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseJson, runMk } from '../helpers/mk.js'
@@ -91,6 +91,24 @@ describe('knowledge check cannot hang, escape or lie', () => {
     expect(parseJson(created)).toMatchObject({ errorCode: 'INVALID_INPUT', message: expect.stringContaining('knowledge source "company"') })
     expect(existsSync(join(company, 'adr', 'adr-0001-escape.md'))).toBe(false)
     expect((await mk(ws, ['knowledge', 'list', '--json'])).exitCode).toBe(0)
+  })
+
+  it('issue 11.8: memories of a local source that leads out of the workspace are neither added nor deleted', async () => {
+    const config = 'knowledge:\n  sources:\n    - name: project\n      layer: project\n      path: knowledge\n    - name: shared\n      layer: team\n      path: shared\n'
+    const ws = await workspace({ '.mkrc': config, 'knowledge/policy/rules.md': policy(noConsole), 'shared/policy/x.md': policy([]) })
+    const added = await mk(ws, ['memory', 'add', 'the team fact', '--layer', 'team', '--json'])
+    expect(added.exitCode, added.stdout).toBe(0)
+    const { memoryId: id } = parseJson<{ memoryId: string }>(added)
+    // The shared folder now lies outside the workspace, reached through a link.
+    const outside = join(dirname(ws.root), 'shared-elsewhere')
+    await rename(join(ws.root, 'shared'), outside)
+    await symlink(outside, join(ws.root, 'shared'))
+    const deleted = await mk(ws, ['memory', 'delete', id, '--json'])
+    expect(deleted.exitCode, deleted.stdout).toBe(2)
+    expect(parseJson(deleted)).toMatchObject({ errorCode: 'INVALID_INPUT', message: expect.stringContaining('the team/shared memory folder') })
+    expect(existsSync(join(outside, 'memory', `${id}.md`))).toBe(true)
+    const again = await mk(ws, ['memory', 'add', 'another team fact', '--layer', 'team', '--json'])
+    expect(again.exitCode).toBe(2)
   })
 
   it('issue 11.14: a dependency added after a baselined one leaves it baselined', async () => {
