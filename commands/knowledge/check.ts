@@ -3,11 +3,18 @@ import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
 import { reportFormats } from '../../src/constraints/reporters/formats.js'
 import { parseJsonObject, readStdin } from '../../src/cli/json-input.js'
+import type { ErrorObject } from '../../src/errors.js'
 import { severities } from '../../src/knowledge/model.js'
 import { knowledgeCheck } from '../../src/tools/knowledge/check.js'
 import { knowledgeUpdateBaseline } from '../../src/tools/knowledge/update-baseline.js'
 
 const proposalHint = 'pipe {"files":[{"path":"src/a.ts","content":"..."}],"dependencies":[{"name":"x","version":"1.0.0"}]}'
+
+/** A failed check still writes SARIF, so a CI step that uploads it shows the error. */
+async function sarifOfError(error: ErrorObject): Promise<string> {
+  const [{ renderSarifError }, { readPackageInfo }] = await Promise.all([import('../../src/constraints/reporters/sarif.js'), import('../../src/tools/generate/project.js')])
+  return renderSarifError(error, { version: (await readPackageInfo()).version })
+}
 
 function parseDependency(spec: string): { name: string; version?: string } {
   const at = spec.indexOf('@', 1)
@@ -68,6 +75,7 @@ export default class KnowledgeCheck extends MkCommand {
         format: flags.format,
       },
       { ...flags, json: flags.json || flags.format === 'json' },
+      flags.format === 'sarif' ? { failureOutput: sarifOfError } : {},
     )
   }
 }

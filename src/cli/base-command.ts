@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import * as Errors from '@oclif/core/errors'
 import { loadWorkspace } from '../config/load.js'
 import { runtimeEnvFrom } from '../config/workspace.js'
-import { toErrorObject, MkError } from '../errors.js'
+import { toErrorObject, MkError, type ErrorObject } from '../errors.js'
 import { Resources, type ProgressEvent } from '../tools/context.js'
 import type { AnyTool } from '../tools/define.js'
 import { dispatch } from '../tools/dispatcher.js'
@@ -22,6 +22,8 @@ export interface CallOptions {
   /** Pre-approve an elevated tool (`--yes`). */
   yes?: boolean
   progress?: (event: ProgressEvent) => void
+  /** What stdout gets when the call fails, besides the error on stderr (a SARIF log that carries the error). */
+  failureOutput?: (error: ErrorObject) => Promise<string>
 }
 
 async function askOnTerminal(question: string): Promise<boolean> {
@@ -59,9 +61,15 @@ export abstract class MkCommand extends Command {
         ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
         ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
       })
+      // A machine format (SARIF, JSON) on failure: written as is, it is not text for a person.
+      if (!outcome.ok && options.failureOutput !== undefined) terminal.stdout.write(`${await options.failureOutput(outcome.error)}
+`)
       process.exitCode = renderOutcome(outcome, flags.json, terminal)
     } catch (error) {
-      renderError(toErrorObject(error), flags.json, terminal)
+      const errorObject = toErrorObject(error)
+      if (options.failureOutput !== undefined) terminal.stdout.write(`${await options.failureOutput(errorObject)}
+`)
+      renderError(errorObject, flags.json, terminal)
       process.exitCode = 2
     } finally {
       await resources.closeAll()

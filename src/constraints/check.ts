@@ -3,24 +3,25 @@ import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
 import { assertConstraintsReadable, loadKnowledge } from '../knowledge/load.js'
 import type { Severity } from '../knowledge/model.js'
-import { applyBaseline, readBaseline } from './baseline.js'
-import { collectFiles } from './collect-files.js'
-import { collectProposal, type ProposedFile } from './collect-proposal.js'
-import { collectTree } from './collect-tree.js'
-import { EvaluationContext } from './context.js'
-import { createScanner } from './file-scan.js'
-import { IgnoreRules } from './ignore-rules.js'
-import type { Waiver } from './inline-waivers.js'
-import type { CheckInput, ProposedDependency } from './input.js'
+import { applyBaseline, readBaseline } from './waivers/baseline.js'
+import { collectFiles } from './input/collect-files.js'
+import { collectProposal, type ProposedFile } from './input/collect-proposal.js'
+import { collectTree } from './input/collect-tree.js'
+import { EvaluationContext } from './evaluate/context.js'
+import { createScanner } from './scan/file-scan.js'
+import { IgnoreRules } from './input/ignore-rules.js'
+import type { Waiver } from './waivers/inline-waivers.js'
+import type { CheckInput, ProposedDependency } from './input/input.js'
 import type { WaiverProblem } from './contract.js'
 import { atLeast, type Finding, type Rule } from './model.js'
-import { compilePattern } from './regex.js'
-import { scanFiles } from './scan-files.js'
-import { planScans } from './scan-planning.js'
+import { compilePattern } from './scan/regex.js'
+import { scanFiles } from './scan/scan-files.js'
+import type { BudgetOverrun } from './scan/scan-budget.js'
+import { planScans } from './scan/scan-planning.js'
 import { GlobMatcher } from './scope.js'
-import { evaluators } from './targets/index.js'
-import { applyWaivers, loadFileWaivers } from './waivers.js'
-import { insideWorkspace, requireInsideWorkspace } from './workspace-path.js'
+import { evaluators } from './evaluate/index.js'
+import { applyWaivers, loadFileWaivers } from './waivers/waivers.js'
+import { insideWorkspace, requireInsideWorkspace } from '../fs/path-guard.js'
 
 export type CheckSource =
   | { kind: 'tree' }
@@ -44,6 +45,14 @@ export interface CheckOptions {
   today?: string
 }
 
+/** A file a constraint was not judged on because it exceeded its scan budget (scan-budget.ts). */
+export interface OverBudget {
+  constraintId: string
+  severity: Severity
+  file: string
+  reason: BudgetOverrun
+}
+
 export interface CheckReport {
   passed: boolean
   failOn: Severity
@@ -53,11 +62,13 @@ export interface CheckReport {
   waiverProblems: WaiverProblem[]
   baseline: { file: string; hidden: number; fixed: number } | undefined
   summary: Record<Severity, number>
-  skipped: { binary: number; tooLarge: number; symlinks: number; constraints: number }
+  skipped: { binary: number; tooLarge: number; symlinks: number; constraints: number; overBudget: OverBudget[] }
   checked: { paths: number; files: number; constraints: number }
   /** Every evaluated constraint, for reporters that describe rules (SARIF). */
   rules: Rule[]
   mode: CheckInput['mode']
+  /** Absolute folders, for reporters that locate files from the repository root (SARIF). */
+  location: { repositoryRoot: string; workspaceRoot: string; configFile: string | undefined }
 }
 
 async function selectRules(workspace: Workspace, knowledgeItemIds: readonly string[] | undefined) {
@@ -86,7 +97,7 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
     case 'tree':
       return collectTree(workspace.root, rules)
     case 'staged': {
-      const { collectStaged } = await import('./collect-staged.js')
+      const { collectStaged } = await import('./input/collect-staged.js')
       return collectStaged(workspace.root, gitRoot, rules, source.indexFile)
     }
     case 'files':
@@ -126,10 +137,16 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
   const context = new EvaluationContext(input, globs, scans, planning.patternIndex)
   const findings: Finding[] = []
   let constraintsSkipped = 0
+  const overBudget: OverBudget[] = []
   for (const rule of rules) {
     const found = evaluators[rule.constraint.target](rule, context)
     if (found === undefined) constraintsSkipped++
     else findings.push(...found)
+    const { id, severity, operator } = rule.constraint
+    for (const { file, overrun } of context.overruns(rule)) {
+      // Too many matches of a required pattern is a pass; anything else left the file unjudged.
+      if (!(operator === 'must_match' && overrun === 'matches')) overBudget.push({ constraintId: id, severity, file, reason: overrun })
+    }
   }
 
   const waivers = applyWaivers(findings, {
@@ -141,24 +158,26 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
     complete: input.complete,
     globs,
   })
-  const baselineEntries = options.useBaseline ? readBaseline(workspace.root, baselineFile) : undefined
-  const baselined = baselineEntries === undefined ? undefined : applyBaseline(waivers.kept, baselineEntries)
+  const baseline = options.useBaseline ? readBaseline(workspace.root, baselineFile) : undefined
+  const baselined = baseline === undefined ? undefined : applyBaseline(waivers.kept, baseline)
   const remaining = (baselined?.kept ?? waivers.kept).filter((finding) => atLeast(finding.rule.constraint.severity, options.minSeverity))
   remaining.sort(compareFindings)
 
   const summary: Record<Severity, number> = { info: 0, warn: 0, block: 0 }
   for (const finding of remaining) summary[finding.rule.constraint.severity]++
   return {
-    passed: !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)),
+    // A file left unjudged is never a pass: it could hide the violation the constraint exists for.
+    passed: !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)) && !overBudget.some((skip) => atLeast(skip.severity, options.failOn)),
     failOn: options.failOn,
     findings: remaining,
     waived: waivers.waived.sort((a, b) => compareFindings(a.finding, b.finding)),
     waiverProblems: waivers.problems,
     baseline: baselined === undefined ? undefined : { file: baselineFile, hidden: baselined.hidden, fixed: input.complete ? baselined.fixed : 0 },
     summary,
-    skipped: { binary: scanned.binary, tooLarge: scanned.tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped },
+    skipped: { binary: scanned.binary, tooLarge: scanned.tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped, overBudget },
     checked: { paths: input.paths.length, files: scans.size, constraints: rules.length },
     rules,
     mode: input.mode,
+    location: { repositoryRoot: gitRoot ?? workspace.root, workspaceRoot: workspace.root, configFile: workspace.configPath },
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { constraintOperators, constraintTargets, severities } from '../knowledge/model.js'
 import type { CheckReport } from './check.js'
+import { describeOverrun } from './scan/scan-budget.js'
 import { waiverProblemKinds, waiverSources, type Finding } from './model.js'
 
 const severitySchema = z.enum(severities)
@@ -58,6 +59,9 @@ export const checkResultSchema = z.strictObject({
     tooLarge: z.number().int(),
     symlinks: z.number().int(),
     constraints: z.number().int().describe('repository-wide constraints (must_use import, must_exist file) not judged on a partial input'),
+    overBudget: z
+      .array(z.strictObject({ constraintId: z.string(), severity: severitySchema, file: z.string(), reason: z.enum(['matches', 'time']) }))
+      .describe(`files a constraint was not judged on (${describeOverrun('matches')}, or ${describeOverrun('time')}); never a pass: fails at or above failOn`),
   }),
   checked: z.strictObject({ paths: z.number().int(), files: z.number().int(), constraints: z.number().int() }),
 })

@@ -1,5 +1,6 @@
 import type { Constraint, KnowledgeItem, Severity } from '../knowledge/model.js'
-import type { CompiledPattern } from './regex.js'
+import { lineHash } from './waivers/fingerprint.js'
+import type { CompiledPattern } from './scan/regex.js'
 
 /** An accepted constraint ready to evaluate, with the item that states it. */
 export interface Rule {
@@ -21,9 +22,12 @@ export interface Finding {
   /** What matched or is missing: a dependency name, a module specifier, the matched text, a path. */
   subject: string
   message: string
-  /** Text of the offending line ('' when there is none); its hash keys the baseline. */
-  lineText: string
+  /** Hash of the offending line's text (of '' when there is none): version 1 baselines are keyed by it. */
+  lineHash: string
 }
+
+/** The lineHash of a finding that has no line (a missing file, a repository-wide rule). */
+export const noLineHash = lineHash('')
 
 export const waiverSources = ['inline', 'file'] as const
 export type WaiverSource = (typeof waiverSources)[number]

@@ -2,6 +2,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { MkError, isNodeError } from '../errors.js'
 import { writeFileExclusive } from '../fs/atomic-write.js'
+import { requireResolvesWithin, writableFolders } from '../fs/path-guard.js'
 import { toPosix } from '../fs/walk.js'
 import type { KnowledgeBase } from './load.js'
 import type { KnowledgeItem, KnowledgeType } from './model.js'
@@ -63,6 +64,7 @@ export function planNewItem(base: KnowledgeBase, workspace: Workspace, request: 
     directory = dirname(sameType[0].absolutePath)
   }
   const absolutePath = join(directory, `${stem}.md`)
+  requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), absolutePath, `knowledge source "${source.name}"`)
   const content = renderTemplate({ id: stem, type: request.type, title: request.title, status: request.type === 'adr' ? 'proposed' : 'draft', date: request.today })
   return { id: stem, absolutePath, path: toPosix(relative(workspace.root, absolutePath)), content }
 }

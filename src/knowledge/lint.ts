@@ -30,11 +30,33 @@ function relationProblems(items: readonly KnowledgeItem[]): KnowledgeProblem[] {
   return problems
 }
 
+/** A constraint id names one constraint: waivers and the baseline refer to it, so a second item using it would be waived with the first. */
+function constraintIdProblems(items: readonly KnowledgeItem[]): KnowledgeProblem[] {
+  const firstById = new Map<string, KnowledgeItem>()
+  const problems: KnowledgeProblem[] = []
+  for (const item of items) {
+    for (const constraint of item.constraints) {
+      const first = firstById.get(constraint.id)
+      if (first === undefined) firstById.set(constraint.id, item)
+      else if (first !== item) {
+        problems.push({
+          file: item.path,
+          line: constraint.line,
+          code: 'duplicate-constraint-id',
+          message: `constraint id "${constraint.id}" is also used in ${first.path}; give each constraint its own id, or one waiver waives both`,
+          severity: 'error',
+        })
+      }
+    }
+  }
+  return problems
+}
+
 function compareProblems(a: KnowledgeProblem, b: KnowledgeProblem): number {
   return a.file.localeCompare(b.file) || a.line - b.line || a.code.localeCompare(b.code)
 }
 
 /** Every problem in the knowledge base: per file (from parsing) and across files. */
 export function lintKnowledge(base: KnowledgeBase): KnowledgeProblem[] {
-  return [...base.problems, ...relationProblems(base.allItems)].sort(compareProblems)
+  return [...base.problems, ...relationProblems(base.allItems), ...constraintIdProblems(base.allItems)].sort(compareProblems)
 }

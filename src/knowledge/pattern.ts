@@ -1,4 +1,4 @@
-import { regexSyntaxError } from '../constraints/regex.js'
+import { regexSyntaxError } from '../constraints/scan/regex.js'
 import type { ConstraintTarget } from './model.js'
 
 /**

@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path'
 import type { MemoryLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
+import { requireResolvesWithin, writableFolders } from '../fs/path-guard.js'
 import { resolveSources } from '../knowledge/sources.js'
 
 /** Who is asking: agent and session memories are partitioned by these ids. */
@@ -49,12 +50,19 @@ export function visibleFolders(workspace: Workspace, identity: MemoryIdentity): 
     folders.push({ layer: 'session', key: `session/${id}`, dir: join(home, 'session', id), private: true, owner: id })
   }
   folders.push({ layer: 'user', key: 'user', dir: join(home, 'user'), private: true, owner: undefined })
-  folders.push({ layer: 'project', key: 'project', dir: resolve(workspace.root, workspace.config.memory.dir), private: false, owner: undefined })
+  const projectDir = resolve(workspace.root, workspace.config.memory.dir)
+  requireResolvesWithin([{ path: workspace.root, name: 'the workspace' }], projectDir, '.mkrc memory.dir')
+  folders.push({ layer: 'project', key: 'project', dir: projectDir, private: false, owner: undefined })
   for (const source of resolveSources(workspace)) {
     if (source.layer === 'project') continue
     folders.push({ layer: source.layer, key: `${source.layer}/${source.name}`, dir: join(source.directory, 'memory'), private: false, owner: undefined })
   }
   return folders
+}
+
+/** Refuses a folder outside the workspace and MK_HOME: a local knowledge source may be read from anywhere, but mk writes only there. */
+export function requireWritableFolder(workspace: Workspace, folder: MemoryFolder): void {
+  requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), folder.dir, `the ${folder.key} memory folder`)
 }
 
 /** The folder a new memory of this layer is written to, or a clear error saying why there is none. */

@@ -8,7 +8,7 @@ import { toPosix } from '../fs/walk.js'
 import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
 import { commitChange, findDeletion } from './history.js'
 import { isMemoryId } from './ids.js'
-import { visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
+import { requireWritableFolder, visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
 import { withLock } from '../fs/lock.js'
 import type { MemoryRecord } from './model.js'
 
@@ -97,6 +97,7 @@ export type AddOutcome = { deduplicated: true; id: string } | { deduplicated: fa
 
 /** Write a new memory file (atomically) and, for MK_HOME layers, commit it. Same content in the same folder writes nothing. */
 export async function addMemory(workspace: Workspace, folder: MemoryFolder, record: MemoryRecord, hooks: AddHooks): Promise<AddOutcome> {
+  requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     const duplicate = await hooks.findDuplicate(record.content)
     if (duplicate !== undefined) return { deduplicated: true, id: duplicate }
@@ -117,6 +118,7 @@ export async function addMemory(workspace: Workspace, folder: MemoryFolder, reco
  */
 export async function deleteMemory(workspace: Workspace, stored: StoredMemory, removed: () => void): Promise<void> {
   const { folder, file, record } = stored
+  requireWritableFolder(workspace, folder)
   await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     const text = await readFile(file, 'utf8')
     if (folder.private) {
@@ -147,6 +149,7 @@ export async function restoreMemory(workspace: Workspace, identity: MemoryIdenti
       details: { hint: 'pass the --agent or --session id it belonged to, or run from the workspace it came from' },
     })
   }
+  requireWritableFolder(workspace, folder)
   const record = parseMemory(deletion.text)
   const file = memoryFile(folder, id)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {

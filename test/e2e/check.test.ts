@@ -306,12 +306,13 @@ describe('mk knowledge check', () => {
 
   it('skips binary files and files over 1 MB, counting them, and checks a file of exactly 1 MB', async () => {
     const line = 'console.log(1)\n'
-    const exactly = line.repeat(Math.floor((1024 * 1024) / line.length))
+    // Under the per-file match budget (scan-budget.ts), so every match is reported.
+    const matches = line.repeat(500)
     const files: Record<string, string> = {
       ...cleanFiles,
       'src/binary.ts': `console.log(1)\n\0${line}`,
-      'src/huge.ts': `${exactly}${line.repeat(2)}`,
-      'src/exact.ts': `${exactly}${'x'.repeat(1024 * 1024 - exactly.length)}`,
+      'src/huge.ts': `${'x'.repeat(1024 * 1024)}\n${line}`,
+      'src/exact.ts': `${matches}${'x'.repeat(1024 * 1024 - matches.length)}`,
       'src/bom.ts': `\ufeff${line}`,
     }
     const ws = await workspace(files)
@@ -323,7 +324,7 @@ describe('mk knowledge check', () => {
     for (const violation of result.violations) byFile.set(violation.location.file, (byFile.get(violation.location.file) ?? 0) + 1)
     expect(byFile.get('src/binary.ts')).toBeUndefined()
     expect(byFile.get('src/huge.ts')).toBeUndefined()
-    expect(byFile.get('src/exact.ts')).toBe(exactly.length / line.length)
+    expect(byFile.get('src/exact.ts')).toBe(500)
     expect(result.violations.find((violation) => violation.location.file === 'src/bom.ts')?.location).toEqual({ file: 'src/bom.ts', line: 1, column: 1 })
   })
 

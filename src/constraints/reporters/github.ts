@@ -1,6 +1,7 @@
 import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../check.js'
 import { workspaceRootFile } from '../model.js'
+import { describeOverrun } from '../scan/scan-budget.js'
 
 const commandBySeverity: Readonly<Record<Severity, string>> = { block: 'error', warn: 'warning', info: 'notice' }
 
@@ -25,6 +26,10 @@ export function renderGithub(report: CheckReport): string {
   })
   for (const problem of report.waiverProblems) {
     lines.push(`::warning file=${escapeProperty(problem.file)},line=${problem.line},title=${escapeProperty(`waiver ${problem.kind}`)}::${escapeData(problem.message)}`)
+  }
+  for (const skip of report.skipped.overBudget) {
+    const title = escapeProperty(`${skip.constraintId} not judged`)
+    lines.push(`::${commandBySeverity[skip.severity]} file=${escapeProperty(skip.file)},title=${title}::${escapeData(`${skip.file} was not judged: ${describeOverrun(skip.reason)}`)}`)
   }
   const { summary } = report
   lines.push(`mk knowledge check: ${report.passed ? 'passed' : 'failed'} (${summary.block} block, ${summary.warn} warn, ${summary.info} info, ${report.waived.length} waived)`)

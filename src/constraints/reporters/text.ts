@@ -1,6 +1,7 @@
 import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../check.js'
 import { workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { describeOverrun } from '../scan/scan-budget.js'
 import { constraintLines } from './constraint-line.js'
 import type { Style } from '../../style.js'
 import { plural } from '../../text.js'
@@ -42,6 +43,14 @@ export function renderText(report: CheckReport, style: Style): string {
   if (report.waiverProblems.length > 0) {
     lines.push(style.bold('waivers'))
     for (const problem of report.waiverProblems) lines.push(`  ${style.yellow(problem.kind)} ${problem.message}`)
+    lines.push('')
+  }
+  if (report.skipped.overBudget.length > 0) {
+    lines.push(style.bold('not judged (over the scan budget)'))
+    for (const skip of report.skipped.overBudget) {
+      lines.push(`  ${severityLabel(skip.severity, style)} ${skip.file}  ${describeOverrun(skip.reason)}  ${style.dim(`[${skip.constraintId}]`)}`)
+    }
+    lines.push(`  ${style.dim('hint: exclude generated or minified files with check.ignore in .mkrc, or narrow the constraint\'s paths or pattern')}`)
     lines.push('')
   }
   const { summary } = report

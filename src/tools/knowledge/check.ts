@@ -5,6 +5,7 @@ import { reportFormats } from '../../constraints/reporters/formats.js'
 import { severities } from '../../knowledge/model.js'
 import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
+import { readPackageInfo } from '../generate/project.js'
 
 export const knowledgeCheck = defineTool({
   name: 'knowledge_check',
@@ -48,7 +49,7 @@ export const knowledgeCheck = defineTool({
             constraintId: 'no-mysql',
             constraint: { operator: 'must_not_use', target: 'dependency', pattern: '^(mysql|mysql2|mariadb)$' },
             severity: 'block',
-            message: 'MySQL is not allowed for new services; use PostgreSQL.',
+            message: 'MySQL is not allowed for new services; use PostgreSQL. (dependency mysql2)',
             subject: 'mysql2',
             location: { file: 'package.json', line: 1, column: 1 },
           },
@@ -56,7 +57,7 @@ export const knowledgeCheck = defineTool({
         summary: { info: 0, warn: 0, block: 1 },
         waived: [],
         waiverProblems: [],
-        skipped: { binary: 0, tooLarge: 0, symlinks: 0, constraints: 2 },
+        skipped: { binary: 0, tooLarge: 0, symlinks: 0, constraints: 2, overBudget: [] },
         checked: { paths: 0, files: 0, constraints: 7 },
       },
     },
@@ -86,7 +87,7 @@ export const knowledgeCheck = defineTool({
     })
     return {
       output: toCheckResult(report),
-      display: reporters[input.format](report, ctx.style),
+      display: reporters[input.format](report, ctx.style, { version: (await readPackageInfo()).version }),
       ...(report.passed ? {} : { exitCode: 1 as const }),
     }
   },

@@ -19,7 +19,7 @@ export const knowledgeUpdateBaseline = defineTool({
   }),
   examples: [{ title: 'Adopt mk in a repository with existing violations', input: {}, output: { file: '.mk-baseline.json', violations: 12, added: 12, pruned: 0 } }],
   async run(_input, ctx) {
-    const { updateBaseline } = await import('../../constraints/update-baseline.js')
+    const { updateBaseline } = await import('../../constraints/waivers/update-baseline.js')
     const update = await updateBaseline(ctx.workspace)
     const display = `Wrote ${update.file}: ${update.violations} violation${update.violations === 1 ? '' : 's'} baselined (${update.added} added, ${update.pruned} pruned). Commit it; later checks fail only on new violations.`
     return { output: update, display }

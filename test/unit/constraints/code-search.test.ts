@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js'
 import { describe, expect, it } from 'vitest'
-import { compileCodeSearch } from '../../../src/constraints/code-search.js'
-import { compilePattern } from '../../../src/constraints/regex.js'
+import { compileCodeSearch } from '../../../src/constraints/scan/code-search.js'
+import { compilePattern } from '../../../src/constraints/scan/regex.js'
 import { generate, patterns, random } from './generated-texts.js'
 
 const searched = [...patterns.filter((pattern) => pattern !== ''), '==\\s*null', 'except:\\s*$', '^\\s*print\\(', '\\bvar\\s+\\w+', 'x$', '^ab', '(?i)İk', 'b\\s+\\n?a', 'x[^y]+z', '(?s)o.b', 'a\\n', '\\bvar\\b|\\Ax', '(?-m)^ab$', '(a|b)\\s*\\z']

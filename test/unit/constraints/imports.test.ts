@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findImportSites, packageRoot } from '../../../src/constraints/imports.js'
+import { findImportSites, packageRoot } from '../../../src/constraints/scan/imports.js'
 
 const specifiers = (path: string, text: string): string[] => findImportSites(path, text).sites.map((site) => site.specifier)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { RE2JS } from 're2js'
-import { LiteralScanner } from '../../../src/constraints/literal-scan.js'
+import { LiteralScanner } from '../../../src/constraints/scan/literal-scan.js'
 import { generate, random } from './generated-texts.js'
 
 const exact = (...texts: string[]) => texts.map((text) => ({ text, foldCase: false }))

@@ -1,8 +1,8 @@
 import { Minimatch } from 'minimatch'
 import { describe, expect, it } from 'vitest'
-import { readManifest } from '../../../src/constraints/manifest.js'
+import { readManifest } from '../../../src/constraints/scan/manifest.js'
 import { GlobMatcher, inScope } from '../../../src/constraints/scope.js'
-import { SourceText } from '../../../src/constraints/source-text.js'
+import { SourceText } from '../../../src/constraints/scan/source-text.js'
 
 describe('package.json dependencies', () => {
   it('locates each dependency key of the configured fields', () => {

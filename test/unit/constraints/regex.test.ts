@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compilePattern, compilePatternSet, regexSyntaxError } from '../../../src/constraints/regex.js'
+import { compilePattern, compilePatternSet, regexSyntaxError } from '../../../src/constraints/scan/regex.js'
 import { patternError } from '../../../src/knowledge/pattern.js'
 
 describe('constraint patterns', () => {

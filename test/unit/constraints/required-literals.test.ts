@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js'
 import { describe, expect, it } from 'vitest'
-import { requiredLiterals, requiredRun } from '../../../src/constraints/required-literals.js'
+import { requiredLiterals, requiredRun } from '../../../src/constraints/scan/required-literals.js'
 import { generate, patterns, random } from './generated-texts.js'
 
 function longestRun(text: string, members: Uint8Array): number {

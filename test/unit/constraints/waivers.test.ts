@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Constraint, KnowledgeItem } from '../../../src/knowledge/model.js'
 import type { Finding, Rule } from '../../../src/constraints/model.js'
 import { GlobMatcher } from '../../../src/constraints/scope.js'
-import { SourceText } from '../../../src/constraints/source-text.js'
-import { findInlineWaivers, type Waiver } from '../../../src/constraints/inline-waivers.js'
-import { applyWaivers, loadFileWaivers } from '../../../src/constraints/waivers.js'
+import { SourceText } from '../../../src/constraints/scan/source-text.js'
+import { findInlineWaivers, type Waiver } from '../../../src/constraints/waivers/inline-waivers.js'
+import { applyWaivers, loadFileWaivers } from '../../../src/constraints/waivers/waivers.js'
 
 function rule(id: string, waivable = true): Rule {
   const constraint: Constraint = { id, operator: 'must_not_match', target: 'code', pattern: 'x', paths: [], exclude: [], severity: 'block', message: undefined, waivable, line: 3 }
@@ -15,7 +15,7 @@ function rule(id: string, waivable = true): Rule {
 }
 
 function finding(of: Rule, file: string, line: number): Finding {
-  return { rule: of, file, line, column: 1, subject: 'x', message: 'm', lineText: 'x' }
+  return { rule: of, file, line, column: 1, subject: 'x', message: 'm', lineHash: 'x' }
 }
 
 const options = (sources: SourceText[], fileWaivers: Waiver[] = [], complete = true) => ({

@@ -84,4 +84,12 @@ describe('lintKnowledge', () => {
     const byId = new Map(base.items.map((entry) => [entry.id, entry.supersededBy]))
     expect(Object.fromEntries(byId)).toEqual({ '0001-a': ['0002-b'], '0002-b': ['0003-c'], '0003-c': [], '0004-d': ['ADR-0009'] })
   })
+
+  it('issue 11.16: reports a constraint id used by two items as an error', async () => {
+    const constraint = (id: string): string => `constraints:\n  - id: ${id}\n    operator: must_not_match\n    target: code\n    pattern: eval\n`
+    const base = await load({ 'knowledge/a.md': item('a', constraint('no-eval')), 'knowledge/b.md': item('b', constraint('no-eval')) })
+    const problems = lintKnowledge(base).filter((problem) => problem.code === 'duplicate-constraint-id')
+    expect(problems).toMatchObject([{ file: 'knowledge/b.md', line: 6, severity: 'error' }])
+    expect(problems[0]?.message).toContain('knowledge/a.md')
+  })
 })

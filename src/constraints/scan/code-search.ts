@@ -1,13 +1,14 @@
 import { LiteralScanner, type ScannedLiteral } from './literal-scan.js'
 import { compilePattern, compilePatternSet, type CompiledPattern } from './regex.js'
 import { requiredLiterals, requiredRun, type ClassRun, type RequiredLiterals } from './required-literals.js'
+import { unlimited, type ScanBudget } from './scan-budget.js'
 
 /** What the code search knows about one file. */
 export interface FileSearch {
   /** false when the pattern certainly does not occur in the file. */
   mayOccur(index: number): boolean
   /** Start offsets of the pattern's matches, each judged within its own line (see CompiledPattern.lineMatchOffsets). */
-  lineMatchOffsets(index: number): readonly number[]
+  lineMatchOffsets(index: number, budget?: Pick<ScanBudget, 'spend'>): readonly number[]
 }
 
 /** The code patterns of a check: `search` reads a file once for all of them. */
@@ -27,12 +28,13 @@ interface Entry {
  * searching such a line alone finds exactly the matches a search of the whole
  * text finds there; the rest of the file is never handed to the engine.
  */
-function lineLocalOffsets(regex: CompiledPattern, text: string, lineStarts: readonly number[]): number[] {
+function lineLocalOffsets(regex: CompiledPattern, text: string, lineStarts: readonly number[], budget: Pick<ScanBudget, 'spend'>): number[] {
   const offsets: number[] = []
   for (const lineStart of lineStarts) {
     const newline = text.indexOf('\n', lineStart)
     const line = text.slice(lineStart, newline === -1 ? text.length : newline)
-    for (const column of regex.matchColumns(line)) offsets.push(lineStart + column)
+    for (const column of regex.matchColumns(line, budget, offsets.length)) offsets.push(lineStart + column)
+    budget.spend(offsets.length)
   }
   return offsets
 }
@@ -119,11 +121,11 @@ export function compileCodeSearch(patterns: readonly { pattern: string; regex?: 
           if (entry.literals !== undefined) return linesByEntry.has(index)
           return entry.run === undefined ? restFound.has(index) : containsRun(text, entry.run)
         },
-        lineMatchOffsets(index) {
+        lineMatchOffsets(index, budget = unlimited) {
           const entry = entries[index]
           if (entry === undefined || !this.mayOccur(index)) return noOffsets
           const lines = linesByEntry.get(index)
-          return entry.literals?.lineLocal === true && lines !== undefined ? lineLocalOffsets(entry.regex, text, lines) : entry.regex.lineMatchOffsets(text)
+          return entry.literals?.lineLocal === true && lines !== undefined ? lineLocalOffsets(entry.regex, text, lines, budget) : entry.regex.lineMatchOffsets(text, budget)
         },
       }
     },

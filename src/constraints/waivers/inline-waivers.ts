@@ -1,5 +1,5 @@
-import type { WaiverRef } from './model.js'
-import type { SourceText } from './source-text.js'
+import type { WaiverRef } from '../model.js'
+import type { SourceText } from '../scan/source-text.js'
 
 /** An exception to a constraint: inline in a comment, or an entry of the waivers file. */
 export interface Waiver extends WaiverRef {

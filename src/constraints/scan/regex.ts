@@ -1,4 +1,7 @@
 import { RE2JS, RE2Set } from 're2js'
+import { unlimited, type ScanBudget } from './scan-budget.js'
+
+type Budget = Pick<ScanBudget, 'spend'>
 
 /**
  * A constraint pattern compiled with RE2 semantics (re2js): matching time is
@@ -8,14 +11,14 @@ import { RE2JS, RE2Set } from 're2js'
 export interface CompiledPattern {
   /** The whole text matches (dependency names, module specifiers). */
   matchesWhole(text: string): boolean
-  /** Start offsets (0-based, UTF-16) of the non-overlapping matches in one line. */
-  matchColumns(line: string): number[]
+  /** Start offsets (0-based, UTF-16) of the non-overlapping matches in one line; `found` counts matches already spent from the budget. */
+  matchColumns(line: string, budget?: Budget, found?: number): number[]
   /**
    * Start offsets of the matches in a multi-line text, each judged within its
-   * own line: one search over the whole text, a line on its own only when a
-   * match runs across a line break.
+   * own line: one search over the whole text until a match runs across a line
+   * break, then each remaining line on its own.
    */
-  lineMatchOffsets(text: string): number[]
+  lineMatchOffsets(text: string, budget?: Budget): number[]
 }
 
 /** Each pattern is compiled once per process: loading knowledge validates it, the check compiles it again. */
@@ -56,16 +59,17 @@ export function compilePattern(pattern: string): CompiledPattern {
       }
       return result
     },
-    matchColumns(line) {
+    matchColumns(line, budget = unlimited, found = 0) {
       const columns: number[] = []
       const matcher = whole.matcher(line)
       while (matcher.find()) {
         columns.push(matcher.start())
+        budget.spend(found + columns.length)
         if (matcher.end() >= line.length) break
       }
       return columns
     },
-    lineMatchOffsets(text) {
+    lineMatchOffsets(text, budget = unlimited) {
       const offsets: number[] = []
       lines ??= RE2JS.compile(pattern, RE2JS.MULTILINE)
       const matcher = lines.matcher(text)
@@ -77,14 +81,23 @@ export function compilePattern(pattern: string): CompiledPattern {
         const lineEnd = newline === -1 ? text.length : newline
         if (end <= lineEnd) {
           offsets.push(start)
+          budget.spend(offsets.length)
           from = end > start ? end : start + 1
           continue
         }
+        // The pattern can span lines: searching the whole text again from the next line would
+        // cost the rest of the file for every line (lines x file size), so each line is judged alone.
         const lineStart = text.lastIndexOf('\n', start - 1) + 1
-        for (const column of this.matchColumns(text.slice(lineStart, lineEnd))) {
-          if (lineStart + column >= start) offsets.push(lineStart + column)
+        for (let first = lineStart; first <= text.length; ) {
+          const next = text.indexOf('\n', first)
+          const last = next === -1 ? text.length : next
+          for (const column of this.matchColumns(text.slice(first, last), budget, offsets.length)) {
+            if (first + column >= start) offsets.push(first + column)
+          }
+          first = last + 1
+          budget.spend(offsets.length)
         }
-        from = lineEnd + 1
+        break
       }
       return offsets
     },

@@ -1,5 +1,5 @@
 import type { ConstraintTarget } from '../../knowledge/model.js'
-import type { TargetEvaluator } from '../context.js'
+import type { TargetEvaluator } from './context.js'
 import { evaluateCode } from './code.js'
 import { evaluateDependency } from './dependency.js'
 import { evaluateFile } from './file.js'

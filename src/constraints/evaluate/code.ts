@@ -1,11 +1,11 @@
-import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
-import type { Finding, Rule } from '../model.js'
+import { patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
+import { noLineHash, type Finding, type Rule } from '../model.js'
 
 function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
   for (const { scan, hits } of context.hitsByFile(rule)) {
-    for (const { line, column, lineText, subject } of hits) {
-      findings.push({ rule, file: scan.path, line, column, subject, message: rule.constraint.message ?? `code matches ${patternText(rule)}`, lineText })
+    for (const { line, column, lineHash, subject } of hits) {
+      findings.push({ rule, file: scan.path, line, column, subject, message: rule.constraint.message ?? `code matches ${patternText(rule)}`, lineHash })
     }
   }
   return findings
@@ -20,7 +20,7 @@ function mustMatch(rule: Rule, context: EvaluationContext): Finding[] {
     column: 1,
     subject: scan.path,
     message: rule.constraint.message ?? `${scan.path} has no line matching ${patternText(rule)}`,
-    lineText: '',
+    lineHash: noLineHash,
   }))
 }
 

@@ -1,8 +1,8 @@
-import { isManifest } from './context.js'
+import { isManifest } from '../evaluate/context.js'
 import type { ScanPlan, ScanRequest, ScannedPattern } from './file-scan.js'
 import { readsImports } from './imports.js'
-import type { Rule } from './model.js'
-import { inScope, type GlobMatcher, type PathScope } from './scope.js'
+import type { Rule } from '../model.js'
+import { inScope, type GlobMatcher, type PathScope } from '../scope.js'
 
 interface ScanPlanning {
   plan: ScanPlan

@@ -1,18 +1,18 @@
-import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
-import { workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
+import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
 
 function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
   for (const { scan, hits } of context.hitsByFile(rule)) {
-    for (const { line, column, lineText, subject } of hits) {
+    for (const { line, column, lineHash, subject } of hits) {
       findings.push({
         rule,
         file: scan.path,
         line,
         column,
         subject,
-        message: rule.constraint.message ?? `import of ${subject} is not allowed (matches ${patternText(rule)})`,
-        lineText,
+        message: messageNaming(rule, `import ${subject}`, `import of ${subject} is not allowed (matches ${patternText(rule)})`),
+        lineHash,
       })
     }
   }
@@ -31,7 +31,7 @@ function mustUse(rule: Rule, context: EvaluationContext): Finding[] | undefined 
       column: 1,
       subject: rule.constraint.pattern,
       message: rule.constraint.message ?? `no file in scope imports a module matching ${patternText(rule)}`,
-      lineText: '',
+      lineHash: noLineHash,
     },
   ]
 }

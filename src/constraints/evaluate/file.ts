@@ -1,5 +1,5 @@
-import { patternText, type TargetEvaluator } from '../context.js'
-import { workspaceRootFile, type Finding } from '../model.js'
+import { patternText, type TargetEvaluator } from './context.js'
+import { noLineHash, workspaceRootFile, type Finding } from '../model.js'
 
 /** `file` constraints look at paths only: the pattern is a glob, matched like `paths`. */
 export const evaluateFile: TargetEvaluator = (rule, context) => {
@@ -14,7 +14,7 @@ export const evaluateFile: TargetEvaluator = (rule, context) => {
         column: 1,
         subject: path,
         message: rule.constraint.message ?? `${path} matches the forbidden glob ${patternText(rule)}`,
-        lineText: '',
+        lineHash: noLineHash,
       }),
     )
   }
@@ -28,7 +28,7 @@ export const evaluateFile: TargetEvaluator = (rule, context) => {
       column: 1,
       subject: pattern,
       message: rule.constraint.message ?? `no file matches the required glob ${patternText(rule)}`,
-      lineText: '',
+      lineHash: noLineHash,
     },
   ]
 }

@@ -1,10 +1,10 @@
 import { lstatSync } from 'node:fs'
 import { join } from 'node:path'
-import { MkError } from '../errors.js'
+import { MkError } from '../../errors.js'
 import { readWorkspaceFile } from './workspace-file.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import type { CheckInput } from './input.js'
-import { requireInsideWorkspace } from './workspace-path.js'
+import { requireInsideWorkspace } from '../../fs/path-guard.js'
 
 /**
  * Files named on the command line (what pre-commit frameworks pass): absolute,
@@ -14,7 +14,7 @@ export function collectFiles(root: string, names: readonly string[], rules: Igno
   const paths = new Set<string>()
   let symlinksSkipped = 0
   for (const name of names) {
-    const path = requireInsideWorkspace(root, name, '--files')
+    const path = requireInsideWorkspace(root, name, '--files', { finalLink: 'allowed' })
     let stats
     try {
       stats = lstatSync(join(root, path))

@@ -1,17 +1,22 @@
-import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { MkError } from '../errors.js'
-import { writeFileAtomic } from '../fs/atomic-write.js'
-import { describeIssues } from '../validation.js'
-import type { Finding } from './model.js'
-import { insideWorkspace } from './workspace-path.js'
+import { MkError } from '../../errors.js'
+import { writeFileAtomic } from '../../fs/atomic-write.js'
+import { describeIssues } from '../../validation.js'
+import { subjectHash } from './fingerprint.js'
+import type { Finding } from '../model.js'
+import { insideWorkspace } from '../../fs/path-guard.js'
 
 /**
  * Violations accepted when mk was adopted, keyed by constraint id, file and a
- * hash of the offending line's text (not its number), so editing lines above
- * does not resurrect them and a new copy of the same line still counts as new.
+ * hash of what violates (the dependency name, the module, the matched code,
+ * the path; see fingerprint.ts), not the line number or the line's text: editing
+ * lines above, or appending a dependency after a baselined one (which adds a
+ * comma to its line), does not resurrect them, and a new copy still counts as new.
+ *
+ * Version 1 files hashed the whole line; they are still read (their entries
+ * match by line hash) and `--update-baseline` rewrites them as version 2.
  */
 export interface BaselineEntry {
   constraint: string
@@ -20,25 +25,36 @@ export interface BaselineEntry {
   count: number
 }
 
+export interface Baseline {
+  version: 1 | 2
+  entries: BaselineEntry[]
+}
+
 const baselineSchema = z.strictObject({
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   entries: z.array(z.strictObject({ constraint: z.string().min(1), file: z.string().min(1), hash: z.string().min(1), count: z.number().int().positive() })),
 })
 
-export function lineHash(lineText: string): string {
-  return createHash('sha256').update(lineText.trim()).digest('hex').slice(0, 16)
-}
+export const baselineVersion = 2
 
 function keyOf(constraint: string, file: string, hash: string): string {
   return `${constraint}\0${file}\0${hash}`
 }
 
-export function findingKey(finding: Finding): string {
-  return keyOf(finding.rule.constraint.id, finding.file, lineHash(finding.lineText))
+function findingHash(finding: Finding, version: Baseline['version']): string {
+  return version === 1 ? finding.lineHash : subjectHash(finding.subject)
 }
 
-/** Entries of the baseline file, or undefined when there is none. A corrupt baseline is an input error. */
-export function readBaseline(root: string, file: string): BaselineEntry[] | undefined {
+export function findingKey(finding: Finding, version: Baseline['version'] = baselineVersion): string {
+  return keyOf(finding.rule.constraint.id, finding.file, findingHash(finding, version))
+}
+
+export function entryKey(entry: BaselineEntry): string {
+  return keyOf(entry.constraint, entry.file, entry.hash)
+}
+
+/** The baseline file, or undefined when there is none. A corrupt baseline is an input error. */
+export function readBaseline(root: string, file: string): Baseline | undefined {
   const absolute = join(root, file)
   if (!existsSync(absolute)) return undefined
   let raw: unknown
@@ -62,7 +78,7 @@ export function readBaseline(root: string, file: string): BaselineEntry[] | unde
       })
     }
   }
-  return parsed.data.entries
+  return parsed.data
 }
 
 export interface BaselineOutcome {
@@ -73,13 +89,13 @@ export interface BaselineOutcome {
   fixed: number
 }
 
-export function applyBaseline(findings: readonly Finding[], entries: readonly BaselineEntry[]): BaselineOutcome {
+export function applyBaseline(findings: readonly Finding[], baseline: Baseline): BaselineOutcome {
   const remaining = new Map<string, number>()
-  for (const entry of entries) remaining.set(keyOf(entry.constraint, entry.file, entry.hash), entry.count)
+  for (const entry of baseline.entries) remaining.set(entryKey(entry), entry.count)
   const kept: Finding[] = []
   let hidden = 0
   for (const finding of findings) {
-    const key = findingKey(finding)
+    const key = findingKey(finding, baseline.version)
     const left = remaining.get(key) ?? 0
     if (left > 0) {
       remaining.set(key, left - 1)
@@ -97,12 +113,12 @@ export function baselineEntries(findings: readonly Finding[]): BaselineEntry[] {
   for (const finding of findings) {
     const key = findingKey(finding)
     const entry = counts.get(key)
-    if (entry === undefined) counts.set(key, { constraint: finding.rule.constraint.id, file: finding.file, hash: lineHash(finding.lineText), count: 1 })
+    if (entry === undefined) counts.set(key, { constraint: finding.rule.constraint.id, file: finding.file, hash: subjectHash(finding.subject), count: 1 })
     else entry.count++
   }
   return [...counts.values()].sort((a, b) => a.file.localeCompare(b.file) || a.constraint.localeCompare(b.constraint) || a.hash.localeCompare(b.hash))
 }
 
 export async function writeBaseline(root: string, file: string, entries: readonly BaselineEntry[]): Promise<void> {
-  await writeFileAtomic(join(root, file), `${JSON.stringify({ version: 1, entries }, null, 2)}\n`)
+  await writeFileAtomic(join(root, file), `${JSON.stringify({ version: baselineVersion, entries }, null, 2)}\n`)
 }

@@ -1,4 +1,4 @@
-import { MkError } from '../errors.js'
+import { MkError } from '../../errors.js'
 import type { SourceText } from './source-text.js'
 
 export interface ManifestDependency {

@@ -1,6 +1,6 @@
-import { MkError } from '../errors.js'
+import { MkError } from '../../errors.js'
 import { classifyText, type CheckInput, type ProposedDependency } from './input.js'
-import { requireInsideWorkspace } from './workspace-path.js'
+import { requireInsideWorkspace } from '../../fs/path-guard.js'
 
 export interface ProposedFile {
   path: string

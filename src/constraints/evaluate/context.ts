@@ -1,7 +1,8 @@
-import type { FileScan, Hit } from './file-scan.js'
-import type { CheckInput } from './input.js'
-import type { Finding, Rule } from './model.js'
-import { inScope, type GlobMatcher } from './scope.js'
+import type { FileScan, Hit } from '../scan/file-scan.js'
+import type { CheckInput } from '../input/input.js'
+import type { Finding, Rule } from '../model.js'
+import type { BudgetOverrun } from '../scan/scan-budget.js'
+import { inScope, type GlobMatcher } from '../scope.js'
 
 /** What every target evaluator reads: the input, the scans of the files read, and where each code and import rule's hits are in them. */
 export class EvaluationContext {
@@ -35,11 +36,21 @@ export class EvaluationContext {
     return this.hitIndex.get(index) ?? []
   }
 
-  /** The files a code rule covers where its pattern did not hit, in path order. */
+  /** The files a code rule covers where its pattern did not hit, in path order; a file over its budget did not say. */
   filesWithoutHits(rule: Rule): FileScan[] {
     const index = this.patternIndex.get(rule)
     if (index === undefined) return []
-    return [...this.scans.values()].filter((scan) => scan.patterns.includes(index) && !scan.hits.has(index))
+    return [...this.scans.values()].filter((scan) => scan.patterns.includes(index) && !scan.hits.has(index) && !scan.overruns.has(index))
+  }
+
+  /** The files where a code or import rule exceeded its scan budget, in path order. */
+  overruns(rule: Rule): { file: string; overrun: BudgetOverrun }[] {
+    const index = this.patternIndex.get(rule)
+    if (index === undefined) return []
+    return [...this.scans.values()].flatMap((scan) => {
+      const overrun = scan.overruns.get(index)
+      return overrun === undefined ? [] : [{ file: scan.path, overrun }]
+    })
   }
 
   inScope(rule: Rule, path: string): boolean {
@@ -65,6 +76,16 @@ export function isManifest(path: string): boolean {
 
 /** Evaluates one constraint; undefined when it cannot be judged on this input (a repository-wide rule on a partial input). */
 export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Finding[] | undefined
+
+/**
+ * The message of a violation by a named thing (a dependency, a module). A
+ * constraint's own message ("use pino") does not say which one violated, so
+ * the name is added to it.
+ */
+export function messageNaming(rule: Rule, what: string, fallback: string): string {
+  const { message } = rule.constraint
+  return message === undefined ? fallback : `${message} (${what})`
+}
 
 export function patternText(rule: Rule): string {
   return rule.constraint.target === 'file' ? JSON.stringify(rule.constraint.pattern) : `/${rule.constraint.pattern}/`

@@ -1,10 +1,11 @@
 import * as fs from 'node:fs'
 import { join, relative } from 'node:path'
-import { MkError, isNodeError } from '../errors.js'
-import { toPosix } from '../fs/walk.js'
-import { gitFolders } from '../git/git-folders.js'
-import { entryTypeBits, readStagedEntries, type StagedIndexEntry } from '../git/git-index.js'
-import { gitObjectId } from '../git/object-id.js'
+import { MkError, isNodeError } from '../../errors.js'
+import { resolvesWithin } from '../../fs/path-guard.js'
+import { toPosix } from '../../fs/walk.js'
+import { gitFolders } from '../../git/git-folders.js'
+import { entryTypeBits, readStagedEntries, type StagedIndexEntry } from '../../git/git-index.js'
+import { gitObjectId } from '../../git/object-id.js'
 import type { IgnoreRules } from './ignore-rules.js'
 import { classifyContent, type CheckInput } from './input.js'
 
@@ -53,6 +54,7 @@ export async function collectStaged(root: string, gitRoot: string | undefined, r
     else entries.set(path, file)
   }
   const cache = {}
+  const workspaceOnly = [{ path: root, name: 'the workspace' }]
   return {
     mode: 'staged',
     paths: [...entries.keys()].sort(),
@@ -62,11 +64,14 @@ export async function collectStaged(root: string, gitRoot: string | undefined, r
     async read(path) {
       const entry = entries.get(path)
       if (entry === undefined) throw new MkError('INTERNAL_ERROR', `${path} is not staged`)
-      try {
-        const onDisk = fs.readFileSync(join(root, path))
-        if (gitObjectId('blob', onDisk) === entry.oid) return classifyContent(onDisk)
-      } catch {
-        // Deleted or unreadable in the working tree: the index still has it.
+      // Never read through a linked folder out of the workspace: the index has the content.
+      if (resolvesWithin(workspaceOnly, join(root, path))) {
+        try {
+          const onDisk = fs.readFileSync(join(root, path))
+          if (gitObjectId('blob', onDisk) === entry.oid) return classifyContent(onDisk)
+        } catch {
+          // Deleted or unreadable in the working tree: the index still has it.
+        }
       }
       const { default: git } = await import('isomorphic-git')
       const { blob } = await git.readBlob({ fs, gitdir: commonDir, oid: entry.oid, cache })

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
-import { toPosix } from '../fs/walk.js'
+import { toPosix } from '../../fs/walk.js'
 
 /** Directories never descended into, whatever the ignore files say. */
 export const alwaysSkippedDirectories: ReadonlySet<string> = new Set(['.git', 'node_modules', '.mk'])

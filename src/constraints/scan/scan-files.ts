@@ -1,6 +1,6 @@
-import { MkError, isNodeError } from '../errors.js'
+import { MkError, isNodeError } from '../../errors.js'
 import type { FileScan, FileScanner, ScanRequest } from './file-scan.js'
-import type { CheckInput } from './input.js'
+import type { CheckInput } from '../input/input.js'
 
 interface ScanOutcome {
   /** Scans of the text files, by path, in request order. */

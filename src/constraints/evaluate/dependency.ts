@@ -1,5 +1,6 @@
-import { patternText, type EvaluationContext, type TargetEvaluator } from '../context.js'
-import type { Finding, Rule } from '../model.js'
+import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
+import { lineHash } from '../waivers/fingerprint.js'
+import { noLineHash, type Finding, type Rule } from '../model.js'
 
 /** The manifest proposed dependencies are assumed to be added to. */
 export const proposedManifest = 'package.json'
@@ -17,8 +18,8 @@ function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
         line: dependency.line,
         column: dependency.column,
         subject: dependency.name,
-        message: rule.constraint.message ?? `dependency ${dependency.name} is not allowed (matches ${patternText(rule)})`,
-        lineText: dependency.lineText,
+        message: messageNaming(rule, `dependency ${dependency.name}`, `dependency ${dependency.name} is not allowed (matches ${patternText(rule)})`),
+        lineHash: dependency.lineHash,
       })
     }
   }
@@ -31,8 +32,8 @@ function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
         line: 1,
         column: 1,
         subject: dependency.name,
-        message: rule.constraint.message ?? `dependency ${dependency.name} is not allowed (matches ${patternText(rule)})`,
-        lineText: dependency.name,
+        message: messageNaming(rule, `dependency ${dependency.name}`, `dependency ${dependency.name} is not allowed (matches ${patternText(rule)})`),
+        lineHash: lineHash(dependency.name),
       })
     }
   }
@@ -53,7 +54,7 @@ function mustUse(rule: Rule, context: EvaluationContext): Finding[] {
       column: 1,
       subject: scan.path,
       message: rule.constraint.message ?? `${scan.path} has no dependency matching ${patternText(rule)}`,
-      lineText: '',
+      lineHash: noLineHash,
     }))
 }
 

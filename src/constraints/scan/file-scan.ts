@@ -1,21 +1,28 @@
 import { compileCodeSearch } from './code-search.js'
 import { findImportSites, packageRoot } from './imports.js'
-import { findInlineWaivers, type Waiver } from './inline-waivers.js'
+import { findInlineWaivers, type Waiver } from '../waivers/inline-waivers.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
+import { lineHash } from '../waivers/fingerprint.js'
 import type { CompiledPattern } from './regex.js'
+import { BudgetExceeded, ScanBudget, defaultScanLimits, type BudgetOverrun, type ScanLimits } from './scan-budget.js'
 import { SourceText, detached } from './source-text.js'
 
-/** Where a code or import constraint's pattern matched, with the line's text (the baseline hashes it, reporters show it). */
+/**
+ * Where a code or import constraint's pattern matched. Only a window of the
+ * line is kept (the subject) and a hash of it: a minified file's one long line
+ * is never copied per match.
+ */
 export interface Hit {
   line: number
   column: number
-  lineText: string
-  /** What matched: the start of the matched code, or the module specifier. */
+  /** Hash of the line's text, which version 1 baselines are keyed by. */
+  lineHash: string
+  /** What matched: the start of the matched code (at most 80 characters of its line), or the module specifier. */
   subject: string
 }
 
 interface DependencyFound extends ManifestDependency {
-  lineText: string
+  lineHash: string
 }
 
 /** A code or import constraint's pattern, as the scanner applies it. */
@@ -44,12 +51,16 @@ export interface FileScan {
   dependencies: DependencyFound[]
   /** `mk-ignore` comments in the file. */
   waivers: Waiver[]
+  /** Pattern indices not judged on this file because they exceeded their budget, and why. */
+  overruns: Map<number, BudgetOverrun>
 }
 
 export interface ScanPlan {
   patterns: ScannedPattern[]
   /** The package.json fields that list dependencies. */
   dependencyFields: string[]
+  /** Defaults to defaultScanLimits. */
+  limits?: ScanLimits
 }
 
 export type FileScanner = (request: ScanRequest, text: string) => FileScan
@@ -78,16 +89,31 @@ export function createScanner(plan: ScanPlan): FileScanner {
     }
     return matching
   }
+  const limits = plan.limits ?? defaultScanLimits
   return (request, text) => {
     const source = new SourceText(request.path, text)
     const hits = new Map<number, Hit[]>()
-    const record = (index: number, offset: number, subject: (lineText: string, column: number) => string): void => {
+    const overruns = new Map<number, BudgetOverrun>()
+    const hashes = new Map<number, string>()
+    const hashOf = (line: number): string => {
+      let hash = hashes.get(line)
+      if (hash === undefined) {
+        hash = lineHash(source.line(line))
+        hashes.set(line, hash)
+      }
+      return hash
+    }
+    const record = (index: number, offset: number, subject: () => string): void => {
       const { line, column } = source.position(offset)
-      const lineText = source.line(line)
-      const hit = { line, column, lineText, subject: subject(lineText, column) }
+      const hit = { line, column, lineHash: hashOf(line), subject: subject() }
       const list = hits.get(index)
       if (list === undefined) hits.set(index, [hit])
       else list.push(hit)
+    }
+    const codeWindow = (offset: number): string => {
+      const newline = text.indexOf('\n', offset)
+      const lineEnd = newline === -1 ? text.length : newline
+      return detached(text.slice(offset, Math.min(lineEnd, offset + maxSubjectLength)).trim())
     }
     let found: ReturnType<typeof codeSearch.search> | undefined
     let readsImports = false
@@ -98,15 +124,27 @@ export function createScanner(plan: ScanPlan): FileScanner {
         continue
       }
       found ??= codeSearch.search(text)
-      for (const offset of found.lineMatchOffsets(codeSearchPosition.get(index) as number)) {
-        record(index, offset, (lineText, column) => lineText.slice(column - 1, column - 1 + maxSubjectLength).trim())
+      let offsets: readonly number[]
+      try {
+        offsets = found.lineMatchOffsets(codeSearchPosition.get(index) as number, new ScanBudget(limits))
+      } catch (error) {
+        if (!(error instanceof BudgetExceeded)) throw error
+        overruns.set(index, error.overrun)
+        continue
       }
+      for (const offset of offsets) record(index, offset, () => codeWindow(offset))
     }
     if (readsImports) {
       const { sites, python } = findImportSites(request.path, text)
       for (const site of sites) {
         for (const index of importPatternsMatching(site.specifier, python)) {
-          if (request.patterns.includes(index)) record(index, site.offset, () => detached(site.specifier))
+          if (!request.patterns.includes(index) || overruns.has(index)) continue
+          if ((hits.get(index)?.length ?? 0) >= limits.maxMatchesPerFile) {
+            hits.delete(index)
+            overruns.set(index, 'matches')
+          } else {
+            record(index, site.offset, () => detached(site.specifier))
+          }
         }
       }
     }
@@ -114,8 +152,9 @@ export function createScanner(plan: ScanPlan): FileScanner {
       path: request.path,
       patterns: request.patterns,
       hits,
-      dependencies: request.manifest ? readManifest(source, plan.dependencyFields).map((dependency) => ({ ...dependency, lineText: source.line(dependency.line) })) : [],
+      dependencies: request.manifest ? readManifest(source, plan.dependencyFields).map((dependency) => ({ ...dependency, lineHash: hashOf(dependency.line) })) : [],
       waivers: findInlineWaivers(source),
+      overruns,
     }
   }
 }
