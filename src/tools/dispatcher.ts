@@ -37,8 +37,8 @@ function invalidInput(tool: AnyTool, rawInput: unknown, issues: Parameters<typeo
 async function checkTier(tool: AnyTool, ctx: CallerContext): Promise<void> {
   if (tool.tier === 'read_only') return
   if (ctx.runtime.readOnly) {
-    throw new MkError('FORBIDDEN', `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY=1)`, {
-      details: { tool: tool.name, tier: tool.tier, hint: 'unset MK_READ_ONLY to allow changes' },
+    throw new MkError('FORBIDDEN', `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY or READ_ONLY is set, or --read-only)`, {
+      details: { tool: tool.name, tier: tool.tier, hint: 'unset MK_READ_ONLY and READ_ONLY (or set them to 0) to allow changes' },
     })
   }
   if (tool.tier === 'elevated') await requireApproval(ctx, tool.name, `Allow ${tool.title} (${tool.name})?`)
