@@ -1,8 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { importPackage } from '../import-package.js'
 import type { McpCallResult, McpCallSession, McpHost } from './host.js'
+import { StdioLineTransport } from './stdio-transport.js'
 
 export interface ServerIdentity {
   name: string
@@ -54,9 +55,11 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
 
 /** Serve until the client goes away (stdin ends) or the process is told to stop; then release the host's resources. */
 export async function serveStdio(host: McpHost, identity: ServerIdentity): Promise<void> {
-  const { StdioServerTransport } = await importPackage<typeof import('@modelcontextprotocol/sdk/server/stdio.js')>('@modelcontextprotocol/sdk/server/stdio.js')
+  const { JSONRPCMessageSchema } = await importPackage<typeof import('@modelcontextprotocol/sdk/types.js')>('@modelcontextprotocol/sdk/types.js')
   const server = await createMcpServer(host, identity)
-  const transport: Transport = new StdioServerTransport()
+  const transport: Transport = new StdioLineTransport(process.stdin, process.stdout, {
+    isMessage: (value): value is JSONRPCMessage => JSONRPCMessageSchema.safeParse(value).success,
+  })
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve
   })

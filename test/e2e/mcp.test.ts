@@ -87,6 +87,77 @@ describe('mk mcp', () => {
   })
 })
 
+/** `mk mcp` as a raw child process: write any bytes, read its answers by id. */
+function rawServer(root: string, mkHome: string): { send(text: string): void; answer(id: number | string | null): Promise<Record<string, unknown>>; end(): Promise<number | null> } {
+  const child = spawn(process.execPath, [mkBin, 'mcp'], { cwd: root, env: { ...process.env, MK_HOME: mkHome }, stdio: ['pipe', 'pipe', 'pipe'] })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  const answers: Record<string, unknown>[] = []
+  const waiting: (() => void)[] = []
+  let buffered = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk
+    const lines = buffered.split('\n')
+    buffered = lines.pop() ?? ''
+    for (const line of lines) answers.push(JSON.parse(line) as Record<string, unknown>)
+    for (const wake of waiting.splice(0)) wake()
+  })
+  return {
+    send: (text) => void child.stdin.write(text),
+    async answer(id) {
+      for (;;) {
+        const index = answers.findIndex((message) => message.id === id)
+        if (index !== -1) return answers.splice(index, 1)[0] ?? {}
+        if (child.exitCode !== null) throw new Error(`mk mcp exited (${child.exitCode}) before answering id ${String(id)}`)
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve)
+          child.once('exit', () => resolve())
+        })
+      }
+    },
+    end() {
+      child.stdin.end()
+      return exited
+    },
+  }
+}
+
+const elevenMegabytes = 'x'.repeat(11 * 1024 * 1024)
+
+describe('mk mcp given lines that are not messages it can take', () => {
+  it('answers a line over 10 MB, non-JSON and non-JSON-RPC lines with JSON-RPC errors, and keeps serving (issue 11.9)', { timeout: 60_000 }, async () => {
+    workspace = await makeWorkspace()
+    const server = rawServer(workspace.root, workspace.mkHome)
+    const ping = (id: number): string => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`
+
+    server.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_add","arguments":{"content":"${elevenMegabytes}"}}}\n`)
+    const tooLong = await server.answer(7)
+    expect(tooLong).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } })
+    expect((tooLong.error as { message: string }).message).toMatch(/over this server's limit of 10485760 bytes/)
+    server.send(ping(8))
+    expect(await server.answer(8)).toEqual({ jsonrpc: '2.0', id: 8, result: {} })
+
+    // An id written after the payload cannot be read without parsing 11 MB: the answer has id null.
+    server.send(`{"params":"${elevenMegabytes}","jsonrpc":"2.0","id":9,"method":"ping"}\n`)
+    expect(await server.answer(null)).toMatchObject({ id: null, error: { code: -32600 } })
+
+    server.send('this is not json\n')
+    expect(await server.answer(null)).toMatchObject({ id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) as string } })
+    server.send('{"id":10,"hello":"world"}\n')
+    expect(await server.answer(10)).toMatchObject({ id: 10, error: { code: -32600 } })
+
+    server.send(ping(11))
+    expect(await server.answer(11)).toEqual({ jsonrpc: '2.0', id: 11, result: {} })
+    expect(await server.end()).toBe(0)
+  })
+
+  it('gives the SDK client an error for a call over 10 MB, and the next call works', { timeout: 60_000 }, async () => {
+    workspace = await makeWorkspace()
+    connection = await connectMcp(workspace)
+    await expect(connection.client.callTool({ name: 'memory_add', arguments: { content: elevenMegabytes } })).rejects.toMatchObject({ code: -32600 })
+    expect(await connection.call('memory_list', {})).toMatchObject({ ok: true })
+  })
+})
+
 const blockingAdr = `---
 type: adr
 title: Use PostgreSQL for relational data
