@@ -37,8 +37,12 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
     const session: McpCallSession = { signal: extra.signal }
     if (server.getClientCapabilities()?.elicitation !== undefined) {
       session.approve = async (question) => {
-        const answer = await server.elicitInput({ mode: 'form', message: question, requestedSchema: approvalSchema })
-        return answer.action === 'accept' && answer.content?.approve === true
+        // No answer (the client failed or timed out asking) is no approval; a cancelled call stays cancelled.
+        const answer = await server.elicitInput({ mode: 'form', message: question, requestedSchema: approvalSchema }, { signal: extra.signal }).catch((error: unknown) => {
+          if (extra.signal.aborted) throw error
+          return undefined
+        })
+        return answer?.action === 'accept' && answer.content?.approve === true
       }
     }
     const progressToken = request.params._meta?.progressToken
