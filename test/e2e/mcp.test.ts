@@ -239,7 +239,7 @@ describe('mk mcp --print-config', () => {
     const run = await runMk(['mcp', '--print-config', '--profile', 'worker'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     expect(run.exitCode).toBe(0)
     for (const client of ['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'Codex', 'Gemini CLI']) expect(run.stdout).toContain(client)
-    expect(run.stdout).toContain('claude mcp add --scope project mk -- mk mcp --profile worker')
+    expect(run.stdout).toContain(`claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp --profile worker`)
   })
 
   it('prints parseable JSON snippets with --json, the user-wide ones pinned to the workspace with --cwd', async () => {
@@ -247,7 +247,22 @@ describe('mk mcp --print-config', () => {
     const run = await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     const snippets = parseJson<{ client: string; language: string; text: string }[]>(run)
     const desktop = snippets.find((snippet) => snippet.client === 'Claude Desktop')
-    expect(JSON.parse(desktop?.text ?? '{}')).toEqual({ mcpServers: { mk: { command: 'mk', args: ['mcp', '--cwd', workspace.root] } } })
+    expect(JSON.parse(desktop?.text ?? '{}')).toEqual({ mcpServers: { mk: { command: 'mk', args: ['mcp', '--cwd', workspace.root], env: { MK_HOME: workspace.mkHome } } } })
     for (const snippet of snippets.filter((candidate) => candidate.language === 'json')) expect(() => JSON.parse(snippet.text) as unknown).not.toThrow()
+  })
+
+  it('passes MK_HOME to the server in every snippet when it is set, and no env when it is not (issue 11)', async () => {
+    workspace = await makeWorkspace()
+    const withHome = parseJson<{ client: string; language: string; text: string }[]>(
+      await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+    )
+    for (const snippet of withHome) expect(snippet.text, snippet.client).toContain(workspace.mkHome)
+    expect(withHome.find((snippet) => snippet.client === 'Claude Code')?.text).toContain(`claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp`)
+    expect(withHome.find((snippet) => snippet.language === 'toml')?.text).toContain(`env = { MK_HOME = ${JSON.stringify(workspace.mkHome)} }`)
+    const vsCode = JSON.parse(withHome.find((snippet) => snippet.client.startsWith('VS Code'))?.text ?? '{}') as { servers: { mk: { env?: unknown } } }
+    expect(vsCode.servers.mk.env).toEqual({ MK_HOME: workspace.mkHome })
+
+    const withoutHome = await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: undefined } })
+    for (const snippet of parseJson<{ text: string }[]>(withoutHome)) expect(snippet.text).not.toMatch(/MK_HOME|"env"|--env/)
   })
 })
