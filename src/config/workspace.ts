@@ -26,7 +26,7 @@ export interface RuntimeEnv {
 export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
   const gitIndexFile = nonEmpty(env.GIT_INDEX_FILE)
   return {
-    readOnly: isTruthy(env.MK_READ_ONLY),
+    readOnly: asksReadOnly(env.MK_READ_ONLY) || asksReadOnly(env.READ_ONLY),
     logJson: env.MK_LOG === 'json',
     agentId: nonEmpty(env.MK_AGENT_ID),
     sessionId: nonEmpty(env.MK_SESSION_ID),
@@ -34,8 +34,10 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
   }
 }
 
-function isTruthy(value: string | undefined): boolean {
-  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase())
+/** Fails closed: any value but an explicit no (0/false/no/off, any case, spaces ignored) means read-only; unset or empty means writable. */
+function asksReadOnly(value: string | undefined): boolean {
+  const word = value?.trim().toLowerCase() ?? ''
+  return word !== '' && !['0', 'false', 'no', 'off'].includes(word)
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -10,10 +10,11 @@ export interface RemoteDescription {
 
 const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET'])
 
-function httpStatus(error: unknown): number | undefined {
+function httpFailure(error: unknown): { status: number; retryAfterSeconds: number | undefined } | undefined {
   if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'HttpError') return undefined
-  const status = (error as { data?: { statusCode?: unknown } }).data?.statusCode
-  return typeof status === 'number' ? status : undefined
+  const data = (error as { data?: { statusCode?: unknown; retryAfterSeconds?: unknown } }).data
+  if (typeof data?.statusCode !== 'number') return undefined
+  return { status: data.statusCode, retryAfterSeconds: typeof data.retryAfterSeconds === 'number' ? data.retryAfterSeconds : undefined }
 }
 
 function networkCode(error: unknown): string | undefined {
@@ -34,7 +35,8 @@ function tokenHint(remote: RemoteDescription, present: boolean): string {
 export function remoteError(error: unknown, remote: RemoteDescription, tokenPresent: boolean): MkError {
   if (error instanceof MkError) return error
   const url = displayUrl(remote.url)
-  const status = httpStatus(error)
+  const failure = httpFailure(error)
+  const status = failure?.status
   const details = { source: remote.source, url }
   if (status === 401 || status === 403) {
     const what = status === 401 ? 'asked for credentials' : 'refused access'
@@ -47,15 +49,29 @@ export function remoteError(error: unknown, remote: RemoteDescription, tokenPres
       details: { ...details, status, hint: `check the url of source "${remote.source}" in .mkrc` },
     })
   }
+  if (status === 429) {
+    const retryAfterSeconds = failure?.retryAfterSeconds
+    const wait = retryAfterSeconds === undefined ? 'later' : `in ${retryAfterSeconds} s`
+    return new MkError('RATE_LIMITED', `source "${remote.source}": ${url} is limiting requests (HTTP 429); the last synced copy stays in use`, {
+      details: { ...details, status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), hint: `run mk sync again ${wait}` },
+      retryable: true,
+    })
+  }
   if (status !== undefined) {
     return new MkError('PROVIDER_ERROR', `source "${remote.source}": ${url} answered HTTP ${status}`, {
       details: { ...details, status, hint: 'try again later: mk sync' },
-      retryable: status >= 500 || status === 429,
+      retryable: status >= 500,
     })
   }
   const code = networkCode(error)
+  if (code === 'ETIMEDOUT') {
+    return new MkError('TIMEOUT', `source "${remote.source}": ${url} did not answer in time; the last synced copy stays in use`, {
+      details: { ...details, code, hint: 'check the network and that the remote answers, then run mk sync again' },
+      retryable: true,
+    })
+  }
   if (code !== undefined) {
-    const why = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ETIMEDOUT' ? 'timed out' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'host not found' : code
+    const why = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'host not found' : code
     return new MkError('PROVIDER_ERROR', `source "${remote.source}": cannot reach ${url} (${why})`, {
       details: { ...details, code, hint: 'check the network or the url, then run mk sync again; the last synced copy stays in use' },
       retryable: true,

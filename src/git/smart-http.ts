@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { httpError } from './http.js'
 
 export interface AdvertisedRef {
   ref: string
@@ -8,11 +9,6 @@ export interface AdvertisedRef {
   peeled?: string
   /** For HEAD, the branch it points to. */
   target?: string
-}
-
-/** The same shape isomorphic-git gives an HTTP failure, so one mapping handles both. */
-function httpError(statusCode: number, statusMessage: string): Error {
-  return Object.assign(new Error(`HTTP Error: ${statusCode} ${statusMessage}`), { code: 'HttpError', data: { statusCode, statusMessage } })
 }
 
 function get(url: URL, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal | undefined, redirects = 5): Promise<Buffer> {
@@ -32,7 +28,7 @@ function get(url: URL, headers: Record<string, string>, timeoutMs: number, signa
       }
       if (status !== 200) {
         response.resume()
-        reject(httpError(status, response.statusMessage ?? ''))
+        reject(httpError(status, response.statusMessage ?? '', response.headers))
         return
       }
       const chunks: Buffer[] = []

@@ -2,6 +2,8 @@ export interface LaunchCommand {
   command: string
   /** Arguments after the command, e.g. ["mcp", "--profile", "worker"]. */
   args: string[]
+  /** Environment the client must set for the server (MK_HOME when the user set one); empty for none. */
+  env: Record<string, string>
 }
 
 export interface ClientSnippet {
@@ -26,13 +28,19 @@ function shellWord(text: string): string {
  * config) get `--cwd` so mk finds the workspace.
  */
 export function clientSnippets(name: string, projectLaunch: LaunchCommand, userLaunch: LaunchCommand): ClientSnippet[] {
-  const stdio = (launch: LaunchCommand): Record<string, unknown> => ({ command: launch.command, args: launch.args })
+  const stdio = (launch: LaunchCommand): Record<string, unknown> => ({
+    command: launch.command,
+    args: launch.args,
+    ...(Object.keys(launch.env).length === 0 ? {} : { env: launch.env }),
+  })
+  const claudeEnv = Object.entries(projectLaunch.env).map(([key, value]) => `--env ${shellWord(`${key}=${value}`)} `)
+  const codexEnv = Object.entries(userLaunch.env).map(([key, value]) => `${key} = ${tomlString(value)}`)
   return [
     {
       client: 'Claude Code',
       file: 'run in the project folder',
       language: 'sh',
-      text: `claude mcp add --scope project ${name} -- ${[projectLaunch.command, ...projectLaunch.args].map(shellWord).join(' ')}`,
+      text: `claude mcp add --scope project ${claudeEnv.join('')}${name} -- ${[projectLaunch.command, ...projectLaunch.args].map(shellWord).join(' ')}`,
     },
     {
       client: 'Claude Desktop',
@@ -51,7 +59,7 @@ export function clientSnippets(name: string, projectLaunch: LaunchCommand, userL
       client: 'OpenAI Codex CLI',
       file: '~/.codex/config.toml',
       language: 'toml',
-      text: `[mcp_servers.${name}]\ncommand = ${tomlString(userLaunch.command)}\nargs = [${userLaunch.args.map(tomlString).join(', ')}]`,
+      text: `[mcp_servers.${name}]\ncommand = ${tomlString(userLaunch.command)}\nargs = [${userLaunch.args.map(tomlString).join(', ')}]${codexEnv.length === 0 ? '' : `\nenv = { ${codexEnv.join(', ')} }`}`,
     },
     { client: 'Gemini CLI', file: '.gemini/settings.json in the project', language: 'json', text: JSON.stringify({ mcpServers: { [name]: stdio(projectLaunch) } }, null, 2) },
   ]

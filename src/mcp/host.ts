@@ -34,10 +34,62 @@ export type McpCallResult =
   | { isError: false; structuredContent: Record<string, unknown>; texts: string[] }
   | { isError: true; texts: string[] }
 
-/** The tools a server offers and how to run them; the server itself knows nothing about mk. */
+export interface McpResource {
+  uri: string
+  name: string
+  title: string
+  description?: string
+  mimeType: string
+}
+
+export interface McpResourceTemplate {
+  uriTemplate: string
+  name: string
+  title: string
+  description: string
+  mimeType: string
+}
+
+export interface McpResourceText {
+  uri: string
+  mimeType: string
+  text: string
+}
+
+export interface McpPromptSpec {
+  name: string
+  title: string
+  description: string
+  arguments: { name: string; description: string; required: boolean }[]
+}
+
+export interface McpPromptMessage {
+  role: 'user' | 'assistant'
+  content: { type: 'text'; text: string }
+}
+
+/** A failure the server reports as a JSON-RPC error; `notFound` becomes the spec's "resource not found". */
+export class McpHostError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'notFound' | 'invalidParams' | 'internal',
+  ) {
+    super(message)
+    this.name = 'McpHostError'
+  }
+}
+
+/** The tools, resources and prompts a server offers and how to serve them; the server itself knows nothing about mk. */
 export interface McpHost {
   tools: readonly McpToolSpec[]
   call(name: string, args: Record<string, unknown>, session: McpCallSession): Promise<McpCallResult>
+  resourceTemplates: readonly McpResourceTemplate[]
+  listResources(): Promise<McpResource[]>
+  /** Throws McpHostError (notFound) for a URI that names nothing. */
+  readResource(uri: string): Promise<McpResourceText>
+  prompts: readonly McpPromptSpec[]
+  /** Throws McpHostError for an unknown prompt or missing arguments. */
+  getPrompt(name: string, args: Record<string, string>): Promise<{ description: string; messages: McpPromptMessage[] }>
   /** Waits for the calls still running, then releases what the tools opened. */
   close(): Promise<void>
 }

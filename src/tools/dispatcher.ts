@@ -37,8 +37,8 @@ function invalidInput(tool: AnyTool, rawInput: unknown, issues: Parameters<typeo
 async function checkTier(tool: AnyTool, ctx: CallerContext): Promise<void> {
   if (tool.tier === 'read_only') return
   if (ctx.runtime.readOnly) {
-    throw new MkError('FORBIDDEN', `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY=1)`, {
-      details: { tool: tool.name, tier: tool.tier, hint: 'unset MK_READ_ONLY to allow changes' },
+    throw new MkError('FORBIDDEN', `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY or READ_ONLY is set, or --read-only)`, {
+      details: { tool: tool.name, tier: tool.tier, hint: 'unset MK_READ_ONLY and READ_ONLY (or set them to 0) to allow changes' },
     })
   }
   if (tool.tier === 'elevated') await requireApproval(ctx, tool.name, `Allow ${tool.title} (${tool.name})?`)
@@ -54,6 +54,15 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number, controller: AbortCo
     timer.unref()
   })
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** The caller gave up (an MCP client cancelled, or its own request timed out): the call is abandoned, not broken. */
+function cancelledError(tool: AnyTool, signal: AbortSignal): MkError {
+  const reason = signal.reason === undefined ? undefined : signal.reason instanceof Error ? signal.reason.message : String(signal.reason)
+  return new MkError('TIMEOUT', `${tool.name} was cancelled by the caller before it finished${reason === undefined ? '' : ` (${reason})`}`, {
+    details: { tool: tool.name, cancelled: true, ...(reason === undefined ? {} : { reason }) },
+    retryable: true,
+  })
 }
 
 /** Output schemas are strict: a key the schema does not name is a bug, reported instead of leaked. */
@@ -94,17 +103,20 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     const parsed = tool.input.safeParse(rawInput ?? {})
     if (!parsed.success) throw invalidInput(tool, rawInput, parsed.error.issues)
     await checkTier(tool, caller)
+    // Cancelled while it waited for approval: never start it.
+    if (cancel?.aborted === true) throw cancelledError(tool, cancel)
     const result = await withTimeout(tool.run(parsed.data, ctx), tool.timeoutMs ?? defaultTimeoutMs, controller, tool.name)
     const output = displayOnly === true ? undefined : checkedOutput(tool, result.output)
     logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(performance.now() - started), status: 'ok' })
     return { ok: true, output, display: result.display, exitCode: result.exitCode ?? 0, warnings }
   } catch (thrown) {
-    const error = toErrorObject(thrown)
+    const cancelled = cancel?.aborted === true
+    const error = toErrorObject(cancelled ? cancelledError(tool, cancel) : thrown)
     logCall(caller, {
       request_id: requestId,
       tool: tool.name,
       duration_ms: Math.round(performance.now() - started),
-      status: 'error',
+      status: cancelled ? 'cancelled' : 'error',
       error_code: error.errorCode,
     })
     return { ok: false, error, warnings }

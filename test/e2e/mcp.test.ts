@@ -96,6 +96,77 @@ describe('mk mcp', () => {
   })
 })
 
+/** `mk mcp` as a raw child process: write any bytes, read its answers by id. */
+function rawServer(root: string, mkHome: string): { send(text: string): void; answer(id: number | string | null): Promise<Record<string, unknown>>; end(): Promise<number | null> } {
+  const child = spawn(process.execPath, [mkBin, 'mcp'], { cwd: root, env: { ...process.env, MK_HOME: mkHome }, stdio: ['pipe', 'pipe', 'pipe'] })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  const answers: Record<string, unknown>[] = []
+  const waiting: (() => void)[] = []
+  let buffered = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk
+    const lines = buffered.split('\n')
+    buffered = lines.pop() ?? ''
+    for (const line of lines) answers.push(JSON.parse(line) as Record<string, unknown>)
+    for (const wake of waiting.splice(0)) wake()
+  })
+  return {
+    send: (text) => void child.stdin.write(text),
+    async answer(id) {
+      for (;;) {
+        const index = answers.findIndex((message) => message.id === id)
+        if (index !== -1) return answers.splice(index, 1)[0] ?? {}
+        if (child.exitCode !== null) throw new Error(`mk mcp exited (${child.exitCode}) before answering id ${String(id)}`)
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve)
+          child.once('exit', () => resolve())
+        })
+      }
+    },
+    end() {
+      child.stdin.end()
+      return exited
+    },
+  }
+}
+
+const elevenMegabytes = 'x'.repeat(11 * 1024 * 1024)
+
+describe('mk mcp given lines that are not messages it can take', () => {
+  it('answers a line over 10 MB, non-JSON and non-JSON-RPC lines with JSON-RPC errors, and keeps serving (issue 11.9)', { timeout: 60_000 }, async () => {
+    workspace = await makeWorkspace()
+    const server = rawServer(workspace.root, workspace.mkHome)
+    const ping = (id: number): string => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`
+
+    server.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_add","arguments":{"content":"${elevenMegabytes}"}}}\n`)
+    const tooLong = await server.answer(7)
+    expect(tooLong).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } })
+    expect((tooLong.error as { message: string }).message).toMatch(/over this server's limit of 10485760 bytes/)
+    server.send(ping(8))
+    expect(await server.answer(8)).toEqual({ jsonrpc: '2.0', id: 8, result: {} })
+
+    // An id written after the payload cannot be read without parsing 11 MB: the answer has id null.
+    server.send(`{"params":"${elevenMegabytes}","jsonrpc":"2.0","id":9,"method":"ping"}\n`)
+    expect(await server.answer(null)).toMatchObject({ id: null, error: { code: -32600 } })
+
+    server.send('this is not json\n')
+    expect(await server.answer(null)).toMatchObject({ id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) as string } })
+    server.send('{"id":10,"hello":"world"}\n')
+    expect(await server.answer(10)).toMatchObject({ id: 10, error: { code: -32600 } })
+
+    server.send(ping(11))
+    expect(await server.answer(11)).toEqual({ jsonrpc: '2.0', id: 11, result: {} })
+    expect(await server.end()).toBe(0)
+  })
+
+  it('gives the SDK client an error for a call over 10 MB, and the next call works', { timeout: 60_000 }, async () => {
+    workspace = await makeWorkspace()
+    connection = await connectMcp(workspace)
+    await expect(connection.client.callTool({ name: 'memory_add', arguments: { content: elevenMegabytes } })).rejects.toMatchObject({ code: -32600 })
+    expect(await connection.call('memory_list', {})).toMatchObject({ ok: true })
+  })
+})
+
 const blockingAdr = `---
 type: adr
 title: Use PostgreSQL for relational data
@@ -177,7 +248,7 @@ describe('mk mcp --print-config', () => {
     const run = await runMk(['mcp', '--print-config', '--profile', 'worker'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     expect(run.exitCode).toBe(0)
     for (const client of ['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'Codex', 'Gemini CLI']) expect(run.stdout).toContain(client)
-    expect(run.stdout).toContain('claude mcp add --scope project mk -- mk mcp --profile worker')
+    expect(run.stdout).toContain(`claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp --profile worker`)
   })
 
   it('prints parseable JSON snippets with --json, the user-wide ones pinned to the workspace with --cwd', async () => {
@@ -185,7 +256,94 @@ describe('mk mcp --print-config', () => {
     const run = await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     const snippets = parseJson<{ client: string; language: string; text: string }[]>(run)
     const desktop = snippets.find((snippet) => snippet.client === 'Claude Desktop')
-    expect(JSON.parse(desktop?.text ?? '{}')).toEqual({ mcpServers: { mk: { command: 'mk', args: ['mcp', '--cwd', workspace.root] } } })
+    expect(JSON.parse(desktop?.text ?? '{}')).toEqual({ mcpServers: { mk: { command: 'mk', args: ['mcp', '--cwd', workspace.root], env: { MK_HOME: workspace.mkHome } } } })
     for (const snippet of snippets.filter((candidate) => candidate.language === 'json')) expect(() => JSON.parse(snippet.text) as unknown).not.toThrow()
+  })
+
+  it('passes MK_HOME to the server in every snippet when it is set, and no env when it is not (issue 11)', async () => {
+    workspace = await makeWorkspace()
+    const withHome = parseJson<{ client: string; language: string; text: string }[]>(
+      await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+    )
+    for (const snippet of withHome) expect(snippet.text, snippet.client).toContain(workspace.mkHome)
+    expect(withHome.find((snippet) => snippet.client === 'Claude Code')?.text).toContain(`claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp`)
+    expect(withHome.find((snippet) => snippet.language === 'toml')?.text).toContain(`env = { MK_HOME = ${JSON.stringify(workspace.mkHome)} }`)
+    const vsCode = JSON.parse(withHome.find((snippet) => snippet.client.startsWith('VS Code'))?.text ?? '{}') as { servers: { mk: { env?: unknown } } }
+    expect(vsCode.servers.mk.env).toEqual({ MK_HOME: workspace.mkHome })
+
+    const withoutHome = await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: undefined } })
+    for (const snippet of parseJson<{ text: string }[]>(withoutHome)) expect(snippet.text).not.toMatch(/MK_HOME|"env"|--env/)
+  })
+})
+
+/* issue 12: resources and prompts. */
+
+const adrWithBody = `---
+type: adr
+title: Use PostgreSQL for relational data
+status: accepted
+tags: [database]
+---
+# Use PostgreSQL for relational data
+
+New services store relational data in PostgreSQL.
+`
+
+async function setUpResources(): Promise<string> {
+  workspace = await makeWorkspace({ 'knowledge/adr/adr-0001-use-postgresql.md': adrWithBody })
+  const added = await runMk(['memory', 'add', 'The staging database refuses writes on Fridays', '--layer', 'project', '--json'], {
+    cwd: workspace.root,
+    env: { MK_HOME: workspace.mkHome },
+  })
+  expect(added.exitCode, added.stderr).toBe(0)
+  connection = await connectMcp(workspace)
+  return parseJson<{ memoryId: string }>(added).memoryId
+}
+
+describe('mk mcp resources and prompts', () => {
+  it('lists knowledge items and memories as resources, with templates, and reads them by URI', { timeout: 60_000 }, async () => {
+    const memoryId = await setUpResources()
+    const client = connection!.client
+    expect(client.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {} })
+
+    const { resources } = await client.listResources()
+    expect(resources).toEqual([
+      expect.objectContaining({ uri: 'mk://knowledge/adr-0001-use-postgresql', name: 'adr-0001-use-postgresql', title: 'Use PostgreSQL for relational data', mimeType: 'text/markdown' }),
+      expect.objectContaining({ uri: `mk://memory/${memoryId}`, name: memoryId, title: 'The staging database refuses writes on Fridays' }),
+    ])
+    const { resourceTemplates } = await client.listResourceTemplates()
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['mk://knowledge/{id}', 'mk://memory/{memoryId}'])
+
+    const item = await client.readResource({ uri: 'mk://knowledge/adr-0001-use-postgresql' })
+    expect(item.contents).toHaveLength(1)
+    expect(item.contents[0]).toMatchObject({ uri: 'mk://knowledge/adr-0001-use-postgresql', mimeType: 'text/markdown' })
+    expect((item.contents[0] as { text: string }).text).toContain('New services store relational data in PostgreSQL.')
+
+    const memory = await client.readResource({ uri: `mk://memory/${memoryId}` })
+    expect((memory.contents[0] as { text: string }).text).toContain('The staging database refuses writes on Fridays')
+  })
+
+  it('answers a URI that names nothing with the spec\'s resource-not-found error, and keeps serving', { timeout: 60_000 }, async () => {
+    await setUpResources()
+    const client = connection!.client
+    await expect(client.readResource({ uri: 'mk://knowledge/adr-9999-nothing' })).rejects.toMatchObject({ code: -32002 })
+    await expect(client.readResource({ uri: 'https://example.com/x' })).rejects.toMatchObject({ code: -32002 })
+    expect((await client.listResources()).resources.length).toBe(2)
+  })
+
+  it('offers task_start, which gathers the knowledge and memories relevant to a task', { timeout: 120_000 }, async () => {
+    const memoryId = await setUpResources()
+    const client = connection!.client
+    const { prompts } = await client.listPrompts()
+    expect(prompts).toEqual([expect.objectContaining({ name: 'task_start', arguments: [expect.objectContaining({ name: 'task', required: true })] })])
+
+    const prompt = await client.getPrompt({ name: 'task_start', arguments: { task: 'add a staging database migration for the orders service' } })
+    expect(prompt.messages).toHaveLength(1)
+    const text = (prompt.messages[0]?.content as { text: string }).text
+    expect(text).toContain('Task: add a staging database migration for the orders service')
+    expect(text).toContain('adr-0001-use-postgresql: Use PostgreSQL for relational data')
+    expect(text).toContain(memoryId)
+
+    await expect(client.getPrompt({ name: 'task_start', arguments: { task: ' ' } })).rejects.toMatchObject({ code: -32602 })
   })
 })

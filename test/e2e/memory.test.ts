@@ -68,7 +68,7 @@ describe('mk memory', () => {
     expect(shown).toMatchObject({ content: 'We store everything in Postgres', tags: ['database'], file: `knowledge/memory/${project.memoryId}.md` })
 
     for (const memory of [project, user]) {
-      const deleted = await mk(['memory', 'delete', memory.memoryId])
+      const deleted = await mk(['memory', 'delete', memory.memoryId, '--yes'])
       expect(deleted.exitCode, deleted.stderr).toBe(0)
     }
     expect((await search('postgres')).results).toEqual([])

@@ -16,7 +16,10 @@ export const errorGuide: Record<ErrorCode, { meaning: string; action: string }> 
     meaning: 'The call is not allowed here: read-only mode, or an elevated tool nobody approved.',
     action: 'Do not retry. Ask the person to run it themselves or to allow it (unset MK_READ_ONLY, approve, or pass --yes).',
   },
-  TIMEOUT: { meaning: 'The tool did not finish within its timeout_ms.', action: 'Retry once with a narrower input; for a tool that is not idempotent, check the state first.' },
+  TIMEOUT: {
+    meaning: 'The tool did not finish within its timeout_ms, a remote did not answer in time, or the caller cancelled the call (`details.cancelled`).',
+    action: 'Retry once with a narrower input; for a tool that is not idempotent, check the state first.',
+  },
   RATE_LIMITED: { meaning: 'A remote service asked mk to slow down.', action: 'Wait, then retry (retryable is true).' },
   PROVIDER_ERROR: { meaning: 'A dependency failed: the embedding model, a git remote, the file system.', action: 'Retry later; if it persists, report the message to the person.' },
   INTERNAL_ERROR: { meaning: 'A bug in mk.', action: 'Do not retry in a loop; report the message to the person.' },

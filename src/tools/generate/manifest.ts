@@ -9,7 +9,7 @@ function notesFor(tool: AnyTool): string[] {
   const policy = tierPolicies[tool.tier]
   const notes: string[] = []
   if (!policy.availableReadOnly) {
-    notes.push('Refused with FORBIDDEN when MK_READ_ONLY=1 (mk mcp --read-only); not offered by mk mcp --profile worker.')
+    notes.push('Refused with FORBIDDEN when MK_READ_ONLY or READ_ONLY is set (mk mcp --read-only); not offered by mk mcp --profile worker.')
   }
   if (policy.needsApproval) {
     notes.push('Asks a person first: MCP elicitation when the client supports it, a prompt on a terminal, or --yes; otherwise FORBIDDEN.')

@@ -143,9 +143,9 @@ function safetySection(): string {
       tiers.map((tier) => [`\`${tier}\``, tierPolicies[tier].risk, tierPolicies[tier].sideEffects, tierPolicies[tier].availableReadOnly ? 'available' : 'refused / not offered']),
     ),
     '',
-    '- **Read-only mode**: with `MK_READ_ONLY=1` (or `mk mcp --read-only`) every tool above `read_only` is refused with FORBIDDEN.',
+    '- **Read-only mode**: with `MK_READ_ONLY=1` or `READ_ONLY=1` (any value but 0/false/no/off), or `mk mcp --read-only`, every tool above `read_only` is refused with FORBIDDEN.',
     '- **Profiles**: `mk mcp --profile worker` offers only read-only tools; a worker agent cannot store, delete or sync because those tools do not exist for it. `--profile main` (the default) offers all.',
-    '- **Approval**: elevated tools ask a person every time (MCP elicitation, or a terminal prompt); where nobody can be asked they are refused with FORBIDDEN. Never try to work around a refusal.',
+    '- **Approval**: elevated tools, and deleting a memory from a shared layer (project, team, org, company), ask a person every time (MCP elicitation, or a terminal prompt; `--yes` on the CLI); where nobody can be asked they are refused with FORBIDDEN. Never try to work around a refusal.',
     '- **Outputs** never contain embeddings, index internals or absolute paths of the home directory; paths are relative to the workspace.',
     '- **Content**: do not store secrets or personal data in memories or knowledge; shared layers are committed to git and read by everyone with access to the repository.',
   ].join('\n')

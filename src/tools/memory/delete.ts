@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { requireApproval } from '../approval.js'
 import { defineTool } from '../define.js'
 import { identityFields, identityOf, memoryIdSchema } from './schemas.js'
 import { workspaceIndex } from '../search-index.js'
@@ -6,7 +7,8 @@ import { workspaceIndex } from '../search-index.js'
 export const memoryDelete = defineTool({
   name: 'memory_delete',
   title: 'Delete a memory',
-  description: 'Delete one memory by id. The deletion is recorded in the MK_HOME git history, so memory_restore can bring it back.',
+  description:
+    'Delete one memory by id. The deletion is recorded in the MK_HOME git history, so memory_restore can bring it back. Deleting from a shared layer (project, team, org, company) is elevated: a person must approve it (MCP elicitation, a terminal prompt or --yes), otherwise it is refused with FORBIDDEN.',
   tier: 'workspace',
   // A deleted memory can be restored, but an agent's client should still ask first.
   destructive: true,
@@ -23,9 +25,19 @@ export const memoryDelete = defineTool({
   async run(input, ctx) {
     const { findMemory, deleteMemory } = await import('../../memory/store.js')
     const stored = await findMemory(ctx.workspace, identityOf(input, ctx), input.memoryId)
+    // Others read a shared layer: removing from it is a person's decision, not an agent's.
+    if (!stored.folder.private) {
+      const what = `deleting ${input.memoryId} from the shared ${stored.folder.layer} layer`
+      await requireApproval(ctx, 'memory_delete', `Delete memory ${input.memoryId} from the shared ${stored.folder.layer} layer? "${preview(stored.record.content)}"`, what)
+    }
     const index = await workspaceIndex(ctx)
     await deleteMemory(ctx.workspace, stored, () => index.remove([input.memoryId]))
     const message = `Deleted ${input.memoryId} from the ${stored.folder.layer} layer (restore with mk memory restore ${input.memoryId})`
     return { output: { success: true as const, message }, display: message }
   },
 })
+
+function preview(content: string): string {
+  const line = content.replace(/\s+/g, ' ').trim()
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line
+}

@@ -4,6 +4,7 @@ import { dispatch, type CallerContext } from '../dispatcher.js'
 import type { AnyTool } from '../define.js'
 import { inputJsonSchema, outputJsonSchema } from '../generate/json-schema.js'
 import { tierPolicies } from '../generate/tier-policy.js'
+import { knowledgeResources, type RunTool } from './mcp-resources.js'
 
 export function toMcpToolSpec(tool: AnyTool): McpToolSpec {
   const policy = tierPolicies[tool.tier]
@@ -39,7 +40,18 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
   const specs = tools.map(toMcpToolSpec)
   // Calls still running when the client disconnects finish before the resources close and the process ends.
   const inFlight = new Set<Promise<unknown>>()
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work)
+    return work.finally(() => inFlight.delete(work))
+  }
+  // Resources and prompts only read, through the offered read-only tools.
+  const runRead: RunTool = async (name, input) => {
+    const tool = byName.get(name)
+    if (tool === undefined || tool.tier !== 'read_only') return undefined
+    return track(dispatch(tool, input, context))
+  }
   return {
+    ...knowledgeResources(runRead),
     tools: specs,
     async call(name: string, args: Record<string, unknown>, session: McpCallSession): Promise<McpCallResult> {
       const tool = byName.get(name)
@@ -60,8 +72,7 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
                 session.progress?.({ progress: event.done, ...(event.total === undefined ? {} : { total: event.total }), message: event.message ?? event.phase }),
             }),
       })
-      inFlight.add(call)
-      const outcome = await call.finally(() => inFlight.delete(call))
+      const outcome = await track(call)
       if (!outcome.ok) {
         // The schema lets a model see every field it may send while it corrects the call.
         const error =

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { loadWorkspace } from '../../../src/config/load.js'
@@ -94,7 +94,10 @@ const waiting = defineTool({
   },
 })
 
-async function connect(tools: readonly AnyTool[], options: { elicitation?: 'accept' | 'decline'; readOnly?: boolean } = {}): Promise<{ client: Client; asked: string[] }> {
+async function connect(
+  tools: readonly AnyTool[],
+  options: { elicitation?: 'accept' | 'decline'; readOnly?: boolean } = {},
+): Promise<{ client: Client; asked: string[]; received: JSONRPCMessage[] }> {
   workspace = await makeWorkspace()
   const host = createToolHost(tools, {
     workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
@@ -114,8 +117,15 @@ async function connect(tools: readonly AnyTool[], options: { elicitation?: 'acce
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await Promise.all([server.connect(serverSide), client.connect(clientSide)])
+  // Every message the server sends, as the client receives it.
+  const received: JSONRPCMessage[] = []
+  const deliver = clientSide.onmessage
+  clientSide.onmessage = (message, extra) => {
+    received.push(message)
+    deliver?.(message, extra)
+  }
   clients.push(client)
-  return { client, asked }
+  return { client, asked, received }
 }
 
 function errorOf(result: Awaited<ReturnType<Client['callTool']>>): { errorCode: string; message: string } {
@@ -190,6 +200,19 @@ describe('the MCP tool host', () => {
     await expect(call).rejects.toThrow()
     for (let waited = 0; !cancelled && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10))
     expect(cancelled).toBe(true)
+  })
+
+  it('sends no response for a cancelled call, as the MCP spec asks, and keeps serving (issue 11.16)', async () => {
+    const { client, received } = await connect([waiting as unknown as AnyTool, counter])
+    const controller = new AbortController()
+    const call = client.callTool({ name: 'test_wait', arguments: {} }, undefined, { signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const pending = received.length
+    controller.abort('the user moved on')
+    await expect(call).rejects.toThrow('the user moved on')
+    expect((await client.callTool({ name: 'test_counter', arguments: {} })).isError).toBe(false)
+    // The only message after the cancel is the answer to test_counter: nothing came for the cancelled call.
+    expect(received.slice(pending).filter((message) => 'result' in message || 'error' in message)).toHaveLength(1)
   })
 
   it('asks the person through elicitation and runs an approved elevated tool, with its warnings as text', async () => {

@@ -98,6 +98,22 @@ describe('dispatch', () => {
     expect(aborted).toBe(true)
   })
 
+  it('reports a call its caller cancelled as cancelled (TIMEOUT, details.cancelled), never INTERNAL_ERROR (issue 11.16)', async () => {
+    const abortable = {
+      ...echo,
+      run: (_input: unknown, ctx: { signal: AbortSignal }) =>
+        new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')))),
+    } as unknown as AnyTool
+    const cancel = new AbortController()
+    const outcome = dispatch(abortable, { message: 'x' }, caller({ cancel: cancel.signal }))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    cancel.abort('the user moved on')
+    expect(await outcome).toMatchObject({
+      ok: false,
+      error: { errorCode: 'TIMEOUT', retryable: true, message: 'echo was cancelled by the caller before it finished (the user moved on)', details: { cancelled: true } },
+    })
+  })
+
   it('turns an unexpected exception into INTERNAL_ERROR without a stack', async () => {
     const broken = { ...echo, run: async () => Promise.reject(new Error('boom')) } as AnyTool
     const outcome = await dispatch(broken, { message: 'x' }, caller())
