@@ -106,8 +106,8 @@ export class SearchIndex {
   }
 
   /** Ids of the documents that came from one source (a memory folder or knowledge source). */
-  idsOfSource(source: string): Set<string> {
-    return this.guard(() => idsOfSource(this.db, source))
+  idsOfSource(kind: 'memory' | 'knowledge', source: string): Set<string> {
+    return this.guard(() => idsOfSource(this.db, kind, source))
   }
 
   /** A document of one of these sources whose normalised content equals this content. */
