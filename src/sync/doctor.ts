@@ -119,8 +119,11 @@ async function checkIndex(workspace: Workspace, notice: (message: string) => voi
     try {
       const index = await openWorkspaceIndex(workspace, notice)
       try {
+        const damage = index.integrityProblem()
         const current = index.state('knowledge') === (await knowledgeSignature(workspace))
-        checks.push(current ? ok('index', 'up to date with the knowledge files') : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
+        if (damage !== undefined) checks.push(fail('index', `the index is damaged (${damage})`, 'mk index rebuild'))
+        else if (index.notices.length > 0) checks.push(warn('index', index.notices.join('; ').replaceAll(index.path, relative(workspace.root, index.path)), 'mk index rebuild'))
+        else checks.push(current ? ok('index', 'up to date with the knowledge files') : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
       } finally {
         index.close()
       }
