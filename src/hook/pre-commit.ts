@@ -41,6 +41,11 @@ function hooksDirectory(gitRoot: string): { hooks: string; configFile: string } 
   return { hooks: join(commonDir, 'hooks'), configFile: join(commonDir, 'config') }
 }
 
+/** The pre-commit hook file git runs for this repository's default hooks folder (every work tree shares it). */
+export function preCommitHookFile(gitRoot: string): string {
+  return join(hooksDirectory(gitRoot).hooks, 'pre-commit')
+}
+
 function configuredHooksPath(configFile: string): string | undefined {
   if (!existsSync(configFile)) return undefined
   return /^\s*hookspath\s*=\s*(.+)$/im.exec(readFileSync(configFile, 'utf8'))?.[1]?.trim()
@@ -60,8 +65,8 @@ export async function installPreCommitHook(workspaceRoot: string, gitRoot: strin
   if (gitRoot === undefined) {
     throw new MkError('NOT_FOUND', `${workspaceRoot} is not inside a git repository`, { details: { hint: 'run git init first' } })
   }
-  const { hooks, configFile } = hooksDirectory(gitRoot)
-  const hookFile = join(hooks, 'pre-commit')
+  const { configFile } = hooksDirectory(gitRoot)
+  const hookFile = preCommitHookFile(gitRoot)
   const shown = toPosix(relative(gitRoot, hookFile))
   const script = preCommitScript(toPosix(relative(gitRoot, workspaceRoot)))
   const existing = existsSync(hookFile) ? readFileSync(hookFile, 'utf8') : undefined

@@ -155,14 +155,17 @@ export function listDocuments(db: Database.Database, filters: SearchFilters & { 
   return rows.map(fromRow)
 }
 
-/** Ids of the documents that came from one source (a memory folder or knowledge source). */
-export function idsOfSource(db: Database.Database, source: string): Set<string> {
-  return new Set(db.prepare('SELECT id FROM docs WHERE source = ?').pluck().all(source) as string[])
+/**
+ * Ids of the documents of one kind that came from one source. A memory folder and a knowledge
+ * source may share a name (`mk init` calls both `project`), so the kind is part of the key.
+ */
+export function idsOfSource(db: Database.Database, kind: DocRow['kind'], source: string): Set<string> {
+  return new Set(db.prepare('SELECT id FROM docs WHERE kind = ? AND source = ?').pluck().all(kind, source) as string[])
 }
 
-/** A document of one of these sources whose normalised content equals this content. */
+/** A memory of one of these memory folders whose normalised content equals this content. */
 export function findSameContent(db: Database.Database, content: string, sources: readonly string[]): StoredDocument | undefined {
-  const rows = db.prepare('SELECT * FROM docs WHERE dedup_key = ?').all(dedupKey(content)) as DocRow[]
+  const rows = db.prepare("SELECT * FROM docs WHERE kind = 'memory' AND dedup_key = ?").all(dedupKey(content)) as DocRow[]
   const row = rows.find((candidate) => candidate.source !== null && sources.includes(candidate.source))
   return row === undefined ? undefined : fromRow(row)
 }

@@ -1,5 +1,5 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
 import { load as loadSqliteVec } from 'sqlite-vec'
 import { applicationTag, createTables, schemaVersion } from './schema.js'
@@ -98,8 +98,54 @@ export function openDatabase(path: string): OpenedDatabase {
   return { db: recreateDatabase(path), rebuiltBecause: first.problem }
 }
 
+/** Where a rebuild writes the new database before it is swapped in; the pid tells a live rebuild from a dead one's leftovers. */
+export function rebuildPathOf(path: string): string {
+  return `${path}.rebuild-${process.pid}`
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Remove what rebuilds killed half-way left beside the index. */
+export function removeAbandonedRebuilds(path: string): void {
+  const prefix = `${basename(path)}.rebuild-`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(path))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const pid = Number.parseInt(name.slice(prefix.length), 10)
+    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) rmSync(join(dirname(path), name), { force: true })
+  }
+}
+
+/**
+ * Put a finished database file in the index's place. The new file was closed out of WAL mode,
+ * so it is whole on its own; the old file's WAL and shared memory go with it. A reader that
+ * still has the old file open keeps reading it until it opens the index again.
+ */
+export function swapInDatabase(newPath: string, path: string): void {
+  for (const file of [`${path}-wal`, `${path}-shm`]) rmSync(file, { force: true })
+  renameSync(newPath, path)
+}
+
+/** Take a database out of WAL mode and close it, so its file alone holds everything. */
+export function closeWhole(db: Database.Database): void {
+  db.pragma('journal_mode = DELETE')
+  db.close()
+}
+
 /** Delete the database files and start an empty index in their place. */
-export function recreateDatabase(path: string): Database.Database {
+function recreateDatabase(path: string): Database.Database {
   removeDatabaseFiles(path)
   const db = new Database(path)
   configure(db)

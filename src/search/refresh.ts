@@ -112,7 +112,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
     return retryUnreadable(index, workspace, folder, unreadableKey, options)
   }
   const names = await listMemoryFiles(folder)
-  const indexed = index.idsOfSource(folder.key)
+  const indexed = index.idsOfSource('memory', folder.key)
   const onDisk = new Set(names.map((name) => name.slice(0, -3)))
   const toRead = options.force === true ? names : names.filter((name) => !indexed.has(name.slice(0, -3)))
   const documents: IndexDocument[] = []

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3'
-import { explainCorruption, isCorruptionError } from './corruption.js'
+import { rmSync } from 'node:fs'
+import { explainCorruption } from './corruption.js'
 import {
-  emptyTables,
   findSameContent,
   getDocuments,
   idsOfSource,
@@ -13,7 +13,8 @@ import {
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { indexStats } from './index-stats.js'
 import { readState, tableExists, writeState } from './meta.js'
-import { openDatabase, recreateDatabase } from './open-database.js'
+import { integrityProblem } from './integrity.js'
+import { closeWhole, openDatabase, rebuildPathOf, removeAbandonedRebuilds, swapInDatabase } from './open-database.js'
 import { nearDuplicates, rank } from './ranking.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
 import { embedPending, pendingCount, prepareVectorTable, type Embed } from './vector-store.js'
@@ -76,19 +77,32 @@ export class SearchIndex {
   }
 
   /**
-   * Empty every table but the metadata, so the next refresh reads all files again. A database
-   * too damaged to empty (a corrupt page the cheap open check cannot see) is recreated instead.
+   * Build a new index from nothing with `fill`, in a file of its own, and swap it in whole when
+   * it is done. Whatever state the old file is in (corrupt pages, a broken vector table), the
+   * rebuild never reads it; until the swap, searches keep using it, and a rebuild killed
+   * half-way leaves it as it was.
    */
-  clear(): void {
+  async rebuildFrom(fill: (fresh: SearchIndex) => Promise<void>): Promise<void> {
+    removeAbandonedRebuilds(this.path)
+    const newPath = rebuildPathOf(this.path)
+    const fresh = new SearchIndex(newPath, { embedder: this.embedder })
     try {
-      emptyTables(this.db, this.hasVectorTable)
+      await fill(fresh)
+      closeWhole(fresh.db)
     } catch (error) {
-      if (!isCorruptionError(error)) throw error
-      this.db.close()
-      this.db = recreateDatabase(this.path)
-      this.notices.push(`the search index ${this.path} was corrupt (${(error as Error).message}); it was recreated`)
-      this.attachVectors()
+      fresh.close()
+      for (const file of [newPath, `${newPath}-wal`, `${newPath}-shm`, `${newPath}-journal`]) rmSync(file, { force: true })
+      throw error
     }
+    this.close()
+    swapInDatabase(newPath, this.path)
+    this.db = openDatabase(this.path).db
+    this.attachVectors()
+  }
+
+  /** Why the index file is damaged (SQLite's page checks, a probe of the vector table), or undefined. */
+  integrityProblem(): string | undefined {
+    return integrityProblem(this.db)
   }
 
   /** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
@@ -106,8 +120,8 @@ export class SearchIndex {
   }
 
   /** Ids of the documents that came from one source (a memory folder or knowledge source). */
-  idsOfSource(source: string): Set<string> {
-    return this.guard(() => idsOfSource(this.db, source))
+  idsOfSource(kind: 'memory' | 'knowledge', source: string): Set<string> {
+    return this.guard(() => idsOfSource(this.db, kind, source))
   }
 
   /** A document of one of these sources whose normalised content equals this content. */

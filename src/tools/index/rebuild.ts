@@ -6,7 +6,7 @@ import { indexRefreshSchema, refreshAll, summarise } from './schemas.js'
 export const indexRebuild = defineTool({
   name: 'index_rebuild',
   title: 'Rebuild the search index',
-  description: 'Throw the search index away and build it again from the memory and knowledge files, embedding everything. The files are never touched.',
+  description: 'Build the search index again from the memory and knowledge files, embedding everything, in a new database file that replaces the old one when it is complete (so a corrupt index is always repaired). The files are never touched.',
   tier: 'workspace',
   idempotent: true,
   timeoutMs: 3_600_000,
@@ -22,10 +22,10 @@ export const indexRebuild = defineTool({
   async run(_input, ctx) {
     const started = performance.now()
     const index = await workspaceIndex(ctx)
-    const noticed = index.notices.length
-    index.clear()
-    for (const notice of index.notices.slice(noticed)) ctx.warn(notice)
-    const { embedded } = await refreshAll(index, ctx)
+    let embedded = 0
+    await index.rebuildFrom(async (fresh) => {
+      embedded = (await refreshAll(fresh, ctx)).embedded
+    })
     const output = { ...summarise(index), embedded, durationMs: Math.round(performance.now() - started) }
     return { output, display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge), ${embedded} embedded in ${output.durationMs} ms` }
   },

@@ -4,6 +4,9 @@ import { oneOrMany } from '../knowledge/schemas.js'
 import { identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
+/** How many ranked memories a search looks at before it collapses layers and applies the limit. */
+const candidatePool = 1000
+
 export const memorySearch = defineTool({
   name: 'memory_search',
   title: 'Search memories',
@@ -36,9 +39,15 @@ export const memorySearch = defineTool({
         tags: z.array(z.string()),
         stale: z.boolean().describe('True when a ref names a knowledge item that is superseded, deprecated or gone, or a workspace file that no longer exists'),
         staleReason: z.string().optional().describe('Why it is stale'),
+        shadows: z
+          .array(z.strictObject({ memoryId: z.string(), layer: memoryLayerSchema }))
+          .describe('The same fact stored in less specific layers, hidden behind this one'),
       }),
     ),
-    totalCount: z.number().int(),
+    totalCount: z
+      .number()
+      .int()
+      .describe(`How many memories matched before limit: those sharing a word with the query or passing threshold, plus those shown (counted among the best ${candidatePool})`),
     searchedLayers: z.array(memoryLayerSchema),
     searchMode: z.enum(['hybrid', 'fulltext']).describe('fulltext when no embedding model is configured'),
   }),
@@ -57,6 +66,7 @@ export const memorySearch = defineTool({
             scores: { text: 1.2, vector: 0.61 },
             tags: ['database'],
             stale: false,
+            shadows: [],
           },
         ],
         totalCount: 1,
@@ -76,21 +86,28 @@ export const memorySearch = defineTool({
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
     const searchMode: 'hybrid' | 'fulltext' = index.effectiveMode('hybrid') === 'hybrid' ? 'hybrid' : 'fulltext'
     await embedSomePending(index, ctx.warn)
+    // Ranked past the limit, so that copies of one fact in several layers collapse into one
+    // result and totalCount says how many matched, not how many were shown.
     const hits = await index.search({
       text: input.query,
       mode: 'hybrid',
-      limit: input.limit,
+      limit: candidatePool,
       textWeight: ctx.workspace.config.search.textWeight,
       filters: { kind: 'memory', sources: folders.map((folder) => folder.key), ...(input.tags === undefined ? {} : { tags: input.tags }) },
     })
     const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
     const documents = new Map(index.getMany(kept.map((hit) => hit.id)).map((doc) => [doc.id, doc]))
-    const results = kept.flatMap((hit) => {
+    const found = kept.flatMap((hit) => {
       const doc = documents.get(hit.id)
       if (doc === undefined) return []
       const layer = memoryLayerSchema.parse(doc.layer)
       return [{ memoryId: hit.id, content: doc.content, layer, score: round(hit.score), scores: roundScores(hit.scores), tags: [...doc.tags] }]
     })
+    const { collapseAcrossLayers } = await import('../../search/layer-precedence.js')
+    const collapsed = collapseAcrossLayers(found)
+    const results = collapsed.slice(0, input.limit)
+    // A match shares a word with the query or passes the threshold; meaning-only neighbours count when shown.
+    const totalCount = collapsed.filter((result, position) => position < input.limit || result.scores.text !== undefined || input.threshold !== undefined).length
     // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
     const { staleReasons } = await import('../../sync/stale.js')
     const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
@@ -114,11 +131,11 @@ export const memorySearch = defineTool({
         : [
             ...marked.map(
               (result) =>
-                `${style.cyan(result.memoryId)} ${style.dim(`[${result.layer}] ${result.score.toFixed(2)}`)}${result.staleReason === undefined ? '' : ` ${style.yellow(`stale: ${result.staleReason}`)}`}\n  ${result.content.replaceAll('\n', '\n  ')}`,
+                `${style.cyan(result.memoryId)} ${style.dim(`[${result.layer}] ${result.score.toFixed(2)}`)}${result.shadows.length === 0 ? '' : style.dim(` (also in ${result.shadows.map((shadow) => shadow.layer).join(', ')})`)}${result.staleReason === undefined ? '' : ` ${style.yellow(`stale: ${result.staleReason}`)}`}\n  ${result.content.replaceAll('\n', '\n  ')}`,
             ),
-            style.dim(`${results.length} ${results.length === 1 ? 'memory' : 'memories'} (${searchMode}; layers ${searchedLayers.join(', ')})`),
+            style.dim(`${results.length} of ${totalCount} ${totalCount === 1 ? 'memory' : 'memories'} (${searchMode}; layers ${searchedLayers.join(', ')})`),
           ].join('\n')
-    return { output: { success: true as const, results: marked, totalCount: marked.length, searchedLayers, searchMode }, display }
+    return { output: { success: true as const, results: marked, totalCount, searchedLayers, searchMode }, display }
   },
 })
 

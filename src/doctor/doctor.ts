@@ -9,8 +9,9 @@ import { toPosix } from '../fs/walk.js'
 import { inspectClone, localChanges } from '../git/mirror.js'
 import { loadKnowledge } from '../knowledge/load.js'
 import { gitSourceCloneDir } from '../knowledge/sources.js'
-import { probeRemote, remoteOf, type GitSourceConfig } from './mirror-source.js'
-import { readSyncState, type SyncState } from './state.js'
+import { probeRemote, remoteOf, type GitSourceConfig } from '../sync/mirror-source.js'
+import { readSyncState, type SyncState } from '../sync/state.js'
+import { preCommitHookFile } from '../hook/pre-commit.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail'
 
@@ -119,8 +120,11 @@ async function checkIndex(workspace: Workspace, notice: (message: string) => voi
     try {
       const index = await openWorkspaceIndex(workspace, notice)
       try {
+        const damage = index.integrityProblem()
         const current = index.state('knowledge') === (await knowledgeSignature(workspace))
-        checks.push(current ? ok('index', 'up to date with the knowledge files') : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
+        if (damage !== undefined) checks.push(fail('index', `the index is damaged (${damage})`, 'mk index rebuild'))
+        else if (index.notices.length > 0) checks.push(warn('index', index.notices.join('; ').replaceAll(index.path, relative(workspace.root, index.path)), 'mk index rebuild'))
+        else checks.push(current ? ok('index', 'up to date with the knowledge files') : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
       } finally {
         index.close()
       }
@@ -132,17 +136,20 @@ async function checkIndex(workspace: Workspace, notice: (message: string) => voi
   return checks
 }
 
-const hookFiles = ['.git/hooks/pre-commit', '.husky/pre-commit', 'lefthook.yml', 'lefthook.yaml', '.pre-commit-config.yaml']
+/** Other hook managers' files, from the work tree's root, that may run the check instead of git's own hook. */
+const hookManagerFiles = ['.husky/pre-commit', 'lefthook.yml', 'lefthook.yaml', '.pre-commit-config.yaml']
 
 async function checkHook(workspace: Workspace): Promise<DoctorCheck> {
   const gitRoot = findGitRoot(workspace.root)
   if (gitRoot === undefined) return warn('pre-commit hook', 'the workspace is not a git repository', 'git init && mk hook install')
-  for (const file of hookFiles) {
-    const text = await readFile(join(gitRoot, file), 'utf8').catch(() => '')
-    if (/\bmk\b[^\n]*\bknowledge\s+check\b|mk-knowledge-check/.test(text)) return ok('pre-commit hook', `${file} runs mk knowledge check`)
+  const gitHook = preCommitHookFile(gitRoot)
+  const candidates = [{ file: gitHook, shown: 'the git pre-commit hook' }, ...hookManagerFiles.map((file) => ({ file: join(gitRoot, file), shown: file }))]
+  for (const { file, shown } of candidates) {
+    const text = await readFile(file, 'utf8').catch(() => '')
+    if (/\bmk\b[^\n]*\bknowledge\s+check\b|mk-knowledge-check/.test(text)) return ok('pre-commit hook', `${shown} runs mk knowledge check`)
   }
-  const existing = existsSync(join(gitRoot, '.git/hooks/pre-commit'))
-  return warn('pre-commit hook', existing ? '.git/hooks/pre-commit does not run mk knowledge check' : 'no pre-commit hook runs mk knowledge check', existing ? 'mk hook install --force' : 'mk hook install')
+  const existing = existsSync(gitHook)
+  return warn('pre-commit hook', existing ? 'the git pre-commit hook does not run mk knowledge check' : 'no pre-commit hook runs mk knowledge check', existing ? 'mk hook install --force' : 'mk hook install')
 }
 
 /** Everything that can stop mk from working here, each with the command that fixes it. */
