@@ -1,3 +1,5 @@
+import { findRuleSecrets } from './secret-rules/rules.js'
+
 export interface Redaction {
   kind: string
   count: number
@@ -33,12 +35,8 @@ function secretOf(text: string, message: { range: readonly [number, number]; dat
   return values.sort((a, b) => b.length - a.length)[0] ?? text.slice(message.range[0], message.range[1])
 }
 
-/**
- * Replace secrets with `[REDACTED:kind]` before anything is written, using secretlint's
- * maintained recommended rule set (cloud keys, tokens, private keys, connection-string passwords...).
- * Every occurrence of a found secret is replaced, not only the one the rule pointed at.
- */
-export async function redactSecrets(text: string): Promise<RedactedText> {
+/** Every secret either rule set finds in the text, with its kind. */
+async function findSecrets(text: string): Promise<Map<string, string>> {
   const [{ lintSource }, { creator }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')])
   const result = await lintSource({
     source: { filePath: 'memory.md', content: text, contentType: 'text' },
@@ -51,15 +49,69 @@ export async function redactSecrets(text: string): Promise<RedactedText> {
     const secret = kind === 'connection-string-password' ? (passwordOf(found) ?? found) : found
     if (secret !== '' && !secrets.has(secret)) secrets.set(secret, kind)
   }
-  let redacted = text
+  for (const { ruleId, secret } of findRuleSecrets(text)) {
+    if (!secrets.has(secret)) secrets.set(secret, ruleId)
+  }
+  return secrets
+}
+
+type Redactable = string | number | boolean | undefined | null | readonly Redactable[] | { readonly [key: string]: Redactable }
+
+function stringsOf(value: Redactable, into: string[]): string[] {
+  if (typeof value === 'string') into.push(value)
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item as Redactable, into)
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      into.push(key)
+      stringsOf(item, into)
+    }
+  }
+  return into
+}
+
+function replaceIn<Value extends Redactable>(value: Value, replace: (text: string) => string): Value {
+  if (typeof value === 'string') return replace(value) as Value
+  if (Array.isArray(value)) return value.map((item: Redactable) => replaceIn(item, replace)) as unknown as Value
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [replace(key), replaceIn(item, replace)])) as Value
+  }
+  return value
+}
+
+export interface RedactedValue<Value> {
+  value: Value
+  redactions: Redaction[]
+}
+
+/**
+ * Replace secrets with `[REDACTED:kind]` in every string of a value (content, tags, metadata keys
+ * and values, refs, titles) before anything is written, using two maintained rule sets:
+ * secretlint's recommended preset and gitleaks' default rules (see
+ * knowledge/adr/adr-0009-secret-rules.md). The fields are searched together, so a secret found
+ * in one field is replaced wherever it occurs, and every occurrence is replaced, not only the one
+ * a rule pointed at.
+ */
+export async function redactFields<Value extends Redactable>(value: Value): Promise<RedactedValue<Value>> {
+  const secrets = await findSecrets(stringsOf(value, []).join('\n\n'))
   const counts = new Map<string, number>()
   // Longest first, so a secret that contains another is replaced whole.
-  for (const [secret, kind] of [...secrets].sort((a, b) => b[0].length - a[0].length)) {
-    const parts = redacted.split(secret)
-    if (parts.length === 1) continue
-    redacted = parts.join(`[REDACTED:${kind}]`)
-    counts.set(kind, (counts.get(kind) ?? 0) + parts.length - 1)
-  }
+  const ordered = [...secrets].sort((a, b) => b[0].length - a[0].length)
+  const redacted = replaceIn(value, (text) => {
+    let result = text
+    for (const [secret, kind] of ordered) {
+      const parts = result.split(secret)
+      if (parts.length === 1) continue
+      result = parts.join(`[REDACTED:${kind}]`)
+      counts.set(kind, (counts.get(kind) ?? 0) + parts.length - 1)
+    }
+    return result
+  })
   const redactions = [...counts].map(([kind, count]) => ({ kind, count })).sort((a, b) => a.kind.localeCompare(b.kind))
-  return { text: redacted, redactions }
+  return { value: redacted, redactions }
+}
+
+/** Redact one text: see redactFields. */
+export async function redactSecrets(text: string): Promise<RedactedText> {
+  const { value, redactions } = await redactFields(text)
+  return { text: value, redactions }
 }

@@ -17,12 +17,13 @@ export const knowledgeNew = defineTool({
   output: z.strictObject({
     id: z.string(),
     path: z.string().describe('Workspace-relative path of the new file'),
+    redactions: z.array(z.strictObject({ kind: z.string(), count: z.number().int() })).describe('Secrets in the title replaced by [REDACTED:kind] before the file and its name were written'),
   }),
   examples: [
     {
       title: 'Propose a new ADR',
       input: { type: 'adr', title: 'Use Kafka for events' },
-      output: { id: 'adr-0002-use-kafka-for-events', path: 'knowledge/adr/adr-0002-use-kafka-for-events.md' },
+      output: { id: 'adr-0002-use-kafka-for-events', path: 'knowledge/adr/adr-0002-use-kafka-for-events.md', redactions: [] },
     },
   ],
   async run(input, ctx) {
@@ -32,8 +33,12 @@ export const knowledgeNew = defineTool({
     for (const problem of base.problems.filter((candidate) => candidate.severity === 'error' && candidate.code !== 'missing-source')) {
       ctx.warn(`${problem.file}:${problem.line}: ${problem.message}`)
     }
-    const plan = planNewItem(base, ctx.workspace, { type: input.type, title: input.title, source: input.source, today: new Date().toISOString().slice(0, 10) })
+    const { redactSecrets } = await import('../../memory/redact.js')
+    // The title becomes the file name and the heading: a secret in it must reach neither.
+    const { text: title, redactions } = await redactSecrets(input.title)
+    const plan = planNewItem(base, ctx.workspace, { type: input.type, title, source: input.source, today: new Date().toISOString().slice(0, 10) })
     await writeNewItem(plan, base)
-    return { output: { id: plan.id, path: plan.path }, display: `Created ${ctx.style.cyan(plan.path)} (${plan.id})` }
+    const redacted = redactions.length === 0 ? '' : `; redacted ${redactions.map((entry) => `${entry.count} ${entry.kind}`).join(', ')} in the title`
+    return { output: { id: plan.id, path: plan.path, redactions }, display: `Created ${ctx.style.cyan(plan.path)} (${plan.id})${redacted}` }
   },
 })

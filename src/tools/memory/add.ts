@@ -58,7 +58,7 @@ export const memoryAdd = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ folderForLayer }, { addMemory }, { redactSecrets }, { newMemoryId }, { memoryDocument }, { ensureFresh }] = await Promise.all([
+    const [{ folderForLayer }, { addMemory }, { redactFields }, { newMemoryId }, { memoryDocument }, { ensureFresh }] = await Promise.all([
       import('../../memory/locations.js'),
       import('../../memory/store.js'),
       import('../../memory/redact.js'),
@@ -68,11 +68,13 @@ export const memoryAdd = defineTool({
     ])
     const identity = identityOf(input, ctx)
     const folder = folderForLayer(ctx.workspace, identity, input.layer)
-    const { text: content, redactions } = await redactSecrets(input.content)
+    // Every field that is written goes through the one redaction pass, not only the content.
+    const { value: written, redactions } = await redactFields({ content: input.content, tags: input.tags, metadata: input.metadata, refs: input.refs })
+    const { content } = written
     const index = await workspaceIndex(ctx)
-    if (input.refs.length > 0) {
+    if (written.refs.length > 0) {
       const { unresolvedRefs } = await import('../../sync/stale.js')
-      for (const { ref, missing } of unresolvedRefs(input.refs, await knowledgeStatusLookup(index, ctx, identity), ctx.workspace.root)) {
+      for (const { ref, missing } of unresolvedRefs(written.refs, await knowledgeStatusLookup(index, ctx, identity), ctx.workspace.root)) {
         ctx.warn(`ref ${ref} names no ${missing}${missing === 'file' ? ' in the workspace' : ' here'}; searches show this memory as stale until it exists`)
       }
     }
@@ -84,16 +86,16 @@ export const memoryAdd = defineTool({
         id: newMemoryId(),
         layer: input.layer,
         content,
-        tags: [...new Set(input.tags)],
+        tags: [...new Set(written.tags)],
         created: now,
         updated: now,
         source: identity.agentId !== undefined ? `agent:${identity.agentId}` : identity.sessionId !== undefined ? `session:${identity.sessionId}` : 'cli',
-        refs: input.refs,
+        refs: written.refs,
         supersedes: [],
         expires: input.expires === undefined ? undefined : new Date(input.expires).toISOString(),
         lane: folder.private ? 'private' : 'shared',
         owner: folder.owner,
-        metadata: input.metadata,
+        metadata: written.metadata,
       },
       {
         async findDuplicate(text) {

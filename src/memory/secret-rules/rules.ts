@@ -1,0 +1,99 @@
+import { RE2JS } from 're2js'
+import gitleaks from './gitleaks-rules.json' with { type: 'json' }
+import own from './mk-rules.json' with { type: 'json' }
+
+// gitleaks' default rule set (MIT, see the license in gitleaks-rules.json) and mk's own few rules
+// in the same format, run with RE2 semantics as gitleaks runs them in Go, so matching stays
+// linear in the text.
+
+interface RuleData {
+  id: string
+  regex: string
+  keywords: string[]
+  entropy?: number
+  secretGroup?: number
+  allow?: { regex: string; target: string }[]
+  stopwords?: string[]
+}
+
+interface CompiledRule {
+  id: string
+  regex: RE2JS
+  keywords: string[]
+  entropy: number | undefined
+  secretGroup: number | undefined
+  allow: { regex: RE2JS; target: string }[]
+  stopwords: string[]
+}
+
+export interface FoundSecret {
+  ruleId: string
+  secret: string
+}
+
+let compiled: { rules: CompiledRule[]; allow: RE2JS[]; stopwords: string[] } | undefined
+
+function rules(): NonNullable<typeof compiled> {
+  compiled ??= {
+    rules: [...(gitleaks.rules as RuleData[]), ...(own.rules as RuleData[])].map((rule) => ({
+      id: rule.id,
+      regex: RE2JS.compile(rule.regex),
+      keywords: rule.keywords.map((keyword) => keyword.toLowerCase()),
+      entropy: rule.entropy,
+      secretGroup: rule.secretGroup,
+      allow: (rule.allow ?? []).map((entry) => ({ regex: RE2JS.compile(entry.regex), target: entry.target })),
+      stopwords: (rule.stopwords ?? []).map((word) => word.toLowerCase()),
+    })),
+    allow: gitleaks.allow.map((pattern) => RE2JS.compile(pattern)),
+    stopwords: gitleaks.stopwords.map((word) => word.toLowerCase()),
+  }
+  return compiled
+}
+
+/** Shannon entropy in bits per character, as gitleaks computes it. */
+export function shannonEntropy(text: string): number {
+  const counts = new Map<string, number>()
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1)
+  let entropy = 0
+  for (const count of counts.values()) {
+    const p = count / text.length
+    entropy -= p * Math.log2(p)
+  }
+  return entropy
+}
+
+/** The secret inside a match: the rule's secret group, else the first group that matched, else the whole match. */
+function secretOf(matcher: ReturnType<RE2JS['matcher']>, rule: CompiledRule): string {
+  if (rule.secretGroup !== undefined) return matcher.group(rule.secretGroup) ?? ''
+  for (let group = 1; group <= matcher.groupCount(); group++) {
+    const value = matcher.group(group)
+    if (value !== null && value !== '') return value
+  }
+  return matcher.group() ?? ''
+}
+
+function allowed(secret: string, match: string, rule: CompiledRule, set: NonNullable<typeof compiled>): boolean {
+  const lower = secret.toLowerCase()
+  if ([...set.stopwords, ...rule.stopwords].some((word) => lower.includes(word))) return true
+  if (set.allow.some((pattern) => pattern.matcher(secret).find())) return true
+  return rule.allow.some((entry) => entry.regex.matcher(entry.target === 'match' ? match : secret).find())
+}
+
+/** Every secret gitleaks' default rules and mk's own find in the text. A rule runs only when one of its keywords is in the text. */
+export function findRuleSecrets(text: string): FoundSecret[] {
+  const set = rules()
+  const lower = text.toLowerCase()
+  const found: FoundSecret[] = []
+  for (const rule of set.rules) {
+    if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => lower.includes(keyword))) continue
+    const matcher = rule.regex.matcher(text)
+    while (matcher.find()) {
+      const secret = secretOf(matcher, rule)
+      if (secret === '') continue
+      if (rule.entropy !== undefined && shannonEntropy(secret) <= rule.entropy) continue
+      if (allowed(secret, matcher.group() ?? '', rule, set)) continue
+      found.push({ ruleId: rule.id, secret })
+    }
+  }
+  return found
+}
