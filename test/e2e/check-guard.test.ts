@@ -103,7 +103,7 @@ describe('knowledge check cannot hang, escape or lie', () => {
     const outside = join(dirname(ws.root), 'shared-elsewhere')
     await rename(join(ws.root, 'shared'), outside)
     await symlink(outside, join(ws.root, 'shared'))
-    const deleted = await mk(ws, ['memory', 'delete', id, '--json'])
+    const deleted = await mk(ws, ['memory', 'delete', id, '--yes', '--json'])
     expect(deleted.exitCode, deleted.stdout).toBe(2)
     expect(parseJson(deleted)).toMatchObject({ errorCode: 'INVALID_INPUT', message: expect.stringContaining('the team/shared memory folder') })
     expect(existsSync(join(outside, 'memory', `${id}.md`))).toBe(true)
