@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { readFile, rm } from 'node:fs/promises'
+import { readFile, rm, stat, utimes } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { MkError, isNodeError } from '../errors.js'
 import { writeFileExclusiveWhole } from './atomic-write.js'
+import { pidAlive, processStartedAt } from './process-liveness.js'
 
 /**
  * One lock file: `pid`, `host` and a random token, one a line, so every lock's content is unique.
@@ -17,9 +18,20 @@ export interface Holder {
   pid: number | undefined
   /** Absent in lock files written before the host was recorded. */
   host: string | undefined
+  /** On another host: its liveness cannot be checked from here, so waiting cannot help. */
+  elsewhere: boolean
 }
 
 export type Attempt = { kind: 'acquired' } | { kind: 'busy'; holder: Holder } | { kind: 'retry' }
+
+/**
+ * A holder touches its lock file this often, so a lock whose holder cannot be checked (another
+ * host, no /proc) and that was not touched for `staleAfterMs` is known to be abandoned.
+ */
+export const refreshEveryMs = 30_000
+export const staleAfterMs = 10 * 60_000
+/** An empty lock file is being written (where hard links are not supported) for a moment, no longer. */
+const emptyGraceMs = 2_000
 
 /** Lock contents held by this process right now (several tasks of one process may wait for the same lock). */
 const heldHere = new Set<string>()
@@ -31,12 +43,17 @@ export function newLockContent(): string {
 function parseHolder(content: string): Holder {
   const [pidLine = '', host = ''] = content.split('\n')
   const pid = /^\d+$/.test(pidLine.trim()) ? Number(pidLine.trim()) : undefined
-  return { content, pid, host: host === '' ? undefined : host }
+  return { content, pid, host: host === '' ? undefined : host, elsewhere: host !== '' && host !== hostname() }
 }
 
 async function readContent(path: string): Promise<string | undefined> {
+  return (await readLock(path))?.content
+}
+
+async function readLock(path: string): Promise<{ content: string; touchedMs: number } | undefined> {
   try {
-    return await readFile(path, 'utf8')
+    const { mtimeMs } = await stat(path)
+    return { content: await readFile(path, 'utf8'), touchedMs: mtimeMs }
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') return undefined
     if (isNodeError(error) && error.code === 'EISDIR') {
@@ -48,25 +65,23 @@ async function readContent(path: string): Promise<string | undefined> {
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return isNodeError(error) && error.code === 'EPERM'
-  }
-}
-
 /**
- * Whether the holder may still be working, however old its lock. A lock of this process's pid
- * that no task here holds is left over from an earlier process that had the same pid. A lock
- * from another host cannot be checked and counts as live.
+ * Whether the holder may still be working. A lock of this process's pid that no task here holds
+ * is left over from an earlier process that had the same pid, and so is one whose pid belongs to
+ * a process started after the lock was last touched (the pid was reused). Where that cannot be
+ * checked (another host, no /proc), a lock not touched for longer than any holder lets pass is
+ * abandoned; a checked live holder's lock is never broken, however old.
  */
-function isLive(holder: Holder): boolean {
+function isLive(holder: Holder, touchedMs: number): boolean {
   if (holder.pid === undefined) return false
-  if (holder.host !== undefined && holder.host !== hostname()) return true
+  const untouched = Date.now() - touchedMs > staleAfterMs
+  if (holder.elsewhere) return !untouched
   if (holder.pid === process.pid) return heldHere.has(holder.content)
-  return pidAlive(holder.pid)
+  if (!pidAlive(holder.pid)) return false
+  const started = processStartedAt(holder.pid)
+  // /proc times are whole seconds off the boot time: allow one second either way.
+  if (started === undefined) return !untouched
+  return started <= touchedMs + 1_000
 }
 
 /** Try once to create the lock file with `content`; a stale lock is taken over (the caller tries again). */
@@ -79,13 +94,24 @@ export async function tryAcquire(path: string, content: string): Promise<Attempt
     heldHere.delete(content)
     if (!isNodeError(error) || error.code !== 'EEXIST') throw error
   }
-  const found = await readContent(path)
-  // Gone: released meanwhile. Empty: being written where hard links are not supported.
-  if (found === undefined || found === '') return { kind: 'retry' }
-  const holder = parseHolder(found)
-  if (isLive(holder)) return { kind: 'busy', holder }
-  await breakStale(path, found)
+  const found = await readLock(path)
+  // Gone: released meanwhile.
+  if (found === undefined) return { kind: 'retry' }
+  if (found.content === '') {
+    if (Date.now() - found.touchedMs > emptyGraceMs) await breakStale(path, '')
+    return { kind: 'retry' }
+  }
+  const holder = parseHolder(found.content)
+  if (isLive(holder, found.touchedMs)) return { kind: 'busy', holder }
+  await breakStale(path, found.content)
   return { kind: 'retry' }
+}
+
+/** Tell waiters the holder is still at work (see isLive); a lock no longer ours is left alone. */
+export async function refresh(path: string, content: string): Promise<void> {
+  if ((await readContent(path)) !== content) return
+  const now = new Date()
+  await utimes(path, now, now).catch(() => undefined)
 }
 
 /**

@@ -1,13 +1,14 @@
 import { hostname } from 'node:os'
 import { MkError } from '../errors.js'
-import { newLockContent, release, tryAcquire, type Holder } from './lock-file.js'
+import { newLockContent, refresh, refreshEveryMs, release, tryAcquire, type Holder } from './lock-file.js'
 
 export interface LockOptions {
   /** What the lock guards, for messages: `this workspace`, `source "company"`. */
   what: string
   /**
    * When a live process holds the lock: `wait` for it (jittered backoff, TIMEOUT after
-   * `waitMs`) or `fail` at once with a retryable CONFLICT naming its pid.
+   * `waitMs`) or `fail` at once with a retryable CONFLICT naming its pid. A recent lock of
+   * another host fails at once either way: nothing here can tell whether its holder still runs.
    */
   onBusy: 'wait' | 'fail'
   /** How long `wait` waits; also bounds the retries while someone else takes over a stale lock. Default 60 s. */
@@ -28,8 +29,12 @@ function describe(holder: Holder): string {
 }
 
 function conflict(path: string, options: LockOptions, holder: Holder): MkError {
+  const retry = options.retry ?? 'the command'
+  const hint = holder.elsewhere
+    ? `if no mk process runs on ${holder.host}, clear the lock with: rm '${path}' and run ${retry} again`
+    : `wait for it to finish and run ${retry} again (if no mk process is running, delete ${path})`
   return new MkError('CONFLICT', `${options.what} is being updated by ${describe(holder)}`, {
-    details: { pid: holder.pid, lock: path, hint: `wait for it to finish and run ${options.retry ?? 'the command'} again (if no mk process is running, delete ${path})` },
+    details: { pid: holder.pid, ...(holder.elsewhere ? { host: holder.host } : {}), lock: path, hint },
     retryable: true,
   })
 }
@@ -44,8 +49,9 @@ function timedOut(path: string, options: LockOptions, waitMs: number, holder: Ho
 
 /**
  * Run `work` holding a lock file shared by every process on this machine (and by the tasks of
- * this one). The file names its holder's pid; a lock whose holder is dead is taken over, and a
- * live holder's lock is never broken, however long it has been held.
+ * this one). The file names its holder's pid and host; a lock whose holder is dead, whose pid
+ * was reused, that is empty or that was abandoned is taken over (see lock-file.ts), and a live
+ * holder's lock is never broken, however long it has been held.
  */
 export async function withLock<T>(path: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
   const content = newLockContent()
@@ -56,15 +62,18 @@ export async function withLock<T>(path: string, options: LockOptions, work: () =
     const outcome = await tryAcquire(path, content)
     if (outcome.kind === 'acquired') break
     if (outcome.kind === 'busy') {
-      if (options.onBusy === 'fail') throw conflict(path, options, outcome.holder)
+      if (options.onBusy === 'fail' || outcome.holder.elsewhere) throw conflict(path, options, outcome.holder)
       holder = outcome.holder
     }
     if (Date.now() - started > waitMs) throw timedOut(path, options, waitMs, holder)
     await pause(5 + Math.random() * Math.min(50, 5 * (attempt + 1)))
   }
+  const keepFresh = setInterval(() => void refresh(path, content), refreshEveryMs)
+  keepFresh.unref()
   try {
     return await work()
   } finally {
+    clearInterval(keepFresh)
     await release(path, content)
   }
 }

@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rena
 import { basename, dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
 import { load as loadSqliteVec } from 'sqlite-vec'
+import { pidAlive } from '../fs/process-liveness.js'
 import { applicationTag, createTables, schemaVersion } from './schema.js'
 
 export interface OpenedDatabase {
@@ -103,15 +104,6 @@ export function rebuildPathOf(path: string): string {
   return `${path}.rebuild-${process.pid}`
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** Remove what rebuilds killed half-way left beside the index. */
 export function removeAbandonedRebuilds(path: string): void {
   const prefix = `${basename(path)}.rebuild-`
@@ -124,7 +116,7 @@ export function removeAbandonedRebuilds(path: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue
     const pid = Number.parseInt(name.slice(prefix.length), 10)
-    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) rmSync(join(dirname(path), name), { force: true })
+    if (Number.isInteger(pid) && pid !== process.pid && !pidAlive(pid)) rmSync(join(dirname(path), name), { force: true })
   }
 }
 

@@ -131,10 +131,10 @@ describe('withLock', () => {
     expect(await readdir(join(base, 'locks'))).toEqual([])
   })
 
-  it('never breaks a live holder however old its lock: CONFLICT when failing fast, TIMEOUT after the wait', async () => {
+  it('never breaks a live holder that took its lock after it started: CONFLICT when failing fast, TIMEOUT after the wait', async () => {
     const holder = await liveChild()
     try {
-      const content = await lockFileOf(holder.pid, 3_600_000)
+      const content = await lockFileOf(holder.pid)
       let ran = false
       const refused = await failure(withLock(lock, { what: 'this workspace', onBusy: 'fail', retry: 'mk sync' }, async () => (ran = true)))
       expect(refused).toMatchObject({ code: 'CONFLICT', retryable: true, details: { pid: holder.pid, lock } })
@@ -150,6 +150,39 @@ describe('withLock', () => {
     } finally {
       holder.kill()
     }
+  })
+
+  // Issue 11.4: locks that never clear.
+  it('takes over a lock whose pid now belongs to a process started after the lock was last touched (a reused pid)', async () => {
+    const unrelated = await liveChild()
+    try {
+      await lockFileOf(unrelated.pid, 60_000)
+      expect(await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => 'ran')).toBe('ran')
+    } finally {
+      unrelated.kill()
+    }
+  })
+
+  it('fails at once with CONFLICT naming the lock file and how to clear it when another host holds it', async () => {
+    await writeFile(lock, `4242\nbuild-box.example\nsomeonesToken\n`)
+    const refused = await failure(withLock(lock, { what: 'this memory folder', onBusy: 'wait', waitMs: 20_000, retry: 'mk memory add' }, async () => 'ran'))
+    expect(refused).toMatchObject({ code: 'CONFLICT', details: { lock, host: 'build-box.example' } })
+    expect(refused.details?.hint).toContain(`rm '${lock}'`)
+    // CONFLICT, not TIMEOUT after the wait: nothing here can tell whether that holder still runs.
+  })
+
+  it('takes over a lock of another host that nobody has touched for longer than any holder lets pass', async () => {
+    await writeFile(lock, `4242\nbuild-box.example\nsomeonesToken\n`)
+    const then = new Date(Date.now() - 11 * 60_000)
+    await utimes(lock, then, then)
+    expect(await withLock(lock, { what: 'the test', onBusy: 'wait' }, async () => 'ran')).toBe('ran')
+  })
+
+  it('takes over an empty lock file left by a writer that died', async () => {
+    await writeFile(lock, '')
+    const then = new Date(Date.now() - 10_000)
+    await utimes(lock, then, then)
+    expect(await withLock(lock, { what: 'the test', onBusy: 'wait', waitMs: 5_000 }, async () => 'ran')).toBe('ran')
   })
 
   it('a lock file holding only a live pid (older mk) still counts as held', async () => {
