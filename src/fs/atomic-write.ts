@@ -1,11 +1,27 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { link, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
 import { isNodeError } from '../errors.js'
+import { pidAlive } from './process-liveness.js'
 
 function tempSibling(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+}
+
+/** Remove the temp files (see tempSibling) that writers killed before their rename left in a folder. */
+export async function removeAbandonedTemporaryFiles(dir: string): Promise<void> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return
+    throw error
+  }
+  for (const name of names) {
+    const pid = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name)?.[1]
+    if (pid !== undefined && !pidAlive(Number(pid))) await rm(join(dir, name), { force: true })
+  }
 }
 
 /**

@@ -1,4 +1,6 @@
 import { hostname } from 'node:os'
+import { dirname } from 'node:path'
+import { removeAbandonedTemporaryFiles } from './atomic-write.js'
 import { MkError } from '../errors.js'
 import { newLockContent, refresh, refreshEveryMs, release, tryAcquire, type Holder } from './lock-file.js'
 
@@ -68,6 +70,8 @@ export async function withLock<T>(path: string, options: LockOptions, work: () =
     if (Date.now() - started > waitMs) throw timedOut(path, options, waitMs, holder)
     await pause(5 + Math.random() * Math.min(50, 5 * (attempt + 1)))
   }
+  // Lock files are written through temp files: those of holders killed mid-write go here.
+  await removeAbandonedTemporaryFiles(dirname(path))
   const keepFresh = setInterval(() => void refresh(path, content), refreshEveryMs)
   keepFresh.unref()
   try {

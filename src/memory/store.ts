@@ -3,10 +3,11 @@ import { readdir, readFile, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { MkError, isNodeError } from '../errors.js'
-import { writeFileAtomic } from '../fs/atomic-write.js'
+import { removeAbandonedTemporaryFiles, writeFileAtomic } from '../fs/atomic-write.js'
 import { toPosix } from '../fs/walk.js'
 import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
 import { commitChange, findDeletion } from './history.js'
+import { markPending, pendingChanges, type PendingChange } from './pending.js'
 import { isMemoryId } from './ids.js'
 import { requireWritableFolder, visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
 import { withLock } from '../fs/lock.js'
@@ -86,6 +87,45 @@ export async function findMemory(workspace: Workspace, identity: MemoryIdentity,
   })
 }
 
+/** Commit a written private memory file to the MK_HOME history. */
+function commitAdd(workspace: Workspace, change: PendingChange, verb: 'add' | 'restore'): Promise<string> {
+  return commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, change.file))], message: `${verb} ${change.id} (${change.folderKey})` })
+}
+
+/**
+ * Record a deletion: the file's last text is archived in MK_HOME (`deleted/<id>.md`) in the same
+ * commit that removes a private file, so restore works even for a file that was never committed
+ * (placed by hand, or left by a crash). The file itself is removed after the commit.
+ */
+async function commitDelete(workspace: Workspace, change: PendingChange, text: string): Promise<void> {
+  const archived = `deleted/${change.id}.md`
+  const path = toPosix(relative(workspace.mkHome, change.file))
+  await writeFileAtomic(join(workspace.mkHome, archived), text)
+  const where = change.private ? `path: ${path}\n` : ''
+  await commitChange(workspace.mkHome, {
+    add: [archived],
+    remove: change.private ? [path] : [],
+    message: `delete ${change.id}\n\nfolder: ${change.folderKey}\n${where}archived: ${archived}\n`,
+  })
+  await rm(change.file, { force: true })
+}
+
+/**
+ * Finish what a crashed mk left between a write and its commit: an added file is committed (or,
+ * never written, forgotten), a deletion is committed and its file removed; temporary files of
+ * dead writers go. Runs under the folder lock before every change, so it never races the work
+ * it finishes.
+ */
+async function finishInterrupted(workspace: Workspace, folder: MemoryFolder): Promise<void> {
+  await removeAbandonedTemporaryFiles(folder.dir)
+  for (const { change, done } of await pendingChanges(workspace.mkHome)) {
+    if (change.folderKey !== folder.key) continue
+    if (change.op === 'add' && existsSync(change.file) && change.private) await commitAdd(workspace, change, 'add')
+    if (change.op === 'delete' && existsSync(change.file)) await commitDelete(workspace, change, await readFile(change.file, 'utf8'))
+    await done()
+  }
+}
+
 export interface AddHooks {
   /** An existing memory of the folder with the same normalised content, checked while holding the lock. */
   findDuplicate(content: string): Promise<string | undefined>
@@ -99,13 +139,15 @@ export type AddOutcome = { deduplicated: true; id: string } | { deduplicated: fa
 export async function addMemory(workspace: Workspace, folder: MemoryFolder, record: MemoryRecord, hooks: AddHooks): Promise<AddOutcome> {
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
+    await finishInterrupted(workspace, folder)
     const duplicate = await hooks.findDuplicate(record.content)
     if (duplicate !== undefined) return { deduplicated: true, id: duplicate }
     const file = memoryFile(folder, record.id)
+    const change: PendingChange = { op: 'add', id: record.id, folderKey: folder.key, private: folder.private, file }
+    const done = folder.private ? await markPending(workspace.mkHome, change) : undefined
     await writeFileAtomic(file, formatMemory(record))
-    if (folder.private) {
-      await commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, file))], message: `add ${record.id} (${folder.key})` })
-    }
+    if (folder.private) await commitAdd(workspace, change, 'add')
+    await done?.()
     const stored = { record, folder, file }
     hooks.written(stored)
     return { deduplicated: false, stored }
@@ -113,24 +155,19 @@ export async function addMemory(workspace: Workspace, folder: MemoryFolder, reco
 }
 
 /**
- * Delete a memory file. Every deletion is a commit in MK_HOME: a private memory's file is
- * removed from that repository; a shared memory is archived there first, so restore works for both.
+ * Delete a memory file. Every deletion is a commit in MK_HOME that archives the file's text and,
+ * for a private memory, removes the file from that repository, so restore works for both.
  */
 export async function deleteMemory(workspace: Workspace, stored: StoredMemory, removed: () => void): Promise<void> {
   const { folder, file, record } = stored
   requireWritableFolder(workspace, folder)
   await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
+    await finishInterrupted(workspace, folder)
     const text = await readFile(file, 'utf8')
-    if (folder.private) {
-      const path = toPosix(relative(workspace.mkHome, file))
-      await rm(file)
-      await commitChange(workspace.mkHome, { remove: [path], message: `delete ${record.id}\n\nfolder: ${folder.key}\npath: ${path}\n` })
-    } else {
-      const archived = `deleted/${record.id}.md`
-      await writeFileAtomic(join(workspace.mkHome, archived), text)
-      await commitChange(workspace.mkHome, { add: [archived], message: `delete ${record.id}\n\nfolder: ${folder.key}\narchived: ${archived}\n` })
-      await rm(file)
-    }
+    const change: PendingChange = { op: 'delete', id: record.id, folderKey: folder.key, private: folder.private, file }
+    const done = await markPending(workspace.mkHome, change)
+    await commitDelete(workspace, change, text)
+    await done()
     removed()
   })
 }
@@ -153,11 +190,13 @@ export async function restoreMemory(workspace: Workspace, identity: MemoryIdenti
   const record = parseMemory(deletion.text)
   const file = memoryFile(folder, id)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
+    await finishInterrupted(workspace, folder)
     if (existsSync(file)) throw new MkError('CONFLICT', `memory ${id} exists already; nothing to restore`, { details: { memoryId: id } })
+    const change: PendingChange = { op: 'add', id, folderKey: folder.key, private: folder.private, file }
+    const done = folder.private ? await markPending(workspace.mkHome, change) : undefined
     await writeFileAtomic(file, deletion.text)
-    if (folder.private) {
-      await commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, file))], message: `restore ${id} (${folder.key})` })
-    }
+    if (folder.private) await commitAdd(workspace, change, 'restore')
+    await done?.()
     const stored = { record, folder, file }
     restored(stored)
     return stored

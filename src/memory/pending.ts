@@ -1,0 +1,48 @@
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { isNodeError } from '../errors.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+
+/**
+ * A memory change between writing a file and committing it, recorded before it starts so that
+ * the next mk process (under the same folder lock) can finish it after a crash. One small JSON
+ * file per change in `$MK_HOME/.pending/`, removed when the change is committed.
+ */
+export interface PendingChange {
+  op: 'add' | 'delete'
+  id: string
+  /** The memory folder's key and whether it is private (its files are committed in MK_HOME). */
+  folderKey: string
+  private: boolean
+  /** Absolute path of the memory file. */
+  file: string
+}
+
+function pendingDir(home: string): string {
+  return join(home, '.pending')
+}
+
+/** Record a change about to happen; the returned function marks it done. */
+export async function markPending(home: string, change: PendingChange): Promise<() => Promise<void>> {
+  const path = join(pendingDir(home), `${change.id}.${change.op}.json`)
+  await writeFileAtomic(path, JSON.stringify(change))
+  return () => rm(path, { force: true })
+}
+
+/** Changes a crashed process left unfinished, oldest first by name. */
+export async function pendingChanges(home: string): Promise<{ change: PendingChange; done: () => Promise<void> }[]> {
+  let names: string[]
+  try {
+    names = await readdir(pendingDir(home))
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return []
+    throw error
+  }
+  const found: { change: PendingChange; done: () => Promise<void> }[] = []
+  for (const name of names.filter((candidate) => candidate.endsWith('.json')).sort()) {
+    const path = join(pendingDir(home), name)
+    const change = JSON.parse(await readFile(path, 'utf8')) as PendingChange
+    found.push({ change, done: () => rm(path, { force: true }) })
+  }
+  return found
+}
