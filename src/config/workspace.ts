@@ -1,3 +1,4 @@
+import { gitIdentity, type GitIdentity } from '../git/identity.js'
 import { resolve } from 'node:path'
 import type { Config } from './schema.js'
 
@@ -21,6 +22,8 @@ export interface RuntimeEnv {
   sessionId: string | undefined
   /** GIT_INDEX_FILE, absolute: git points hooks at the index a commit is about to record (`git commit -a`, `git commit <path>`). */
   gitIndexFile: string | undefined
+  /** Who mk's own commits (the $MK_HOME history) name: the user's git identity, when configured. */
+  author: GitIdentity | undefined
 }
 
 export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
@@ -31,6 +34,7 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
     agentId: nonEmpty(env.MK_AGENT_ID),
     sessionId: nonEmpty(env.MK_SESSION_ID),
     gitIndexFile: gitIndexFile === undefined ? undefined : resolve(gitIndexFile),
+    author: gitIdentity(env),
   }
 }
 

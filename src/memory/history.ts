@@ -3,18 +3,23 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { commitPaths } from '../git/commit.js'
 import { withLock } from '../fs/lock.js'
+import type { GitIdentity } from '../git/identity.js'
 
 /** Paths in the history repository are posix and relative to MK_HOME. */
 export interface HistoryChange {
   add?: string[]
   remove?: string[]
   message: string
+  /** The person the commit names; mk itself when git knows nobody. */
+  author?: GitIdentity | undefined
 }
 
 /** Record a change of MK_HOME as one commit, so every memory change is audited and can be undone. */
 export async function commitChange(home: string, change: HistoryChange): Promise<string> {
   // Other mk processes commit here too: one at a time.
-  return withLock(join(home, '.locks', 'history'), { what: 'the memory history', onBusy: 'wait' }, () => commitPaths(home, { add: change.add ?? [], remove: change.remove ?? [], message: change.message }))
+  return withLock(join(home, '.locks', 'history'), { what: 'the memory history', onBusy: 'wait' }, () =>
+    commitPaths(home, { add: change.add ?? [], remove: change.remove ?? [], message: change.message, ...(change.author === undefined ? {} : { author: change.author }) }),
+  )
 }
 
 export interface DeletedVersion {

@@ -18,29 +18,30 @@ export interface PendingChange {
   file: string
 }
 
-function pendingDir(home: string): string {
-  return join(home, '.pending')
+/** One folder per memory folder: changes are finished under that folder's lock, never another's. */
+function pendingDir(home: string, folderKey: string): string {
+  return join(home, '.pending', folderKey.replaceAll('/', '-'))
 }
 
 /** Record a change about to happen; the returned function marks it done. */
 export async function markPending(home: string, change: PendingChange): Promise<() => Promise<void>> {
-  const path = join(pendingDir(home), `${change.id}.${change.op}.json`)
+  const path = join(pendingDir(home, change.folderKey), `${change.id}.${change.op}.json`)
   await writeFileAtomic(path, JSON.stringify(change))
   return () => rm(path, { force: true })
 }
 
-/** Changes a crashed process left unfinished, oldest first by name. */
-export async function pendingChanges(home: string): Promise<{ change: PendingChange; done: () => Promise<void> }[]> {
+/** Changes a crashed process left unfinished in one memory folder, oldest first by name. */
+export async function pendingChanges(home: string, folderKey: string): Promise<{ change: PendingChange; done: () => Promise<void> }[]> {
   let names: string[]
   try {
-    names = await readdir(pendingDir(home))
+    names = await readdir(pendingDir(home, folderKey))
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') return []
     throw error
   }
   const found: { change: PendingChange; done: () => Promise<void> }[] = []
   for (const name of names.filter((candidate) => candidate.endsWith('.json')).sort()) {
-    const path = join(pendingDir(home), name)
+    const path = join(pendingDir(home, folderKey), name)
     const change = JSON.parse(await readFile(path, 'utf8')) as PendingChange
     found.push({ change, done: () => rm(path, { force: true }) })
   }

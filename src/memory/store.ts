@@ -12,6 +12,7 @@ import { isMemoryId } from './ids.js'
 import { requireWritableFolder, visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
 import { withLock } from '../fs/lock.js'
 import type { MemoryRecord } from './model.js'
+import type { GitIdentity } from '../git/identity.js'
 
 export interface StoredMemory {
   record: MemoryRecord
@@ -88,8 +89,8 @@ export async function findMemory(workspace: Workspace, identity: MemoryIdentity,
 }
 
 /** Commit a written private memory file to the MK_HOME history. */
-function commitAdd(workspace: Workspace, change: PendingChange, verb: 'add' | 'restore'): Promise<string> {
-  return commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, change.file))], message: `${verb} ${change.id} (${change.folderKey})` })
+function commitAdd(workspace: Workspace, change: PendingChange, verb: 'add' | 'restore', author: GitIdentity | undefined): Promise<string> {
+  return commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, change.file))], message: `${verb} ${change.id} (${change.folderKey})`, author })
 }
 
 /**
@@ -97,17 +98,19 @@ function commitAdd(workspace: Workspace, change: PendingChange, verb: 'add' | 'r
  * commit that removes a private file, so restore works even for a file that was never committed
  * (placed by hand, or left by a crash). The file itself is removed after the commit.
  */
-async function commitDelete(workspace: Workspace, change: PendingChange, text: string): Promise<void> {
+async function commitDelete(workspace: Workspace, change: PendingChange, text: string, author: GitIdentity | undefined): Promise<string> {
   const archived = `deleted/${change.id}.md`
   const path = toPosix(relative(workspace.mkHome, change.file))
   await writeFileAtomic(join(workspace.mkHome, archived), text)
   const where = change.private ? `path: ${path}\n` : ''
-  await commitChange(workspace.mkHome, {
+  const commit = await commitChange(workspace.mkHome, {
     add: [archived],
     remove: change.private ? [path] : [],
     message: `delete ${change.id}\n\nfolder: ${change.folderKey}\n${where}archived: ${archived}\n`,
+    author,
   })
   await rm(change.file, { force: true })
+  return commit
 }
 
 /**
@@ -116,12 +119,11 @@ async function commitDelete(workspace: Workspace, change: PendingChange, text: s
  * dead writers go. Runs under the folder lock before every change, so it never races the work
  * it finishes.
  */
-async function finishInterrupted(workspace: Workspace, folder: MemoryFolder): Promise<void> {
+async function finishInterrupted(workspace: Workspace, folder: MemoryFolder, author: GitIdentity | undefined): Promise<void> {
   await removeAbandonedTemporaryFiles(folder.dir)
-  for (const { change, done } of await pendingChanges(workspace.mkHome)) {
-    if (change.folderKey !== folder.key) continue
-    if (change.op === 'add' && existsSync(change.file) && change.private) await commitAdd(workspace, change, 'add')
-    if (change.op === 'delete' && existsSync(change.file)) await commitDelete(workspace, change, await readFile(change.file, 'utf8'))
+  for (const { change, done } of await pendingChanges(workspace.mkHome, folder.key)) {
+    if (change.op === 'add' && existsSync(change.file) && change.private) await commitAdd(workspace, change, 'add', author)
+    if (change.op === 'delete' && existsSync(change.file)) await commitDelete(workspace, change, await readFile(change.file, 'utf8'), author)
     await done()
   }
 }
@@ -133,24 +135,24 @@ export interface AddHooks {
   written(stored: StoredMemory): void
 }
 
-export type AddOutcome = { deduplicated: true; id: string } | { deduplicated: false; stored: StoredMemory }
+export type AddOutcome = { deduplicated: true; id: string } | { deduplicated: false; stored: StoredMemory; commit: string | undefined }
 
 /** Write a new memory file (atomically) and, for MK_HOME layers, commit it. Same content in the same folder writes nothing. */
-export async function addMemory(workspace: Workspace, folder: MemoryFolder, record: MemoryRecord, hooks: AddHooks): Promise<AddOutcome> {
+export async function addMemory(workspace: Workspace, folder: MemoryFolder, record: MemoryRecord, hooks: AddHooks, author?: GitIdentity): Promise<AddOutcome> {
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
-    await finishInterrupted(workspace, folder)
+    await finishInterrupted(workspace, folder, author)
     const duplicate = await hooks.findDuplicate(record.content)
     if (duplicate !== undefined) return { deduplicated: true, id: duplicate }
     const file = memoryFile(folder, record.id)
     const change: PendingChange = { op: 'add', id: record.id, folderKey: folder.key, private: folder.private, file }
     const done = folder.private ? await markPending(workspace.mkHome, change) : undefined
     await writeFileAtomic(file, formatMemory(record))
-    if (folder.private) await commitAdd(workspace, change, 'add')
+    const commit = folder.private ? await commitAdd(workspace, change, 'add', author) : undefined
     await done?.()
     const stored = { record, folder, file }
     hooks.written(stored)
-    return { deduplicated: false, stored }
+    return { deduplicated: false, stored, commit }
   })
 }
 
@@ -158,22 +160,29 @@ export async function addMemory(workspace: Workspace, folder: MemoryFolder, reco
  * Delete a memory file. Every deletion is a commit in MK_HOME that archives the file's text and,
  * for a private memory, removes the file from that repository, so restore works for both.
  */
-export async function deleteMemory(workspace: Workspace, stored: StoredMemory, removed: () => void): Promise<void> {
+export async function deleteMemory(workspace: Workspace, stored: StoredMemory, removed: () => void, author?: GitIdentity): Promise<string> {
   const { folder, file, record } = stored
   requireWritableFolder(workspace, folder)
-  await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
-    await finishInterrupted(workspace, folder)
+  return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
+    await finishInterrupted(workspace, folder, author)
     const text = await readFile(file, 'utf8')
     const change: PendingChange = { op: 'delete', id: record.id, folderKey: folder.key, private: folder.private, file }
     const done = await markPending(workspace.mkHome, change)
-    await commitDelete(workspace, change, text)
+    const commit = await commitDelete(workspace, change, text, author)
     await done()
     removed()
+    return commit
   })
 }
 
 /** Bring back the last deleted version of a memory, into the folder it was deleted from. */
-export async function restoreMemory(workspace: Workspace, identity: MemoryIdentity, id: string, restored: (stored: StoredMemory) => void): Promise<StoredMemory> {
+export async function restoreMemory(
+  workspace: Workspace,
+  identity: MemoryIdentity,
+  id: string,
+  restored: (stored: StoredMemory) => void,
+  author?: GitIdentity,
+): Promise<StoredMemory & { commit: string | undefined }> {
   if (!isMemoryId(id)) throw new MkError('INVALID_INPUT', `"${id}" is not a memory id`, { details: { field: 'memoryId' } })
   const deletion = await findDeletion(workspace.mkHome, id)
   if (deletion === undefined) {
@@ -190,15 +199,15 @@ export async function restoreMemory(workspace: Workspace, identity: MemoryIdenti
   const record = parseMemory(deletion.text)
   const file = memoryFile(folder, id)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
-    await finishInterrupted(workspace, folder)
+    await finishInterrupted(workspace, folder, author)
     if (existsSync(file)) throw new MkError('CONFLICT', `memory ${id} exists already; nothing to restore`, { details: { memoryId: id } })
     const change: PendingChange = { op: 'add', id, folderKey: folder.key, private: folder.private, file }
     const done = folder.private ? await markPending(workspace.mkHome, change) : undefined
     await writeFileAtomic(file, deletion.text)
-    if (folder.private) await commitAdd(workspace, change, 'restore')
+    const commit = folder.private ? await commitAdd(workspace, change, 'restore', author) : undefined
     await done?.()
     const stored = { record, folder, file }
     restored(stored)
-    return stored
+    return { ...stored, commit }
   })
 }

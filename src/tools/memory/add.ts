@@ -42,6 +42,10 @@ export const memoryAdd = defineTool({
     deduplicated: z.boolean().describe('True when the same content was already stored in this layer; nothing was written'),
     redactions: z.array(z.strictObject({ kind: z.string(), count: z.number().int() })).describe('Secrets replaced by [REDACTED:kind]'),
     similar: z.array(z.strictObject({ memoryId: z.string(), content: z.string(), score: z.number() })).describe('Existing memories with a very close meaning'),
+    commit: z
+      .string()
+      .optional()
+      .describe('The $MK_HOME history commit of a private memory; a project (or wider) memory is a file in the repository, left for you to commit with your change'),
   }),
   examples: [
     {
@@ -106,6 +110,7 @@ export const memoryAdd = defineTool({
           index.upsert([memoryDocument(stored.record, stored.folder)])
         },
       },
+      ctx.runtime.author,
     )
     const memoryId = outcome.deduplicated ? outcome.id : outcome.stored.record.id
     // Only a process that already has the model loaded (the MCP server) checks meaning: the write path never loads it.
@@ -119,6 +124,10 @@ export const memoryAdd = defineTool({
     const lines = [outcome.deduplicated ? ctx.style.yellow(message) : ctx.style.green(message)]
     if (redactions.length > 0) lines.push(`Redacted ${redactions.map((entry) => `${plural(entry.count, entry.kind)}`).join(', ')} before writing`)
     for (const entry of similar) lines.push(ctx.style.dim(`similar: ${entry.memoryId} ${entry.content.slice(0, 80)}`))
-    return { output: { success: true as const, memoryId, message, deduplicated: outcome.deduplicated, redactions, similar }, display: lines.join('\n') }
+    const commit = outcome.deduplicated ? undefined : outcome.commit
+    return {
+      output: { success: true as const, memoryId, message, deduplicated: outcome.deduplicated, redactions, similar, ...(commit === undefined ? {} : { commit }) },
+      display: lines.join('\n'),
+    }
   },
 })

@@ -14,12 +14,20 @@ export const memoryDelete = defineTool({
   destructive: true,
   idempotent: false,
   input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
-  output: z.strictObject({ success: z.literal(true), message: z.string() }),
+  output: z.strictObject({
+    success: z.literal(true),
+    message: z.string(),
+    commit: z.string().describe('The $MK_HOME history commit that records the deletion (and archives the text restore brings back)'),
+  }),
   examples: [
     {
       title: 'Delete a memory',
       input: { memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' },
-      output: { success: true, message: 'Deleted mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 from the user layer (restore with mk memory restore mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3)' },
+      output: {
+        success: true,
+        message: 'Deleted mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 from the user layer (restore with mk memory restore mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3)',
+        commit: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+      },
     },
   ],
   async run(input, ctx) {
@@ -31,9 +39,9 @@ export const memoryDelete = defineTool({
       await requireApproval(ctx, 'memory_delete', `Delete memory ${input.memoryId} from the shared ${stored.folder.layer} layer? "${preview(stored.record.content)}"`, what)
     }
     const index = await workspaceIndex(ctx)
-    await deleteMemory(ctx.workspace, stored, () => index.remove([input.memoryId]))
+    const commit = await deleteMemory(ctx.workspace, stored, () => index.remove([input.memoryId]), ctx.runtime.author)
     const message = `Deleted ${input.memoryId} from the ${stored.folder.layer} layer (restore with mk memory restore ${input.memoryId})`
-    return { output: { success: true as const, message }, display: message }
+    return { output: { success: true as const, message, commit }, display: message }
   },
 })
 

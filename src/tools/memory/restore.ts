@@ -10,7 +10,13 @@ export const memoryRestore = defineTool({
   tier: 'workspace',
   idempotent: false,
   input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
-  output: z.strictObject({ success: z.literal(true), memoryId: z.string(), layer: memoryLayerSchema, message: z.string() }),
+  output: z.strictObject({
+    success: z.literal(true),
+    memoryId: z.string(),
+    layer: memoryLayerSchema,
+    message: z.string(),
+    commit: z.string().optional().describe('The $MK_HOME history commit of a private memory; a shared one is left for you to commit in the project'),
+  }),
   examples: [
     {
       title: 'Undo a deletion',
@@ -23,8 +29,12 @@ export const memoryRestore = defineTool({
     const index = await workspaceIndex(ctx)
     const stored = await restoreMemory(ctx.workspace, identityOf(input, ctx), input.memoryId, (restored) =>
       index.upsert([memoryDocument(restored.record, restored.folder)]),
+      ctx.runtime.author,
     )
     const message = `Restored ${input.memoryId} to the ${stored.folder.layer} layer`
-    return { output: { success: true as const, memoryId: input.memoryId, layer: stored.folder.layer, message }, display: message }
+    return {
+      output: { success: true as const, memoryId: input.memoryId, layer: stored.folder.layer, message, ...(stored.commit === undefined ? {} : { commit: stored.commit }) },
+      display: message,
+    }
   },
 })
