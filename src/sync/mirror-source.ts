@@ -10,6 +10,7 @@ import { quickLook } from '../git/quick-look.js'
 import { resolveRemoteRef, type RemoteRef } from '../git/remote-ref.js'
 import { gitSourceCloneDir } from '../knowledge/sources.js'
 import { withLock } from '../fs/lock.js'
+import { removeAbandonedClones } from '../git/abandoned-clones.js'
 
 export type GitSourceConfig = Extract<KnowledgeSourceConfig, { url: string }>
 
@@ -114,6 +115,8 @@ async function transfer(dir: string, source: GitSourceConfig, remote: Remote, ta
  */
 export async function mirrorGitSource(workspace: Workspace, source: GitSourceConfig, options: MirrorOptions): Promise<MirrorResult> {
   const dir = gitSourceCloneDir(workspace, source.name)
+  // A sync killed half-way leaves its temp clone (or the copy it was replacing) beside the clone.
+  await removeAbandonedClones(dir)
   const remote = remoteOf(source, options)
   const target = await probeRemote(source, remote)
   const look = await quickLook(dir)
