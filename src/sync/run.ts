@@ -5,7 +5,8 @@ import type { SearchIndex } from '../search/search-index.js'
 import { withLock } from '../fs/lock.js'
 import { freshIndexSignature, reindexChanges, winnersOf, type ReindexResult } from './reindex.js'
 import { memoriesReferring, type StaleMemory } from './stale.js'
-import { syncKnowledge, type SyncOptions, type SyncReport } from './sync.js'
+import type { SyncOptions, SyncReport } from './report.js'
+import { syncKnowledge } from './sync.js'
 
 export interface SyncRun {
   report: SyncReport

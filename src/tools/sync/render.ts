@@ -1,5 +1,5 @@
 import type { StaleMemory } from '../../sync/stale.js'
-import type { SourceReport, SyncFailure, SyncReport } from '../../sync/sync.js'
+import type { SourceReport, SyncFailure, SyncReport } from '../../sync/report.js'
 import type { Style } from '../../style.js'
 import { renderTable } from '../table.js'
 import { plural } from '../../text.js'

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { syncKnowledge, type SyncOptions } from '../../../src/sync/sync.js'
+import type { SyncOptions } from '../../../src/sync/report.js'
+import { syncKnowledge } from '../../../src/sync/sync.js'
 import { startGitServer, type GitServer } from '../../helpers/git-server.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
