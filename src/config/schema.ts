@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { knowledgeStatuses } from '../knowledge/model.js'
+import { knowledgeStatuses } from './knowledge-statuses.js'
 import { knowledgeLayers } from './layers.js'
 
 const sourceName = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'a name of letters, digits, ".", "_" or "-"')
@@ -16,7 +16,10 @@ const gitSource = z.strictObject({
   url: z.string().min(1),
   ref: z.string().min(1).optional(),
   dir: z.string().min(1).optional(),
-  tokenEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/i, 'an environment variable name').optional(),
+  tokenEnv: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/i, 'an environment variable name')
+    .optional(),
 })
 
 export const knowledgeSourceSchema = z.union([pathSource, gitSource])
@@ -29,7 +32,10 @@ export const failOnSeverities = ['block', 'warn'] as const
 export const configSchema = z.strictObject({
   knowledge: z
     .strictObject({
-      sources: z.array(knowledgeSourceSchema).min(1).default([{ name: 'project', layer: 'project', path: 'knowledge' }]),
+      sources: z
+        .array(knowledgeSourceSchema)
+        .min(1)
+        .default([{ name: 'project', layer: 'project', path: 'knowledge' }]),
       /** An organisation's own status words (any case) and the canonical status each means. */
       statusMap: z.record(z.string().min(1), z.enum(knowledgeStatuses)).optional(),
     })
@@ -42,7 +48,10 @@ export const configSchema = z.strictObject({
   check: z
     .strictObject({
       ignore: z.array(z.string()).default([]),
-      dependencyFields: z.array(z.enum(dependencyFields)).min(1).default([...dependencyFields]),
+      dependencyFields: z
+        .array(z.enum(dependencyFields))
+        .min(1)
+        .default([...dependencyFields]),
       failOn: z.enum(failOnSeverities).default('block'),
       waivers: z.string().min(1).default('knowledge/waivers.yaml'),
       baseline: z.string().min(1).default('.mk-baseline.json'),

@@ -38,7 +38,7 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
   }
 }
 
-/** Fails closed: any value but an explicit no (0/false/no/off, any case, spaces ignored) means read-only; unset or empty means writable. */
+/** Fails closed: every value but an explicit no (0/false/no/off, any case, spaces ignored) means read-only; unset or empty means writable. */
 function asksReadOnly(value: string | undefined): boolean {
   const word = value?.trim().toLowerCase() ?? ''
   return word !== '' && !['0', 'false', 'no', 'off'].includes(word)

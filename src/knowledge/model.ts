@@ -3,9 +3,7 @@ import type { KnowledgeLayer } from '../config/layers.js'
 export const knowledgeTypes = ['adr', 'policy', 'pattern', 'spec', 'rule'] as const
 export type KnowledgeType = (typeof knowledgeTypes)[number]
 
-/** `rejected` is not in mk's own vocabulary but MADR and Nygard ADRs use it, and they must load unchanged. */
-export const knowledgeStatuses = ['draft', 'proposed', 'accepted', 'rejected', 'deprecated', 'superseded'] as const
-export type KnowledgeStatus = (typeof knowledgeStatuses)[number]
+export { knowledgeStatuses, type KnowledgeStatus } from '../config/knowledge-statuses.js'
 
 export const severities = ['info', 'warn', 'block'] as const
 export type Severity = (typeof severities)[number]
