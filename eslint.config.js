@@ -8,7 +8,8 @@ const escaped = bundled.map((name) => name.replace(/[/.*+?^${}()|[\]\\]/g, '\\$&
 const notBundled = `^(?!\\.|(?:${escaped.join('|')})(?:\\/|$))`
 const packageImport = {
   selector: `ImportExpression[source.type='Literal'][source.value=/${notBundled}/]`,
-  message: 'import() of a package fails in the code-cached bundle: use importPackage() from src/import-package.ts (bundled packages can be imported statically).',
+  message:
+    'import() of a package fails in the code-cached bundle: use importPackage() from src/import-package.ts (bundled packages can be imported statically).',
 }
 
 export default tseslint.config(
@@ -38,9 +39,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [{ group: ['@oclif/*'], message: 'src/ is the core library: no oclif imports outside src/cli.' }],
-          paths: [
-            { name: 'ink', message: 'Import ink lazily (importPackage) so only commands that draw pay for it.' },
-          ],
+          paths: [{ name: 'ink', message: 'Import ink lazily (importPackage) so only commands that draw pay for it.' }],
         },
       ],
     },
@@ -61,7 +60,8 @@ export default tseslint.config(
         packageImport,
         {
           selector: "MemberExpression[object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name='write']",
-          message: 'Print with writeText or writeJson (src/cli/render.ts), or return a display from the tool: they keep control sequences in data off the terminal.',
+          message:
+            'Print with writeText or writeJson (src/cli/render.ts), or return a display from the tool: they keep control sequences in data off the terminal.',
         },
         { selector: "MemberExpression[object.name='console']", message: 'Print with writeText or writeJson (src/cli/render.ts).' },
       ],

@@ -12,7 +12,10 @@ export default class Eval extends MkCommand {
     '<%= config.bin %> eval --dataset locomo --limit-queries 100 --json',
   ]
   static override flags = {
-    dataset: Flags.string({ description: 'beir:DIR (corpus.jsonl, queries.jsonl, qrels/test.tsv) or locomo:FILE; bare beir or locomo reads $MK_BENCH_DIR (default ../shared/bench).', required: true }),
+    dataset: Flags.string({
+      description: 'beir:DIR (corpus.jsonl, queries.jsonl, qrels/test.tsv) or locomo:FILE; bare beir or locomo reads $MK_BENCH_DIR (default ../shared/bench).',
+      required: true,
+    }),
     mode: Flags.string({ description: 'Search mode to measure; repeat for several.', options: ['fulltext', 'vector', 'hybrid'], multiple: true }),
     'limit-queries': Flags.integer({ description: 'Score only the first N queries.', min: 1 }),
     'text-weight': Flags.string({ description: 'Weight of full text in hybrid ranking, 0..1 (default: search.textWeight).' }),
@@ -24,7 +27,12 @@ export default class Eval extends MkCommand {
     try {
       await this.callTool(
         evalRun,
-        { dataset: flags.dataset, mode: flags.mode, limitQueries: flags['limit-queries'], textWeight: flags['text-weight'] === undefined ? undefined : Number(flags['text-weight']) },
+        {
+          dataset: flags.dataset,
+          mode: flags.mode,
+          limitQueries: flags['limit-queries'],
+          textWeight: flags['text-weight'] === undefined ? undefined : Number(flags['text-weight']),
+        },
         flags,
         { progress: progress.report },
       )

@@ -64,7 +64,10 @@ const bundleFile = 'dist/bundle/mk.cjs'
  */
 function entrySource(commandFiles: readonly string[]): string {
   const getters = commandFiles.map((file) => {
-    const id = file.replace(/\.js$/, '').replace(/(^|\/)index$/, '').replaceAll('/', ':')
+    const id = file
+      .replace(/\.js$/, '')
+      .replace(/(^|\/)index$/, '')
+      .replaceAll('/', ':')
     return `  get ${JSON.stringify(id)}() { return require('./commands/${file}').default },`
   })
   return [
@@ -132,10 +135,13 @@ function isEsModule(file: string): boolean {
  */
 const requireFrom = createRequire(fileURLToPath(new URL('package.json', root)))
 const required = Object.values(metafile.outputs).flatMap((output) =>
-  output.imports.filter((imported) => imported.external && imported.kind !== 'dynamic-import' && !isBuiltin(imported.path) && !developmentOnly.includes(imported.path)),
+  output.imports.filter(
+    (imported) => imported.external && imported.kind !== 'dynamic-import' && !isBuiltin(imported.path) && !developmentOnly.includes(imported.path),
+  ),
 )
 const esModules = [...new Set(required.map((imported) => imported.path))].filter((specifier) => isEsModule(requireFrom.resolve(specifier)))
-if (esModules.length > 0) throw new Error(`the bundle would require() ES modules: ${esModules.join(', ')}; import them with importPackage() from src/import-package.ts`)
+if (esModules.length > 0)
+  throw new Error(`the bundle would require() ES modules: ${esModules.join(', ')}; import them with importPackage() from src/import-package.ts`)
 
 /**
  * esbuild escapes non-ASCII text except inside regular expression literals. One

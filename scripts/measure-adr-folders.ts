@@ -29,11 +29,17 @@ interface ListedItem {
 }
 
 function markdownFiles(folder: string): number {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => name.toLowerCase().endsWith('.md') && statSync(join(folder, name)).isFile()).length
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter(
+    (name) => name.toLowerCase().endsWith('.md') && statSync(join(folder, name)).isFile(),
+  ).length
 }
 
 function run(workspace: string, command: string[]): { exitCode: number; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [mk, ...command], { cwd: workspace, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', MK_HOME: join(workspace, '.mk-home') } })
+  const result = spawnSync(process.execPath, [mk, ...command], {
+    cwd: workspace,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', MK_HOME: join(workspace, '.mk-home') },
+  })
   return { exitCode: result.status ?? -1, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -47,7 +53,9 @@ for (const folder of folders) {
     const check = run(workspace, ['knowledge', 'check'])
     const lint = run(workspace, ['knowledge', 'lint', '--json'])
     const items = list.exitCode === 0 ? ((JSON.parse(list.stdout) as { items: ListedItem[] }).items ?? []) : []
-    const lintProblems = lint.stdout.trim().startsWith('{') ? ((JSON.parse(lint.stdout) as { problems?: { code: string; severity: string }[] }).problems ?? []) : []
+    const lintProblems = lint.stdout.trim().startsWith('{')
+      ? ((JSON.parse(lint.stdout) as { problems?: { code: string; severity: string }[] }).problems ?? [])
+      : []
     const statuses = new Map<string, number>()
     for (const item of items) statuses.set(item.status, (statuses.get(item.status) ?? 0) + 1)
     const name = folder

@@ -19,9 +19,7 @@ export function describeValue(value: unknown): string {
 
 export function formatPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)'
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`))
-    .join('')
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`)).join('')
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

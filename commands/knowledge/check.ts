@@ -12,7 +12,10 @@ const proposalHint = 'pipe {"files":[{"path":"src/a.ts","content":"..."}],"depen
 
 /** A failed check still writes SARIF, so a CI step that uploads it shows the error. */
 async function sarifOfError(error: ErrorObject): Promise<string> {
-  const [{ renderSarifError }, { readPackageInfo }] = await Promise.all([import('../../src/constraints/reporters/sarif.js'), import('../../src/tools/generate/project.js')])
+  const [{ renderSarifError }, { readPackageInfo }] = await Promise.all([
+    import('../../src/constraints/reporters/sarif.js'),
+    import('../../src/tools/generate/project.js'),
+  ])
   return renderSarifError(error, { version: (await readPackageInfo()).version })
 }
 

@@ -6,7 +6,10 @@ import { knowledgeNew } from '../../src/tools/knowledge/new.js'
 export default class KnowledgeNew extends MkCommand {
   static override summary = knowledgeNew.title
   static override description = knowledgeNew.description
-  static override examples = ['<%= config.bin %> knowledge new adr "Use Kafka for events"', '<%= config.bin %> knowledge new policy "No secrets in logs" --json']
+  static override examples = [
+    '<%= config.bin %> knowledge new adr "Use Kafka for events"',
+    '<%= config.bin %> knowledge new policy "No secrets in logs" --json',
+  ]
   static override args = {
     type: Args.string({ description: 'adr, policy, pattern, spec or rule.', required: true }),
     title: Args.string({ description: 'Title of the new item.', required: true }),

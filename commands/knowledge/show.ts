@@ -6,7 +6,10 @@ import { knowledgeShow } from '../../src/tools/knowledge/show.js'
 export default class KnowledgeShow extends MkCommand {
   static override summary = knowledgeShow.title
   static override description = knowledgeShow.description
-  static override examples = ['<%= config.bin %> knowledge show adr-0001-use-postgresql', '<%= config.bin %> knowledge show adr-0001-use-postgresql --history --json']
+  static override examples = [
+    '<%= config.bin %> knowledge show adr-0001-use-postgresql',
+    '<%= config.bin %> knowledge show adr-0001-use-postgresql --history --json',
+  ]
   static override args = { id: Args.string({ description: 'Knowledge item id.', required: true }) }
   static override flags = {
     history: Flags.boolean({ description: 'Include the git history of the item.' }),

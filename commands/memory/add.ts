@@ -15,7 +15,11 @@ export default class MemoryAdd extends MkCommand {
   static override flags = {
     layer: Flags.string({ description: 'agent, session, user (default), project, team, org or company.' }),
     tag: Flags.string({ description: 'A tag (repeatable).', multiple: true, multipleNonGreedy: true }),
-    ref: Flags.string({ description: 'A knowledge id (or workspace file) this memory relates to (repeatable); one that names nothing yet is kept, with a warning.', multiple: true, multipleNonGreedy: true }),
+    ref: Flags.string({
+      description: 'A knowledge id (or workspace file) this memory relates to (repeatable); one that names nothing yet is kept, with a warning.',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     expires: Flags.string({ description: 'ISO date, in the future, after which searches no longer return it.' }),
     ...identityFlags,
   }

@@ -7,7 +7,10 @@ import { memoryDelete } from '../../src/tools/memory/delete.js'
 export default class MemoryDelete extends MkCommand {
   static override summary = memoryDelete.title
   static override description = memoryDelete.description
-  static override examples = ['<%= config.bin %> memory delete mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', '<%= config.bin %> memory delete mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 --yes']
+  static override examples = [
+    '<%= config.bin %> memory delete mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+    '<%= config.bin %> memory delete mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 --yes',
+  ]
   static override args = { id: Args.string({ description: 'The memory id.', required: true }) }
   static override flags = {
     ...identityFlags,

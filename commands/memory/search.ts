@@ -7,7 +7,10 @@ import { memorySearch } from '../../src/tools/memory/search.js'
 export default class MemorySearch extends MkCommand {
   static override summary = memorySearch.title
   static override description = memorySearch.description
-  static override examples = ['<%= config.bin %> memory search "what database do we use"', '<%= config.bin %> memory search deploys --layer project --limit 5 --json']
+  static override examples = [
+    '<%= config.bin %> memory search "what database do we use"',
+    '<%= config.bin %> memory search deploys --layer project --limit 5 --json',
+  ]
   static override args = { query: Args.string({ description: 'What to recall.', required: true }) }
   static override flags = {
     layer: Flags.string({ description: 'Only this layer (repeatable).', multiple: true, multipleNonGreedy: true }),

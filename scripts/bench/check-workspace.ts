@@ -84,7 +84,22 @@ function random(seed: number): () => number {
   }
 }
 
-const jsModules = ['react', 'zod', 'lodash/fp', 'express', 'pg', '@scope/util', 'node:path', 'node:fs', 'axios', 'moment', './helpers.js', '../shared/types.js', 'yaml', 'chalk']
+const jsModules = [
+  'react',
+  'zod',
+  'lodash/fp',
+  'express',
+  'pg',
+  '@scope/util',
+  'node:path',
+  'node:fs',
+  'axios',
+  'moment',
+  './helpers.js',
+  '../shared/types.js',
+  'yaml',
+  'chalk',
+]
 const pyModules = ['os', 'sys', 'json', 'logging', 'typing', 'collections', 'pickle', 'requests', 'dataclasses', 'pathlib']
 const jsLines = [
   '  const total = items.reduce((sum, item) => sum + item.price * item.quantity, 0)',
@@ -98,7 +113,14 @@ const jsLines = [
   '  throw new Error(`unexpected state ${state} for ${key}`)',
   '  const next = { ...previous, updatedAt: new Date().toISOString() }',
 ]
-const jsViolations = ['  console.log("debug", value)', '  // TODO remove this branch', '  var legacy = 1', '  if (value == null) return', '  element.innerHTML = html', '  const url = "http://example.com/api"']
+const jsViolations = [
+  '  console.log("debug", value)',
+  '  // TODO remove this branch',
+  '  var legacy = 1',
+  '  if (value == null) return',
+  '  element.innerHTML = html',
+  '  const url = "http://example.com/api"',
+]
 const pyLines = [
   '    total = sum(item.price * item.quantity for item in items)',
   '    if total > limit:',
@@ -180,7 +202,8 @@ export async function makeCheckWorkspace(fileCount = 2000): Promise<BenchWorkspa
     await write(path, kind === 'py' ? pyFile(next) : jsFile(next, index))
   }
   const dependencies: Record<string, string> = { typescript: '^5.0.0', pg: '^8.0.0', moment: '^2.0.0' }
-  for (let index = 0; dependencies[`package-${index}`] === undefined && Object.keys(dependencies).length < 100; index++) dependencies[`package-${index}`] = `^1.${index}.0`
+  for (let index = 0; dependencies[`package-${index}`] === undefined && Object.keys(dependencies).length < 100; index++)
+    dependencies[`package-${index}`] = `^1.${index}.0`
   await write('package.json', `${JSON.stringify({ name: 'bench', version: '1.0.0', dependencies }, null, 2)}\n`)
   await write('README.md', '# Bench\n')
   await write('.gitignore', 'node_modules/\ndist/\n')

@@ -36,13 +36,19 @@ function ripgrepArgs(constraint: BenchConstraint): string[] {
 function writeEslintConfig(root: string, constraints: readonly BenchConstraint[]): string {
   const parser = join(repositoryRoot, 'node_modules/@typescript-eslint/parser/dist/index.js')
   const restricted = (scoped: readonly BenchConstraint[]) =>
-    JSON.stringify(['error', { patterns: scoped.map((constraint) => ({ regex: `^(${constraint.pattern})(/.*)?$`, message: 'forbidden by a knowledge constraint' })) }])
+    JSON.stringify([
+      'error',
+      { patterns: scoped.map((constraint) => ({ regex: `^(${constraint.pattern})(/.*)?$`, message: 'forbidden by a knowledge constraint' })) },
+    ])
   const global = constraints.filter((constraint) => constraint.paths === undefined)
   const blocks = [
     `{ files: ['**/*.js', '**/*.ts'], languageOptions: { parser, sourceType: 'module' }, rules: { 'no-restricted-imports': ${restricted(global)} } }`,
     ...constraints
       .filter((constraint) => constraint.paths !== undefined)
-      .map((constraint) => `{ files: ${JSON.stringify((constraint.paths ?? []).map((glob) => `${glob.replace(/\/\*\*$/, '')}/**/*.{js,ts}`))}, rules: { 'no-restricted-imports': ${restricted([...global, constraint])} } }`),
+      .map(
+        (constraint) =>
+          `{ files: ${JSON.stringify((constraint.paths ?? []).map((glob) => `${glob.replace(/\/\*\*$/, '')}/**/*.{js,ts}`))}, rules: { 'no-restricted-imports': ${restricted([...global, constraint])} } }`,
+      ),
   ]
   const file = join(root, 'eslint.bench.config.mjs')
   writeFileSync(file, `import parser from ${JSON.stringify(parser)}\nexport default [\n  { ignores: ['knowledge/**'] },\n  ${blocks.join(',\n  ')},\n]\n`)
@@ -149,7 +155,12 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
     }
     if (ensureRipgrep()) {
       const perPattern = codeConstraints.reduce((sum, constraint) => sum + timeProcess('rg', ripgrepArgs(constraint), root, 3), 0)
-      const allAtOnce = timeProcess('rg', ['--count-matches', '--glob', '!knowledge/**', ...codeConstraints.flatMap((constraint) => ['-e', constraint.pattern])], root, 5)
+      const allAtOnce = timeProcess(
+        'rg',
+        ['--count-matches', '--glob', '!knowledge/**', ...codeConstraints.flatMap((constraint) => ['-e', constraint.pattern])],
+        root,
+        5,
+      )
       figures.ripgrep = {
         searches: codeConstraints.length,
         one_process_per_search_total_ms: round(perPattern),

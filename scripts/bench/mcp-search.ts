@@ -7,8 +7,26 @@ import { formatMemory } from '../../src/memory/format.js'
 import { newMemoryId } from '../../src/memory/ids.js'
 import { median, mkBin, round } from './measure.js'
 
-const subjects = ['staging database', 'deploy pipeline', 'CI runners', 'the billing service', 'code review', 'the search index', 'on-call rota', 'release notes']
-const facts = ['is read-only on Fridays', 'needs two approvals', 'runs on two cores', 'is owned by the platform team', 'was migrated last quarter', 'must stay under 20 ms', 'pages the secondary after 10 minutes', 'are written by the author']
+const subjects = [
+  'staging database',
+  'deploy pipeline',
+  'CI runners',
+  'the billing service',
+  'code review',
+  'the search index',
+  'on-call rota',
+  'release notes',
+]
+const facts = [
+  'is read-only on Fridays',
+  'needs two approvals',
+  'runs on two cores',
+  'is owned by the platform team',
+  'was migrated last quarter',
+  'must stay under 20 ms',
+  'pages the secondary after 10 minutes',
+  'are written by the author',
+]
 
 /** A workspace whose project layer holds `count` memory files, written directly as mk writes them. */
 async function memoryWorkspace(count: number, provider: 'none' | 'bundled'): Promise<string> {
@@ -20,7 +38,21 @@ async function memoryWorkspace(count: number, provider: 'none' | 'bundled'): Pro
   for (let index = 0; index < count; index++) {
     const id = newMemoryId()
     const content = `Memory ${index}: ${subjects[index % subjects.length]} ${facts[(index * 7) % facts.length]} (note ${index % 97}).`
-    const record = { id, layer: 'project' as const, content, tags: [`t${index % 13}`], created: now, updated: now, source: 'cli', refs: [], supersedes: [], expires: undefined, lane: 'shared' as const, owner: undefined, metadata: {} }
+    const record = {
+      id,
+      layer: 'project' as const,
+      content,
+      tags: [`t${index % 13}`],
+      created: now,
+      updated: now,
+      source: 'cli',
+      refs: [],
+      supersedes: [],
+      expires: undefined,
+      lane: 'shared' as const,
+      owner: undefined,
+      metadata: {},
+    }
     await writeFile(join(dir, `${id}.md`), formatMemory(record))
   }
   return root
@@ -37,15 +69,29 @@ const queries = ['which database is read-only', 'who owns billing', 'how many co
 /** memory_search inside one long-lived `mk mcp`: the first call (which brings the index up to date) and then warm calls. */
 async function searchInServer(count: number, provider: 'none' | 'bundled'): Promise<Record<string, unknown>> {
   const root = await memoryWorkspace(count, provider)
-  const transport = new StdioClientTransport({ command: process.execPath, args: [mkBin, 'mcp'], cwd: root, env: { PATH: process.env.PATH ?? '', MK_HOME: join(root, '.mk-home') } })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [mkBin, 'mcp'],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', MK_HOME: join(root, '.mk-home') },
+  })
   const client = new Client({ name: 'mk-bench', version: '1.0.0' })
   await client.connect(transport)
   if (provider === 'bundled') await client.callTool({ name: 'index_update', arguments: {} }, undefined, { timeout: 1_800_000 })
   const first = await timed(() => client.callTool({ name: 'memory_search', arguments: { query: 'staging database' } }, undefined, { timeout: 1_800_000 }))
   const warm: number[] = []
-  for (let run = 0; run < 30; run++) warm.push(await timed(() => client.callTool({ name: 'memory_search', arguments: { query: queries[run % queries.length] ?? '' } })))
+  for (let run = 0; run < 30; run++)
+    warm.push(await timed(() => client.callTool({ name: 'memory_search', arguments: { query: queries[run % queries.length] ?? '' } })))
   await client.close()
-  return { memories: count, provider, first_search_ms: round(first), warm_median_ms: round(median(warm)), runs: warm.length, budget_ms: 20, within_budget: median(warm) <= 20 }
+  return {
+    memories: count,
+    provider,
+    first_search_ms: round(first),
+    warm_median_ms: round(median(warm)),
+    runs: warm.length,
+    budget_ms: 20,
+    within_budget: median(warm) <= 20,
+  }
 }
 
 /** The 20 ms budget for search inside the MCP server, at 10,000 memories full-text and (smaller, embedding is slow here) hybrid. */

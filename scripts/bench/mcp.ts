@@ -16,7 +16,12 @@ async function knowledgeBase(count: number): Promise<string> {
 }
 
 async function connect(cwd: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [mkBin, 'mcp'], cwd, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', MK_HOME: join(cwd, '.mk-home') } })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [mkBin, 'mcp'],
+    cwd,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', MK_HOME: join(cwd, '.mk-home') },
+  })
   const client = new Client({ name: 'mk-bench', version: '1.0.0' })
   await client.connect(transport)
   return client
@@ -34,10 +39,12 @@ export async function benchMcp(): Promise<Record<string, unknown>> {
   const startups: number[] = []
   for (let run = 0; run < 5; run++) {
     let client: Client | undefined
-    startups.push(await timed(async () => {
-      client = await connect(root)
-      await client.listTools()
-    }))
+    startups.push(
+      await timed(async () => {
+        client = await connect(root)
+        await client.listTools()
+      }),
+    )
     await client?.close()
   }
   const client = await connect(root)

@@ -22,7 +22,10 @@ export interface ProcessTiming {
 }
 
 /** Median wall time of a whole `mk` process, as a user at a terminal would feel it. */
-export function timeMk(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; runs?: number; warmup?: number; budgetMs?: number }): ProcessTiming {
+export function timeMk(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; runs?: number; warmup?: number; budgetMs?: number },
+): ProcessTiming {
   const runs = options.runs ?? 7
   const times: number[] = []
   for (let index = 0; index < (options.warmup ?? 1) + runs; index++) {

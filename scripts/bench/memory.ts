@@ -53,7 +53,6 @@ function sentence(random: () => number): string {
   }).join(' ')
 }
 
-
 /** Stands in for the encoder where only search speed is measured: same dimensions, vectors at no cost. */
 function randomEmbedder(dimensions: number): EmbeddingProvider {
   const random = generator(7)
@@ -92,7 +91,21 @@ async function memoryWorkspace(count: number): Promise<{ root: string; home: str
   const now = new Date().toISOString()
   for (let n = 0; n < count; n++) {
     const id = newMemoryId()
-    const record = { id, layer: 'project' as const, content: sentence(random), tags: [], created: now, updated: now, source: 'bench', refs: [], supersedes: [], expires: undefined, lane: 'shared' as const, owner: undefined, metadata: {} }
+    const record = {
+      id,
+      layer: 'project' as const,
+      content: sentence(random),
+      tags: [],
+      created: now,
+      updated: now,
+      source: 'bench',
+      refs: [],
+      supersedes: [],
+      expires: undefined,
+      lane: 'shared' as const,
+      owner: undefined,
+      metadata: {},
+    }
     await writeFile(join(folder, `${id}.md`), formatMemory(record))
   }
   return { root, home }
@@ -157,12 +170,26 @@ export async function benchMemory(): Promise<Record<string, unknown>> {
 
   const thousand = await memoryWorkspace(1000)
   const embedStarted = performance.now()
-  const update = spawnSync(process.execPath, [mkBin, 'index', 'update', '--json'], { cwd: thousand.root, env: { ...process.env, MK_HOME: thousand.home }, encoding: 'utf8' })
+  const update = spawnSync(process.execPath, [mkBin, 'index', 'update', '--json'], {
+    cwd: thousand.root,
+    env: { ...process.env, MK_HOME: thousand.home },
+    encoding: 'utf8',
+  })
   if (update.status !== 0) throw new Error(`mk index update failed: ${update.stderr}`)
   const embedMs = performance.now() - embedStarted
-  const search = timeMk(['memory', 'search', 'when is the staging database backup restored'], { cwd: thousand.root, env: { MK_HOME: thousand.home }, budgetMs: 600 })
+  const search = timeMk(['memory', 'search', 'when is the staging database backup restored'], {
+    cwd: thousand.root,
+    env: { MK_HOME: thousand.home },
+    budgetMs: 600,
+  })
 
-  const queries = ['staging database backup', 'who owns the billing service', 'token rotation on friday', 'kafka queue latency alert', 'docker image build pipeline']
+  const queries = [
+    'staging database backup',
+    'who owns the billing service',
+    'token rotation on friday',
+    'kafka queue latency alert',
+    'docker image build pipeline',
+  ]
   const tenThousand = await inProcess(10_000, queries)
   const hundredThousand = await inProcess(100_000, queries)
 

@@ -21,7 +21,11 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
 const only = process.argv.slice(2)
 const { cpus, loadavg } = await import('node:os')
 /** How fast the machine is at the start and the end: figures from a busy or slow moment read differently. */
-const machine = (): Record<string, unknown> => ({ calibration_ms: calibrationMs(), node_startup_ms: nodeStartupMs(), load_average: loadavg().map((value) => Math.round(value * 100) / 100) })
+const machine = (): Record<string, unknown> => ({
+  calibration_ms: calibrationMs(),
+  node_startup_ms: nodeStartupMs(),
+  load_average: loadavg().map((value) => Math.round(value * 100) / 100),
+})
 const results: Record<string, unknown> = { node: process.version, cpus: cpus().length, machine_before: machine() }
 for (const [name, bench] of Object.entries(benchmarks)) {
   if (only.length > 0 && !only.includes(name)) continue

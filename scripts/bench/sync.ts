@@ -37,7 +37,9 @@ function runMk(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Pr
     let stderr = ''
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`mk ${args.join(' ')} exited ${String(code)}: ${stderr}`))))
+    child.on('close', (code) =>
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`mk ${args.join(' ')} exited ${String(code)}: ${stderr}`)),
+    )
   })
 }
 
@@ -80,7 +82,9 @@ export async function benchSync(): Promise<Record<string, unknown>> {
     const firstClone = await runMk(['sync'], one.root, one.env)
     const changed: number[] = []
     for (let run = 1; run <= runs; run++) {
-      const edits = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`adr/adr-${String(run * 20 + index).padStart(4, '0')}.md`, adr(run * 20 + index, run)]))
+      const edits = Object.fromEntries(
+        Array.from({ length: 20 }, (_, index) => [`adr/adr-${String(run * 20 + index).padStart(4, '0')}.md`, adr(run * 20 + index, run)]),
+      )
       await big.commit(edits, `bench revision ${run}`)
       changed.push(await runMk(['sync'], one.root, one.env))
     }

@@ -62,12 +62,14 @@ export abstract class MkCommand extends Command {
         ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
       })
       // A machine format (SARIF, JSON) on failure: written as is, it is not text for a person.
-      if (!outcome.ok && options.failureOutput !== undefined) terminal.stdout.write(`${await options.failureOutput(outcome.error)}
+      if (!outcome.ok && options.failureOutput !== undefined)
+        terminal.stdout.write(`${await options.failureOutput(outcome.error)}
 `)
       process.exitCode = renderOutcome(outcome, flags.json, terminal)
     } catch (error) {
       const errorObject = toErrorObject(error)
-      if (options.failureOutput !== undefined) terminal.stdout.write(`${await options.failureOutput(errorObject)}
+      if (options.failureOutput !== undefined)
+        terminal.stdout.write(`${await options.failureOutput(errorObject)}
 `)
       renderError(errorObject, flags.json, terminal)
       process.exitCode = 2
@@ -87,8 +89,12 @@ export abstract class MkCommand extends Command {
     const terminal = processTerminal()
     if (error instanceof Errors.CLIError || error instanceof MkError) {
       // oclif spreads one message over several lines and ends with a pointer to --help, which the hint gives.
-      const message = error.message.replace(/\s*See more help with --help\s*$/, '').replace(/\s+/g, ' ').trim()
-      const mkError = error instanceof MkError ? error : new MkError('INVALID_INPUT', message, { details: { hint: `see mk ${this.id?.replaceAll(':', ' ') ?? ''} --help` } })
+      const message = error.message
+        .replace(/\s*See more help with --help\s*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+      const mkError =
+        error instanceof MkError ? error : new MkError('INVALID_INPUT', message, { details: { hint: `see mk ${this.id?.replaceAll(':', ' ') ?? ''} --help` } })
       renderError(toErrorObject(mkError), json, terminal)
     } else {
       renderError(toErrorObject(error), json, terminal)

@@ -9,9 +9,13 @@ const hook: Hook.CommandNotFound = async function (options) {
   const known = options.config.commands.filter((command) => !command.hidden).map((command) => command.id.replaceAll(':', ' '))
   const suggestions = nearestIds(typed, known)
   const json = options.argv?.includes('--json') ?? false
-  const error = new MkError('NOT_FOUND', `no command "mk ${typed}"${suggestions.length > 0 ? `; did you mean ${suggestions.map((id) => `mk ${id}`).join(', ')}?` : ''}`, {
-    details: { command: typed, suggestions, hint: 'mk --help lists every command' },
-  })
+  const error = new MkError(
+    'NOT_FOUND',
+    `no command "mk ${typed}"${suggestions.length > 0 ? `; did you mean ${suggestions.map((id) => `mk ${id}`).join(', ')}?` : ''}`,
+    {
+      details: { command: typed, suggestions, hint: 'mk --help lists every command' },
+    },
+  )
   renderError(toErrorObject(error), json, processTerminal())
   process.exit(2)
 }

@@ -61,7 +61,11 @@ export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
   return {
     // Phases and messages can name data (a source, a file): no control sequence in them reaches the terminal.
     report: (event) =>
-      reporter.report({ ...event, phase: stripTerminalControls(event.phase), ...(event.message === undefined ? {} : { message: stripTerminalControls(event.message) }) }),
+      reporter.report({
+        ...event,
+        phase: stripTerminalControls(event.phase),
+        ...(event.message === undefined ? {} : { message: stripTerminalControls(event.message) }),
+      }),
     finish: () => reporter.finish(),
   }
 }

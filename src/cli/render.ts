@@ -41,7 +41,11 @@ export function renderError(error: ErrorObject, json: boolean, terminal: Termina
   // One line for people: messages quoted from elsewhere (a JSON parser, git) may carry line breaks.
   const message = error.message.replace(/\s*\n\s*/g, ' ')
   const hint = error.details?.hint
-  writeText(terminal.stderr, terminal.env, `${style.red('Error')} ${style.dim(`[${error.errorCode}]`)} ${message}${typeof hint === 'string' ? `\n${style.dim('hint:')} ${hint}` : ''}`)
+  writeText(
+    terminal.stderr,
+    terminal.env,
+    `${style.red('Error')} ${style.dim(`[${error.errorCode}]`)} ${message}${typeof hint === 'string' ? `\n${style.dim('hint:')} ${hint}` : ''}`,
+  )
 }
 
 /** Print a tool's outcome and return the process exit code (0 ok, 1 blocking findings, 2 error). */

@@ -167,7 +167,9 @@ export async function runCheck(workspace: Workspace, options: CheckOptions): Pro
   for (const finding of remaining) summary[finding.rule.constraint.severity]++
   return {
     // A file left unjudged is never a pass: it could hide the violation the constraint exists for.
-    passed: !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)) && !overBudget.some((skip) => atLeast(skip.severity, options.failOn)),
+    passed:
+      !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)) &&
+      !overBudget.some((skip) => atLeast(skip.severity, options.failOn)),
     failOn: options.failOn,
     findings: remaining,
     waived: waivers.waived.sort((a, b) => compareFindings(a.finding, b.finding)),

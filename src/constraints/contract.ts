@@ -51,9 +51,7 @@ export const checkResultSchema = z.strictObject({
     }),
   ),
   waiverProblems: z.array(waiverProblemSchema),
-  baseline: z
-    .strictObject({ file: z.string(), hidden: z.number().int().describe('old violations still present'), fixed: z.number().int() })
-    .optional(),
+  baseline: z.strictObject({ file: z.string(), hidden: z.number().int().describe('old violations still present'), fixed: z.number().int() }).optional(),
   skipped: z.strictObject({
     binary: z.number().int(),
     tooLarge: z.number().int(),

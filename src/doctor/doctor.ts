@@ -37,13 +37,20 @@ const warn = (name: string, message: string, fix: string): DoctorCheck => ({ nam
 const fail = (name: string, message: string, fix: string): DoctorCheck => ({ name, status: 'fail', message, fix })
 
 async function checkKnowledge(workspace: Workspace): Promise<DoctorCheck[]> {
-  const config = workspace.configPath === undefined ? warn('config', 'no .mkrc found; using the defaults', 'mk init') : ok('config', `${toPosix(relative(workspace.root, workspace.configPath))} is valid`)
+  const config =
+    workspace.configPath === undefined
+      ? warn('config', 'no .mkrc found; using the defaults', 'mk init')
+      : ok('config', `${toPosix(relative(workspace.root, workspace.configPath))} is valid`)
   const base = await loadKnowledge(workspace)
   const errors = base.problems.filter((problem) => problem.severity === 'error' && problem.code !== 'missing-source')
   const knowledge =
     errors.length === 0
       ? ok('knowledge', `${base.items.length} item${base.items.length === 1 ? ' parses' : 's parse'} without errors`)
-      : fail('knowledge', `${errors.length} problem${errors.length === 1 ? '' : 's'} in knowledge files, first: ${errors[0]?.file}: ${errors[0]?.message}`, 'mk knowledge lint')
+      : fail(
+          'knowledge',
+          `${errors.length} problem${errors.length === 1 ? '' : 's'} in knowledge files, first: ${errors[0]?.file}: ${errors[0]?.message}`,
+          'mk knowledge lint',
+        )
   return [config, knowledge]
 }
 
@@ -63,7 +70,11 @@ async function checkGitSource(workspace: Workspace, source: GitSourceConfig, sta
     checks.push(
       edited.length === 0
         ? ok(`${name}: clean`, 'no local edits in the clone')
-        : warn(`${name}: clean`, `${edited.length} file${edited.length === 1 ? '' : 's'} edited inside the clone (${edited.slice(0, 3).join(', ')})`, 'mk sync --force'),
+        : warn(
+            `${name}: clean`,
+            `${edited.length} file${edited.length === 1 ? '' : 's'} edited inside the clone (${edited.slice(0, 3).join(', ')})`,
+            'mk sync --force',
+          ),
     )
   }
   const synced = state.sources[source.name]
@@ -91,7 +102,11 @@ function checkPathSource(workspace: Workspace, name: string, path: string): Doct
   const directory = resolve(workspace.root, path)
   return existsSync(directory)
     ? ok(`source ${name}`, `folder ${path} exists`)
-    : fail(`source ${name}`, `folder ${path} does not exist`, `mk init (or fix knowledge.sources in ${workspace.configPath === undefined ? '.mkrc' : toPosix(relative(workspace.root, workspace.configPath))})`)
+    : fail(
+        `source ${name}`,
+        `folder ${path} does not exist`,
+        `mk init (or fix knowledge.sources in ${workspace.configPath === undefined ? '.mkrc' : toPosix(relative(workspace.root, workspace.configPath))})`,
+      )
 }
 
 function checkModel(workspace: Workspace): DoctorCheck {
@@ -107,7 +122,8 @@ function checkModel(workspace: Workspace): DoctorCheck {
   }
   if (model === undefined) return fail('embedding model', 'provider transformers needs search.embedding.model', 'set search.embedding.model in .mkrc')
   const looksLikePath = model.startsWith('.') || isAbsolute(model)
-  if (looksLikePath && !existsSync(resolve(workspace.root, model))) return fail('embedding model', `model folder ${model} does not exist`, 'download the model folder, or fix search.embedding.model in .mkrc')
+  if (looksLikePath && !existsSync(resolve(workspace.root, model)))
+    return fail('embedding model', `model folder ${model} does not exist`, 'download the model folder, or fix search.embedding.model in .mkrc')
   return ok('embedding model', `transformers model ${model}`)
 }
 
@@ -123,8 +139,14 @@ async function checkIndex(workspace: Workspace, notice: (message: string) => voi
         const damage = index.integrityProblem()
         const current = index.state('knowledge') === (await knowledgeSignature(workspace))
         if (damage !== undefined) checks.push(fail('index', `the index is damaged (${damage})`, 'mk index rebuild'))
-        else if (index.notices.length > 0) checks.push(warn('index', index.notices.join('; ').replaceAll(index.path, relative(workspace.root, index.path)), 'mk index rebuild'))
-        else checks.push(current ? ok('index', 'up to date with the knowledge files') : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
+        else if (index.notices.length > 0)
+          checks.push(warn('index', index.notices.join('; ').replaceAll(index.path, relative(workspace.root, index.path)), 'mk index rebuild'))
+        else
+          checks.push(
+            current
+              ? ok('index', 'up to date with the knowledge files')
+              : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'),
+          )
       } finally {
         index.close()
       }
@@ -149,14 +171,20 @@ async function checkHook(workspace: Workspace): Promise<DoctorCheck> {
     if (/\bmk\b[^\n]*\bknowledge\s+check\b|mk-knowledge-check/.test(text)) return ok('pre-commit hook', `${shown} runs mk knowledge check`)
   }
   const existing = existsSync(gitHook)
-  return warn('pre-commit hook', existing ? 'the git pre-commit hook does not run mk knowledge check' : 'no pre-commit hook runs mk knowledge check', existing ? 'mk hook install --force' : 'mk hook install')
+  return warn(
+    'pre-commit hook',
+    existing ? 'the git pre-commit hook does not run mk knowledge check' : 'no pre-commit hook runs mk knowledge check',
+    existing ? 'mk hook install --force' : 'mk hook install',
+  )
 }
 
 /** Everything that can stop mk from working here, each with the command that fixes it. */
 export async function runDoctor(workspace: Workspace, options: DoctorOptions): Promise<DoctorCheck[]> {
   const state = await readSyncState(workspace, options.warn)
   const sources = await Promise.all(
-    workspace.config.knowledge.sources.map(async (source) => ('url' in source ? checkGitSource(workspace, source, state, options) : [checkPathSource(workspace, source.name, source.path)])),
+    workspace.config.knowledge.sources.map(async (source) =>
+      'url' in source ? checkGitSource(workspace, source, state, options) : [checkPathSource(workspace, source.name, source.path)],
+    ),
   )
   return [...(await checkKnowledge(workspace)), ...sources.flat(), ...(await checkIndex(workspace, options.warn)), await checkHook(workspace)]
 }

@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { isNodeError, MkError } from '../errors.js'
 
 export function datasetError(message: string, file: string, line?: number): MkError {
-  return new MkError('INVALID_INPUT', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, { details: { file, ...(line === undefined ? {} : { line }) } })
+  return new MkError('INVALID_INPUT', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
+    details: { file, ...(line === undefined ? {} : { line }) },
+  })
 }
 
 export async function readDataFile(file: string, what: string): Promise<string> {

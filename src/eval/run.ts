@@ -74,9 +74,13 @@ function checkAborted(signal: AbortSignal | undefined): void {
 export async function runEval(request: EvalRequest): Promise<EvalReport> {
   const needsVectors = request.modes.some((mode) => mode !== 'fulltext')
   if (needsVectors && request.embedder === undefined) {
-    throw new MkError('INVALID_INPUT', `mode ${request.modes.filter((mode) => mode !== 'fulltext').join(', ')} needs an embedding model, and search.embedding.provider is none`, {
-      details: { field: 'mode', hint: 'use --mode fulltext, or set search.embedding.provider to bundled or transformers in .mkrc' },
-    })
+    throw new MkError(
+      'INVALID_INPUT',
+      `mode ${request.modes.filter((mode) => mode !== 'fulltext').join(', ')} needs an embedding model, and search.embedding.provider is none`,
+      {
+        details: { field: 'mode', hint: 'use --mode fulltext, or set search.embedding.provider to bundled or transformers in .mkrc' },
+      },
+    )
   }
   const suite = limitQueries(await loadSuite(request.dataset), request.limitQueries)
   const embedder = needsVectors ? request.embedder : undefined

@@ -59,7 +59,11 @@ export function locomoSuite(conversations: readonly LocomoConversation[]): Suite
         return {
           text: question.question,
           category: question.category,
-          score: (ranked) => ({ recallAt5: recallAtK(ranked, evidence, 5), recallAt10: recallAtK(ranked, evidence, 10), recallAt25: recallAtK(ranked, evidence, 25) }),
+          score: (ranked) => ({
+            recallAt5: recallAtK(ranked, evidence, 5),
+            recallAt10: recallAtK(ranked, evidence, 10),
+            recallAt25: recallAtK(ranked, evidence, 25),
+          }),
         }
       }),
     })),

@@ -58,9 +58,17 @@ export function resolvesWithin(folders: readonly AllowedFolder[], absolutePath: 
 export function requireResolvesWithin(folders: readonly AllowedFolder[], absolutePath: string, origin: string): void {
   if (resolvesWithin(folders, absolutePath)) return
   const names = folders.map((folder) => `${folder.name} ${folder.path}`).join(' or ')
-  throw new MkError('INVALID_INPUT', `${origin}: ${absolutePath} resolves to ${realPath(absolutePath)}, outside ${names}; mk does not follow paths or symbolic links out of them`, {
-    details: { path: absolutePath, resolved: realPath(absolutePath), hint: `use a path inside ${folders.map((folder) => folder.name).join(' or ')} that is not reached through a symbolic link to elsewhere` },
-  })
+  throw new MkError(
+    'INVALID_INPUT',
+    `${origin}: ${absolutePath} resolves to ${realPath(absolutePath)}, outside ${names}; mk does not follow paths or symbolic links out of them`,
+    {
+      details: {
+        path: absolutePath,
+        resolved: realPath(absolutePath),
+        hint: `use a path inside ${folders.map((folder) => folder.name).join(' or ')} that is not reached through a symbolic link to elsewhere`,
+      },
+    },
+  )
 }
 
 /**

@@ -25,7 +25,8 @@ function networkCode(error: unknown): string | undefined {
 }
 
 function tokenHint(remote: RemoteDescription, present: boolean): string {
-  if (remote.tokenEnv === undefined) return `add tokenEnv: SOME_VARIABLE to source "${remote.source}" in .mkrc and export SOME_VARIABLE=<a token with read access>`
+  if (remote.tokenEnv === undefined)
+    return `add tokenEnv: SOME_VARIABLE to source "${remote.source}" in .mkrc and export SOME_VARIABLE=<a token with read access>`
   return present
     ? `the token in $${remote.tokenEnv} was refused: export ${remote.tokenEnv}=<a token with read access to ${displayUrl(remote.url)}>`
     : `export ${remote.tokenEnv}=<a token with read access to ${displayUrl(remote.url)}>`

@@ -14,7 +14,10 @@ export function gitFolders(gitRoot: string): GitFolders {
   const dotGit = join(gitRoot, '.git')
   if (statSync(dotGit).isDirectory()) return { gitdir: dotGit, commonDir: dotGit }
   const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))
-  if (pointer === null) throw new MkError('INVALID_INPUT', `${dotGit} does not name a git folder`, { details: { file: dotGit, hint: 'repair the work tree with git worktree repair' } })
+  if (pointer === null)
+    throw new MkError('INVALID_INPUT', `${dotGit} does not name a git folder`, {
+      details: { file: dotGit, hint: 'repair the work tree with git worktree repair' },
+    })
   const gitdir = resolve(gitRoot, pointer[1] as string)
   let commonDir = gitdir
   try {

@@ -77,7 +77,18 @@ export function serializeIndex(entries: readonly IndexEntry[]): Buffer {
   for (const entry of sorted) {
     const name = Buffer.from(entry.path)
     const buffer = Buffer.alloc(paddedEntryBytes(fixedEntryBytes + name.length))
-    const fields = [entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds, entry.dev, entry.ino, entry.mode, entry.uid, entry.gid, entry.size]
+    const fields = [
+      entry.ctimeSeconds,
+      entry.ctimeNanoseconds,
+      entry.mtimeSeconds,
+      entry.mtimeNanoseconds,
+      entry.dev,
+      entry.ino,
+      entry.mode,
+      entry.uid,
+      entry.gid,
+      entry.size,
+    ]
     fields.forEach((value, position) => buffer.writeUInt32BE(value >>> 0, position * 4))
     buffer.write(entry.oid, 40, 'hex')
     buffer.writeUInt16BE(Math.min(name.length, 0xfff), 60)
@@ -113,7 +124,8 @@ function unreadableIndex(message: string, hint: string): MkError {
  * a split or sparse index, unresolved merge conflicts.
  */
 export function readStagedEntries(bytes: Buffer): StagedIndexEntry[] {
-  if (bytes.length < headerBytes || bytes.toString('latin1', 0, 4) !== signature) throw unreadableIndex('not a git index', 'check that .git/index (or GIT_INDEX_FILE) is a git index')
+  if (bytes.length < headerBytes || bytes.toString('latin1', 0, 4) !== signature)
+    throw unreadableIndex('not a git index', 'check that .git/index (or GIT_INDEX_FILE) is a git index')
   const version = bytes.readUInt32BE(4)
   if (version !== 2 && version !== 3) throw unreadableIndex(`index version ${version} is not supported`, 'run git update-index --index-version 3')
   const count = bytes.readUInt32BE(8)
@@ -127,9 +139,11 @@ export function readStagedEntries(bytes: Buffer): StagedIndexEntry[] {
     const nameEnd = bytes.indexOf(0, nameStart)
     if (nameEnd === -1) throw unreadableIndex('it is truncated', 'run git status, which rewrites the index')
     const path = bytes.toString('utf8', nameStart, nameEnd)
-    if ((flags & stageBits) !== 0) throw unreadableIndex(`${path} has unresolved merge conflicts`, 'resolve the conflicts and git add the files, then check again')
+    if ((flags & stageBits) !== 0)
+      throw unreadableIndex(`${path} has unresolved merge conflicts`, 'resolve the conflicts and git add the files, then check again')
     const mode = bytes.readUInt32BE(offset + 24)
-    if ((mode & entryTypeBits) === directoryMode) throw unreadableIndex('it is a sparse index', 'run git config index.sparse false && git sparse-checkout reapply')
+    if ((mode & entryTypeBits) === directoryMode)
+      throw unreadableIndex('it is a sparse index', 'run git config index.sparse false && git sparse-checkout reapply')
     const addedWithoutContent = extended && (bytes.readUInt16BE(offset + fixedEntryBytes) & intentToAdd) !== 0
     if (!addedWithoutContent) entries.push({ path, oid: bytes.toString('hex', offset + 40, offset + 60), mode })
     offset += paddedEntryBytes(nameEnd - offset)

@@ -5,10 +5,7 @@ import { basename, dirname, join } from 'node:path'
 import type { HttpClient } from 'isomorphic-git'
 
 /** What a local copy of a remote looks like on disk. */
-export type CloneState =
-  | { state: 'missing' }
-  | { state: 'corrupt'; reason: string }
-  | { state: 'ok'; head: string; url: string | undefined }
+export type CloneState = { state: 'missing' } | { state: 'corrupt'; reason: string } | { state: 'ok'; head: string; url: string | undefined }
 
 export interface TransferOptions {
   http: HttpClient

@@ -11,7 +11,14 @@ export interface RemoteRef {
 /**
  * Ask the remote (one request) which commit a branch or tag points to; no ref means the remote's HEAD.
  */
-export async function resolveRemoteRef(options: { url: string; ref: string | undefined; headers: Record<string, string>; source: string; timeoutMs: number; signal?: AbortSignal }): Promise<RemoteRef> {
+export async function resolveRemoteRef(options: {
+  url: string
+  ref: string | undefined
+  headers: Record<string, string>
+  source: string
+  timeoutMs: number
+  signal?: AbortSignal
+}): Promise<RemoteRef> {
   const refs = await advertisedRefs(options.url, options.headers, options.timeoutMs, options.signal)
   const byName = new Map(refs.map((entry) => [entry.ref, entry]))
   const wanted = options.ref ?? 'HEAD'

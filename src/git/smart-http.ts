@@ -18,24 +18,28 @@ function get(url: URL, headers: Record<string, string>, timeoutMs: number, signa
       reject(new Error(`unsupported url scheme ${url.protocol} (use http or https)`))
       return
     }
-    const request = send(url, { method: 'GET', headers: { 'User-Agent': 'git/mk', Accept: '*/*', ...headers }, timeout: timeoutMs, ...(signal === undefined ? {} : { signal }) }, (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0
-      const location = response.headers.location
-      if (status >= 300 && status < 400 && location !== undefined && redirects > 0) {
-        response.resume()
-        get(new URL(location, url), headers, timeoutMs, signal, redirects - 1).then(resolve, reject)
-        return
-      }
-      if (status !== 200) {
-        response.resume()
-        reject(httpError(status, response.statusMessage ?? '', response.headers))
-        return
-      }
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () => resolve(Buffer.concat(chunks)))
-      response.on('error', reject)
-    })
+    const request = send(
+      url,
+      { method: 'GET', headers: { 'User-Agent': 'git/mk', Accept: '*/*', ...headers }, timeout: timeoutMs, ...(signal === undefined ? {} : { signal }) },
+      (response: IncomingMessage) => {
+        const status = response.statusCode ?? 0
+        const location = response.headers.location
+        if (status >= 300 && status < 400 && location !== undefined && redirects > 0) {
+          response.resume()
+          get(new URL(location, url), headers, timeoutMs, signal, redirects - 1).then(resolve, reject)
+          return
+        }
+        if (status !== 200) {
+          response.resume()
+          reject(httpError(status, response.statusMessage ?? '', response.headers))
+          return
+        }
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => resolve(Buffer.concat(chunks)))
+        response.on('error', reject)
+      },
+    )
     request.on('timeout', () => request.destroy(Object.assign(new Error(`request timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })))
     request.on('error', reject)
     request.end()
@@ -54,7 +58,12 @@ function pktLines(body: Buffer): (string | null)[] {
       offset += 4
       continue
     }
-    lines.push(body.subarray(offset + 4, offset + length).toString('utf8').replace(/\n$/, ''))
+    lines.push(
+      body
+        .subarray(offset + 4, offset + length)
+        .toString('utf8')
+        .replace(/\n$/, ''),
+    )
     offset += length
   }
   return lines

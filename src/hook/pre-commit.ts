@@ -79,7 +79,10 @@ export async function installPreCommitHook(workspaceRoot: string, gitRoot: strin
   } else if (existing !== undefined) {
     if (!force) {
       throw new MkError('CONFLICT', `${shown} already exists and was not written by mk; refusing to replace it`, {
-        details: { path: shown, hint: 'add `mk knowledge check --staged` to your hook yourself, or rerun with --force (the old hook is kept as pre-commit.mk-backup)' },
+        details: {
+          path: shown,
+          hint: 'add `mk knowledge check --staged` to your hook yourself, or rerun with --force (the old hook is kept as pre-commit.mk-backup)',
+        },
       })
     }
     backup = `${shown}.mk-backup`
@@ -93,4 +96,10 @@ export async function installPreCommitHook(workspaceRoot: string, gitRoot: strin
 
 export const huskyEquivalent = 'echo "npx mk knowledge check --staged" > .husky/pre-commit'
 
-export const lefthookEquivalent = ['# lefthook.yml', 'pre-commit:', '  commands:', '    mk-knowledge-check:', '      run: npx mk knowledge check --staged'].join('\n')
+export const lefthookEquivalent = [
+  '# lefthook.yml',
+  'pre-commit:',
+  '  commands:',
+  '    mk-knowledge-check:',
+  '      run: npx mk knowledge check --staged',
+].join('\n')

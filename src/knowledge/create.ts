@@ -34,7 +34,8 @@ export interface NewItemPlan {
 
 function pickSource(base: KnowledgeBase, workspace: Workspace, name: string | undefined): ResolvedSource {
   const writable = base.sources.filter((source) => source.kind === 'path')
-  const source = name === undefined ? (writable.find((candidate) => candidate.layer === 'project') ?? writable[0]) : writable.find((candidate) => candidate.name === name)
+  const source =
+    name === undefined ? (writable.find((candidate) => candidate.layer === 'project') ?? writable[0]) : writable.find((candidate) => candidate.name === name)
   if (source === undefined) {
     throw new MkError('INVALID_INPUT', name === undefined ? 'no local knowledge source to write to' : `no local knowledge source named "${name}"`, {
       details: { sources: writable.map((candidate) => candidate.name), hint: `configure knowledge.sources in ${workspace.configPath ?? '.mkrc'}` },
@@ -54,7 +55,9 @@ export function planNewItem(base: KnowledgeBase, workspace: Workspace, request: 
   let stem = slug
   let directory = join(source.directory, folderByType[request.type])
   if (request.type === 'adr') {
-    const numbered = sameType.map((item) => ({ item, number: numberOf(item) })).filter((entry): entry is { item: KnowledgeItem; number: number } => entry.number !== undefined)
+    const numbered = sameType
+      .map((item) => ({ item, number: numberOf(item) }))
+      .filter((entry): entry is { item: KnowledgeItem; number: number } => entry.number !== undefined)
     const highest = numbered.sort((a, b) => b.number - a.number)[0]
     const next = String((highest?.number ?? 0) + 1).padStart(4, '0')
     const prefixed = highest === undefined || basename(highest.item.path).toLowerCase().startsWith('adr-')
@@ -65,7 +68,13 @@ export function planNewItem(base: KnowledgeBase, workspace: Workspace, request: 
   }
   const absolutePath = join(directory, `${stem}.md`)
   requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), absolutePath, `knowledge source "${source.name}"`)
-  const content = renderTemplate({ id: stem, type: request.type, title: request.title, status: request.type === 'adr' ? 'proposed' : 'draft', date: request.today })
+  const content = renderTemplate({
+    id: stem,
+    type: request.type,
+    title: request.title,
+    status: request.type === 'adr' ? 'proposed' : 'draft',
+    date: request.today,
+  })
   return { id: stem, absolutePath, path: toPosix(relative(workspace.root, absolutePath)), content }
 }
 
@@ -77,7 +86,9 @@ export async function writeNewItem(plan: NewItemPlan, base: KnowledgeBase): Prom
     await writeFileExclusive(plan.absolutePath, plan.content)
   } catch (error) {
     if (isNodeError(error) && error.code === 'EEXIST') {
-      throw new MkError('CONFLICT', `${plan.path} already exists; mk never overwrites a knowledge file`, { details: { path: plan.path, hint: 'choose another title' } })
+      throw new MkError('CONFLICT', `${plan.path} already exists; mk never overwrites a knowledge file`, {
+        details: { path: plan.path, hint: 'choose another title' },
+      })
     }
     throw error
   }

@@ -19,7 +19,9 @@ export function knowledgePathFilter(workspace: Workspace, sourceDirectory: strin
   return (relativePath, isDirectory = false) => {
     const absolute = resolve(sourceDirectory, relativePath)
     if (memoryDirs.some((dir) => absolute === dir || absolute.startsWith(`${dir}/`))) return false
-    return isDirectory || (relativePath.toLowerCase().endsWith('.md') && !notKnowledge.test(basename(relativePath)) && !templateFile.test(basename(relativePath)))
+    return (
+      isDirectory || (relativePath.toLowerCase().endsWith('.md') && !notKnowledge.test(basename(relativePath)) && !templateFile.test(basename(relativePath)))
+    )
   }
 }
 

@@ -13,14 +13,26 @@ function relationProblems(items: readonly KnowledgeItem[]): KnowledgeProblem[] {
       const other = byId.get(target)
       if (other === undefined) problem(item, item.relationLines.supersedes, 'broken-supersedes', `supersedes "${target}", which does not exist`)
       else if (!other.supersededBy.includes(item.id)) {
-        problem(item, item.relationLines.supersedes, 'one-way-supersedes', `supersedes "${target}", but ${other.path} does not list "${item.id}" in superseded_by`, 'warning')
+        problem(
+          item,
+          item.relationLines.supersedes,
+          'one-way-supersedes',
+          `supersedes "${target}", but ${other.path} does not list "${item.id}" in superseded_by`,
+          'warning',
+        )
       }
     }
     for (const target of item.supersededBy) {
       const other = byId.get(target)
       if (other === undefined) problem(item, item.relationLines.supersededBy, 'broken-superseded-by', `superseded_by "${target}", which does not exist`)
       else if (!other.supersedes.includes(item.id)) {
-        problem(item, item.relationLines.supersededBy, 'one-way-superseded-by', `superseded_by "${target}", but ${other.path} does not list "${item.id}" in supersedes`, 'warning')
+        problem(
+          item,
+          item.relationLines.supersededBy,
+          'one-way-superseded-by',
+          `superseded_by "${target}", but ${other.path} does not list "${item.id}" in supersedes`,
+          'warning',
+        )
       }
     }
     if (item.status === 'superseded' && item.supersededBy.length === 0) {

@@ -81,9 +81,23 @@ export async function loadKnowledge(workspace: Workspace): Promise<KnowledgeBase
         const path = toPosix(relative(workspace.root, absolutePath))
         try {
           const text = await readFile(absolutePath, 'utf8')
-          return await parseKnowledgeFile({ path, absolutePath, source: source.name, layer: source.layer, text, statusMap: workspace.config.knowledge.statusMap })
+          return await parseKnowledgeFile({
+            path,
+            absolutePath,
+            source: source.name,
+            layer: source.layer,
+            text,
+            statusMap: workspace.config.knowledge.statusMap,
+          })
         } catch (error) {
-          const problem: KnowledgeProblem = { file: path, line: 0, code: 'unreadable', message: `cannot read file: ${(error as Error).message}`, severity: 'error', hidesConstraints: true }
+          const problem: KnowledgeProblem = {
+            file: path,
+            line: 0,
+            code: 'unreadable',
+            message: `cannot read file: ${(error as Error).message}`,
+            severity: 'error',
+            hidesConstraints: true,
+          }
           return { item: undefined, problems: [problem] }
         }
       }),

@@ -1,7 +1,16 @@
 import type { KnowledgeLayer } from '../config/layers.js'
 import { knowledgeLayers } from '../config/layers.js'
 import { FrontmatterSyntaxError, parseFrontmatter, type Frontmatter } from './frontmatter.js'
-import { knowledgeStatuses, knowledgeTypes, severities, type KnowledgeFormat, type KnowledgeItem, type KnowledgeProblem, type KnowledgeType, type Severity } from './model.js'
+import {
+  knowledgeStatuses,
+  knowledgeTypes,
+  severities,
+  type KnowledgeFormat,
+  type KnowledgeItem,
+  type KnowledgeProblem,
+  type KnowledgeType,
+  type Severity,
+} from './model.js'
 import { scanBody } from './parse/body-lines.js'
 import { parseConstraints } from './parse/constraints.js'
 import { asStringList, inferType, isOneOf, stemOf } from './parse/fields.js'
@@ -79,7 +88,12 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
   const reading = written.text === undefined ? undefined : readStatus(written.text, file.statusMap)
   const statusLine = written.line ?? 1
   if (reading === undefined) {
-    problems.add('info', 1, 'no-status', `no status written; the item counts as ${defaultStatus} (add a Status section, a "Status:" line or status in frontmatter)`)
+    problems.add(
+      'info',
+      1,
+      'no-status',
+      `no status written; the item counts as ${defaultStatus} (add a Status section, a "Status:" line or status in frontmatter)`,
+    )
   } else if (!reading.known) {
     problems.warning(
       statusLine,
@@ -117,7 +131,8 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
     },
   }
 
-  const dateValue = data.date instanceof Date ? data.date.toISOString().slice(0, 10) : typeof data.date === 'string' ? data.date : dateLine.exec(frontmatter.body)?.[1]
+  const dateValue =
+    data.date instanceof Date ? data.date.toISOString().slice(0, 10) : typeof data.date === 'string' ? data.date : dateLine.exec(frontmatter.body)?.[1]
   const item: KnowledgeItem = {
     id,
     type,

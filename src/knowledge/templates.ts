@@ -47,7 +47,15 @@ const constraintHint = [
 
 /** A new knowledge file in mk's own format, frontmatter filled and sections to write. */
 export function renderTemplate(fields: TemplateFields): string {
-  const frontmatter = stringify({ id: fields.id, type: fields.type, title: fields.title, status: fields.status, date: fields.date, tags: [], summary: '' }).trimEnd()
+  const frontmatter = stringify({
+    id: fields.id,
+    type: fields.type,
+    title: fields.title,
+    status: fields.status,
+    date: fields.date,
+    tags: [],
+    summary: '',
+  }).trimEnd()
   const sections = sectionsByType[fields.type].map(([heading, prompt]) => `## ${heading}\n\n${prompt}\n`).join('\n')
   return `---\n${frontmatter}\n${constraintHint}\n---\n# ${fields.title}\n\n${sections}`
 }

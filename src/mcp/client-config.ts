@@ -48,7 +48,12 @@ export function clientSnippets(name: string, projectLaunch: LaunchCommand, userL
       language: 'json',
       text: JSON.stringify({ mcpServers: { [name]: stdio(userLaunch) } }, null, 2),
     },
-    { client: 'Cursor', file: '.cursor/mcp.json in the project', language: 'json', text: JSON.stringify({ mcpServers: { [name]: stdio(projectLaunch) } }, null, 2) },
+    {
+      client: 'Cursor',
+      file: '.cursor/mcp.json in the project',
+      language: 'json',
+      text: JSON.stringify({ mcpServers: { [name]: stdio(projectLaunch) } }, null, 2),
+    },
     {
       client: 'VS Code (GitHub Copilot)',
       file: '.vscode/mcp.json in the project',
@@ -61,7 +66,12 @@ export function clientSnippets(name: string, projectLaunch: LaunchCommand, userL
       language: 'toml',
       text: `[mcp_servers.${name}]\ncommand = ${tomlString(userLaunch.command)}\nargs = [${userLaunch.args.map(tomlString).join(', ')}]${codexEnv.length === 0 ? '' : `\nenv = { ${codexEnv.join(', ')} }`}`,
     },
-    { client: 'Gemini CLI', file: '.gemini/settings.json in the project', language: 'json', text: JSON.stringify({ mcpServers: { [name]: stdio(projectLaunch) } }, null, 2) },
+    {
+      client: 'Gemini CLI',
+      file: '.gemini/settings.json in the project',
+      language: 'json',
+      text: JSON.stringify({ mcpServers: { [name]: stdio(projectLaunch) } }, null, 2),
+    },
   ]
 }
 

@@ -30,9 +30,7 @@ export interface McpCallSession {
   signal?: AbortSignal
 }
 
-export type McpCallResult =
-  | { isError: false; structuredContent: Record<string, unknown>; texts: string[] }
-  | { isError: true; texts: string[] }
+export type McpCallResult = { isError: false; structuredContent: Record<string, unknown>; texts: string[] } | { isError: true; texts: string[] }
 
 export interface McpResource {
   uri: string

@@ -62,17 +62,21 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
     return { contents: [await host.readResource(uri).catch((error: unknown) => Promise.reject(asMcpError(error, { uri })))] }
   })
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...host.prompts] }))
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => host.getPrompt(request.params.name, request.params.arguments ?? {}).catch((error: unknown) => Promise.reject(asMcpError(error))))
+  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+    host.getPrompt(request.params.name, request.params.arguments ?? {}).catch((error: unknown) => Promise.reject(asMcpError(error))),
+  )
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const session: McpCallSession = { signal: extra.signal }
     if (server.getClientCapabilities()?.elicitation !== undefined) {
       session.approve = async (question) => {
         // No answer (the client failed or timed out asking) is no approval; a cancelled call stays cancelled.
-        const answer = await server.elicitInput({ mode: 'form', message: question, requestedSchema: approvalSchema }, { signal: extra.signal }).catch((error: unknown) => {
-          if (extra.signal.aborted) throw error
-          return undefined
-        })
+        const answer = await server
+          .elicitInput({ mode: 'form', message: question, requestedSchema: approvalSchema }, { signal: extra.signal })
+          .catch((error: unknown) => {
+            if (extra.signal.aborted) throw error
+            return undefined
+          })
         return answer?.action === 'accept' && answer.content?.approve === true
       }
     }

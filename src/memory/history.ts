@@ -18,7 +18,12 @@ export interface HistoryChange {
 export async function commitChange(home: string, change: HistoryChange): Promise<string> {
   // Other mk processes commit here too: one at a time.
   return withLock(join(home, '.locks', 'history'), { what: 'the memory history', onBusy: 'wait' }, () =>
-    commitPaths(home, { add: change.add ?? [], remove: change.remove ?? [], message: change.message, ...(change.author === undefined ? {} : { author: change.author }) }),
+    commitPaths(home, {
+      add: change.add ?? [],
+      remove: change.remove ?? [],
+      message: change.message,
+      ...(change.author === undefined ? {} : { author: change.author }),
+    }),
   )
 }
 
@@ -45,7 +50,8 @@ export async function findDeletion(home: string, id: string): Promise<DeletedVer
     const path = /^path: (.+)$/m.exec(message)?.[1]
     const archived = /^archived: (.+)$/m.exec(message)?.[1]
     const parent = entry.commit.parent[0]
-    const source = archived !== undefined ? { oid: entry.oid, filepath: archived } : parent !== undefined && path !== undefined ? { oid: parent, filepath: path } : undefined
+    const source =
+      archived !== undefined ? { oid: entry.oid, filepath: archived } : parent !== undefined && path !== undefined ? { oid: parent, filepath: path } : undefined
     if (source === undefined) continue
     const { blob } = await git.readBlob({ fs, dir: home, ...source })
     return { text: Buffer.from(blob).toString('utf8'), message }

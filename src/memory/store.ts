@@ -90,7 +90,11 @@ export async function findMemory(workspace: Workspace, identity: MemoryIdentity,
 
 /** Commit a written private memory file to the MK_HOME history. */
 function commitAdd(workspace: Workspace, change: PendingChange, verb: 'add' | 'restore', author: GitIdentity | undefined): Promise<string> {
-  return commitChange(workspace.mkHome, { add: [toPosix(relative(workspace.mkHome, change.file))], message: `${verb} ${change.id} (${change.folderKey})`, author })
+  return commitChange(workspace.mkHome, {
+    add: [toPosix(relative(workspace.mkHome, change.file))],
+    message: `${verb} ${change.id} (${change.folderKey})`,
+    author,
+  })
 }
 
 /**
@@ -186,7 +190,9 @@ export async function restoreMemory(
   if (!isMemoryId(id)) throw new MkError('INVALID_INPUT', `"${id}" is not a memory id`, { details: { field: 'memoryId' } })
   const deletion = await findDeletion(workspace.mkHome, id)
   if (deletion === undefined) {
-    throw new MkError('NOT_FOUND', `no deletion of ${id} is recorded in $MK_HOME`, { details: { memoryId: id, hint: 'only memories deleted with mk memory delete can be restored' } })
+    throw new MkError('NOT_FOUND', `no deletion of ${id} is recorded in $MK_HOME`, {
+      details: { memoryId: id, hint: 'only memories deleted with mk memory delete can be restored' },
+    })
   }
   const key = /^folder: (.+)$/m.exec(deletion.message)?.[1]
   const folder = visibleFolders(workspace, identity).find((candidate) => candidate.key === key)

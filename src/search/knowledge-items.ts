@@ -21,7 +21,14 @@ export async function readKnowledgeItems(workspace: Workspace, docs: readonly St
         return undefined
       })
       if (text === undefined) return undefined
-      const parsed = await parseKnowledgeFile({ path: doc.path, absolutePath, source: doc.source, layer: doc.layer, text, statusMap: workspace.config.knowledge.statusMap })
+      const parsed = await parseKnowledgeFile({
+        path: doc.path,
+        absolutePath,
+        source: doc.source,
+        layer: doc.layer,
+        text,
+        statusMap: workspace.config.knowledge.statusMap,
+      })
       return parsed.item
     }),
   )

@@ -21,5 +21,5 @@ export function writeState(db: Database.Database, key: string, value: string | u
 }
 
 export function tableExists(db: Database.Database, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(name) !== undefined
+  return db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined
 }

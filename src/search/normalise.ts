@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto'
 
 /** Content as dedup sees it: case, spacing and trailing punctuation do not make a new memory. */
 export function normaliseContent(content: string): string {
-  return content.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '')
+  return content
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!]+$/, '')
 }
 
 export function dedupKey(content: string): string {

@@ -52,9 +52,7 @@ function schemaProblem(db: Database.Database): string | undefined {
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]
   if (tables.length === 0) return undefined
   if (!tables.includes('meta')) return 'not an mk index'
-  const meta = new Map(
-    (db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((row) => [row.key, row.value]),
-  )
+  const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((row) => [row.key, row.value]))
   if (meta.size === 0) return undefined
   if (meta.get('application') !== applicationTag) return 'not an mk index'
   const version = Number(meta.get('schema_version'))

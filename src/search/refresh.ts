@@ -81,7 +81,13 @@ function idOfFile(file: string): string {
 }
 
 /** Files that did not parse are read again on every refresh (an edit in place does not touch the folder), and warned about while broken. */
-async function retryUnreadable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, unreadableKey: string, options: RefreshOptions): Promise<RefreshReport> {
+async function retryUnreadable(
+  index: SearchIndex,
+  workspace: Workspace,
+  folder: MemoryFolder,
+  unreadableKey: string,
+  options: RefreshOptions,
+): Promise<RefreshReport> {
   const previous = JSON.parse(index.state(unreadableKey) ?? '[]') as UnreadableMemory[]
   if (previous.length === 0) return { added: 0, removed: 0, knowledgeReloaded: false }
   const documents: IndexDocument[] = []

@@ -1,15 +1,7 @@
 import type Database from 'better-sqlite3'
 import { rmSync } from 'node:fs'
 import { explainCorruption } from './corruption.js'
-import {
-  findSameContent,
-  getDocuments,
-  idsOfSource,
-  listDocuments,
-  removeDocuments,
-  upsertDocuments,
-  type StoredDocument,
-} from './documents.js'
+import { findSameContent, getDocuments, idsOfSource, listDocuments, removeDocuments, upsertDocuments, type StoredDocument } from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { indexStats } from './index-stats.js'
 import { readState, tableExists, writeState } from './meta.js'

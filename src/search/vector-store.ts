@@ -40,7 +40,12 @@ export function pendingCount(db: Database.Database): number {
 
 /** Embed every document that has no vector yet. Returns how many were embedded. */
 /** Embed the documents waiting for a vector, a batch at a time; each batch is committed, so stopping (an aborted signal) loses nothing. */
-export async function embedPending(db: Database.Database, embed: Embed, onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<number> {
+export async function embedPending(
+  db: Database.Database,
+  embed: Embed,
+  onProgress?: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<number> {
   const total = pendingCount(db)
   const next = db.prepare('SELECT rowid, id, title, content, tags, content_hash FROM docs WHERE embedded = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
   const markEmbedded = db.prepare('UPDATE docs SET embedded = 1 WHERE rowid = ? AND content_hash = ?')

@@ -4,7 +4,6 @@ import type { Workspace } from '../config/workspace.js'
 import { listKnowledgeFiles } from '../knowledge/files.js'
 import { gitObjectId } from '../git/object-id.js'
 
-
 /** Knowledge files of a plain folder: path (relative to it, posix) -> content hash. */
 export async function hashFolder(workspace: Workspace, directory: string): Promise<Map<string, string>> {
   const files = await listKnowledgeFiles(workspace, directory)

@@ -65,7 +65,14 @@ export function remoteOf(source: GitSourceConfig, options: Pick<MirrorOptions, '
 /** Ask the remote which commit the source's ref points at now (one request). */
 export async function probeRemote(source: GitSourceConfig, remote: Remote): Promise<RemoteRef> {
   try {
-    return await resolveRemoteRef({ url: remote.url, headers: remote.headers, ref: source.ref, source: source.name, timeoutMs: remote.timeoutMs, ...(remote.signal === undefined ? {} : { signal: remote.signal }) })
+    return await resolveRemoteRef({
+      url: remote.url,
+      headers: remote.headers,
+      ref: source.ref,
+      source: source.name,
+      timeoutMs: remote.timeoutMs,
+      ...(remote.signal === undefined ? {} : { signal: remote.signal }),
+    })
   } catch (error) {
     throw remoteError(error, remote.describe, remote.tokenPresent)
   }
@@ -93,16 +100,29 @@ async function transfer(dir: string, source: GitSourceConfig, remote: Remote, ta
   if (local.head === target.commit && !options.force) return { action: 'unchanged', commit: local.head, previousCommit: local.head, fullRef: target.fullRef }
   const fetched = local.head === target.commit ? local.head : await fetchRef(dir, target.fullRef, transferOptions)
   if (!(await isFastForward(dir, local.head, fetched)) && !options.force) {
-    throw new MkError('CONFLICT', `source "${source.name}": the remote history was rewritten (${short(local.head)} is not an ancestor of ${short(fetched)}); kept ${short(local.head)}`, {
-      details: { source: source.name, local: local.head, remote: fetched, hint: 'check with the repository owners, then run mk sync --force to accept the new history' },
-    })
+    throw new MkError(
+      'CONFLICT',
+      `source "${source.name}": the remote history was rewritten (${short(local.head)} is not an ancestor of ${short(fetched)}); kept ${short(local.head)}`,
+      {
+        details: {
+          source: source.name,
+          local: local.head,
+          remote: fetched,
+          hint: 'check with the repository owners, then run mk sync --force to accept the new history',
+        },
+      },
+    )
   }
   await checkoutCommit(dir, fetched, options.force).catch((error: unknown) => {
     if ((error as { code?: unknown }).code !== 'CheckoutConflictError') throw error
     const files = (error as { data?: { filepaths?: string[] } }).data?.filepaths ?? []
-    throw new MkError('CONFLICT', `source "${source.name}": files of the local clone were edited (${files.slice(0, 3).join(', ')}); kept ${short(local.head)}`, {
-      details: { source: source.name, files, hint: 'run mk sync --force to discard the local edits' },
-    })
+    throw new MkError(
+      'CONFLICT',
+      `source "${source.name}": files of the local clone were edited (${files.slice(0, 3).join(', ')}); kept ${short(local.head)}`,
+      {
+        details: { source: source.name, files, hint: 'run mk sync --force to discard the local edits' },
+      },
+    )
   })
   return { action: fetched === local.head ? 'unchanged' : 'updated', commit: fetched, previousCommit: local.head, fullRef: target.fullRef }
 }

@@ -57,7 +57,14 @@ async function parseWinner(workspace: Workspace, winner: Winner): Promise<Knowle
   const text = await readFile(absolutePath, 'utf8').catch(() => undefined)
   if (text === undefined) return undefined
   const { parseKnowledgeFile } = await import('../knowledge/parse.js')
-  const parsed = await parseKnowledgeFile({ path: toPosix(relative(workspace.root, absolutePath)), absolutePath, source: source.name, layer: source.layer, text, statusMap: workspace.config.knowledge.statusMap })
+  const parsed = await parseKnowledgeFile({
+    path: toPosix(relative(workspace.root, absolutePath)),
+    absolutePath,
+    source: source.name,
+    layer: source.layer,
+    text,
+    statusMap: workspace.config.knowledge.statusMap,
+  })
   return parsed.item
 }
 

@@ -16,7 +16,12 @@ export function gitConfigOf(workspace: Workspace, name: string): GitSourceConfig
   return config !== undefined && 'url' in config ? config : undefined
 }
 
-export async function parseFile(workspace: Workspace, source: ResolvedSource, path: string, hash: string): Promise<{ entry: FileState; item: KnowledgeItem | undefined }> {
+export async function parseFile(
+  workspace: Workspace,
+  source: ResolvedSource,
+  path: string,
+  hash: string,
+): Promise<{ entry: FileState; item: KnowledgeItem | undefined }> {
   const absolutePath = resolve(source.directory, path)
   const workspacePath = toPosix(relative(workspace.root, absolutePath))
   let text: string
@@ -28,7 +33,14 @@ export async function parseFile(workspace: Workspace, source: ResolvedSource, pa
   // Loaded only when a file changed: a sync with nothing new never pays for the markdown parser.
   const { parseKnowledgeFile } = await import('../knowledge/parse.js')
   const { formatProblem } = await import('../knowledge/load.js')
-  const parsed = await parseKnowledgeFile({ path: workspacePath, absolutePath, source: source.name, layer: source.layer, text, statusMap: workspace.config.knowledge.statusMap })
+  const parsed = await parseKnowledgeFile({
+    path: workspacePath,
+    absolutePath,
+    source: source.name,
+    layer: source.layer,
+    text,
+    statusMap: workspace.config.knowledge.statusMap,
+  })
   const firstError = parsed.problems.find((problem) => problem.severity === 'error')
   if (parsed.item === undefined || firstError !== undefined) {
     return { entry: { hash, error: firstError === undefined ? `${workspacePath}: not a knowledge item` : formatProblem(firstError) }, item: undefined }
@@ -41,7 +53,12 @@ export async function parseFile(workspace: Workspace, source: ResolvedSource, pa
  * The knowledge files of a source now, path -> blob id. A clone still at the commit of a
  * complete earlier sync has exactly the files recorded then, so git is not even loaded.
  */
-export async function currentFiles(workspace: Workspace, source: ResolvedSource, commit: string | undefined, previous: SourceState | undefined): Promise<Map<string, string>> {
+export async function currentFiles(
+  workspace: Workspace,
+  source: ResolvedSource,
+  commit: string | undefined,
+  previous: SourceState | undefined,
+): Promise<Map<string, string>> {
   if (source.kind === 'path' || commit === undefined) return hashFolder(workspace, source.directory)
   const dir = gitConfigOf(workspace, source.name)?.dir ?? ''
   if (previous !== undefined && previous.commit === commit && (previous.dir ?? '') === dir && previous.partial !== true) {

@@ -45,7 +45,11 @@ export function staleReason(refs: readonly string[], statusOf: KnowledgeStatusLo
 }
 
 /** The refs that point at nothing yet, each with what it would have to be: a knowledge item, or a file in the workspace. */
-export function unresolvedRefs(refs: readonly string[], statusOf: KnowledgeStatusLookup, workspaceRoot: string): { ref: string; missing: 'file' | 'knowledge item' }[] {
+export function unresolvedRefs(
+  refs: readonly string[],
+  statusOf: KnowledgeStatusLookup,
+  workspaceRoot: string,
+): { ref: string; missing: 'file' | 'knowledge item' }[] {
   return refs.flatMap((ref) => {
     const missing = statusOf(ref) === undefined ? missingTarget(ref, workspaceRoot) : undefined
     return missing === undefined ? [] : [{ ref, missing }]
@@ -62,15 +66,27 @@ export interface StaleMemory {
  * Memories (of every folder visible here) whose refs name one of `ids`, the knowledge
  * items a sync just superseded, deprecated or deleted.
  */
-export async function memoriesReferring(workspace: Workspace, identity: MemoryIdentity, ids: ReadonlySet<string>, statusOf: KnowledgeStatusLookup): Promise<StaleMemory[]> {
+export async function memoriesReferring(
+  workspace: Workspace,
+  identity: MemoryIdentity,
+  ids: ReadonlySet<string>,
+  statusOf: KnowledgeStatusLookup,
+): Promise<StaleMemory[]> {
   if (ids.size === 0) return []
-  const [{ visibleFolders }, { isStored, listMemoryFiles, readMemoryFile }] = await Promise.all([import('../memory/locations.js'), import('../memory/store.js')])
+  const [{ visibleFolders }, { isStored, listMemoryFiles, readMemoryFile }] = await Promise.all([
+    import('../memory/locations.js'),
+    import('../memory/store.js'),
+  ])
   const stale: StaleMemory[] = []
   for (const folder of visibleFolders(workspace, identity)) {
     for (const name of await listMemoryFiles(folder)) {
       const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
       if (!isStored(read) || !read.record.refs.some((ref) => ids.has(ref))) continue
-      const reason = staleReason(read.record.refs.filter((ref) => ids.has(ref)), statusOf, workspace.root)
+      const reason = staleReason(
+        read.record.refs.filter((ref) => ids.has(ref)),
+        statusOf,
+        workspace.root,
+      )
       if (reason !== undefined) stale.push({ memoryId: read.record.id, layer: read.record.layer, reason })
     }
   }

@@ -81,7 +81,9 @@ export async function syncStatus(workspace: Workspace, options: StatusOptions): 
   )
   const problems = [
     // A folder source is read where it is: only a git source needs a first sync.
-    ...sources.filter((source) => source.kind === 'git' && source.lastSyncAt === undefined && source.error === undefined).map((source) => `source "${source.name}" has never been synced`),
+    ...sources
+      .filter((source) => source.kind === 'git' && source.lastSyncAt === undefined && source.error === undefined)
+      .map((source) => `source "${source.name}" has never been synced`),
     ...sources.flatMap((source) => (source.error === undefined ? [] : [`last sync of "${source.name}" failed: ${source.error.message}`])),
     ...sources.flatMap((source) => (source.remote?.error === undefined ? [] : [source.remote.error.message])),
     ...(failedItems.length > 0 ? [`${failedItems.length} item${failedItems.length === 1 ? '' : 's'} failed to parse`] : []),

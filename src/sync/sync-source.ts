@@ -15,7 +15,12 @@ import type { FileState, SourceState, SyncErrorState } from './state.js'
 const lintHint = 'fix the file in its source; mk knowledge lint lists every problem'
 
 /** Clone or update a git source, or check a folder source exists; returns the commit for git sources. */
-async function bringUp(workspace: Workspace, source: ResolvedSource, report: SourceReport, options: SyncOptions): Promise<{ commit: string; fullRef: string } | undefined> {
+async function bringUp(
+  workspace: Workspace,
+  source: ResolvedSource,
+  report: SourceReport,
+  options: SyncOptions,
+): Promise<{ commit: string; fullRef: string } | undefined> {
   const config = gitConfigOf(workspace, source.name)
   if (config === undefined) {
     if (await folderExists(source.directory)) return undefined
@@ -38,7 +43,13 @@ async function bringUp(workspace: Workspace, source: ResolvedSource, report: Sou
   return mirrored
 }
 
-export async function syncSource(workspace: Workspace, source: ResolvedSource, previous: SourceState | undefined, options: SyncOptions, now: string): Promise<SourceOutcome> {
+export async function syncSource(
+  workspace: Workspace,
+  source: ResolvedSource,
+  previous: SourceState | undefined,
+  options: SyncOptions,
+  now: string,
+): Promise<SourceOutcome> {
   const config = gitConfigOf(workspace, source.name)
   const base: SourceState = {
     kind: source.kind,
@@ -51,7 +62,18 @@ export async function syncSource(workspace: Workspace, source: ResolvedSource, p
     ...(previous?.lastSyncAt === undefined ? {} : { lastSyncAt: previous.lastSyncAt }),
     lastAttemptAt: now,
   }
-  const report: SourceReport = { name: source.name, layer: source.layer, kind: source.kind, action: 'scanned', commit: previous?.commit, previousCommit: previous?.commit, added: 0, updated: 0, deleted: 0, unchanged: 0 }
+  const report: SourceReport = {
+    name: source.name,
+    layer: source.layer,
+    kind: source.kind,
+    action: 'scanned',
+    commit: previous?.commit,
+    previousCommit: previous?.commit,
+    added: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+  }
   const outcome: SourceOutcome = { report, state: base, failures: [], changes: [], items: [], deletedIds: [], reparsed: 0 }
   try {
     const mirrored = await bringUp(workspace, source, report, options)
@@ -61,16 +83,27 @@ export async function syncSource(workspace: Workspace, source: ResolvedSource, p
     const reprocessAll = options.force || (previous !== undefined && previous.layer !== source.layer)
     const delta = diffFiles(previous?.files ?? {}, current)
     const files: Record<string, FileState> = { ...base.files }
-    const wanted = (type: string | undefined): boolean => options.types === undefined || (type !== undefined && (options.types as readonly string[]).includes(type))
+    const wanted = (type: string | undefined): boolean =>
+      options.types === undefined || (type !== undefined && (options.types as readonly string[]).includes(type))
     let partial = false
 
     const toParse = reprocessAll ? [...delta.added, ...delta.updated, ...delta.unchanged] : [...delta.added, ...delta.updated]
-    if (toParse.length > 0) options.progress?.({ phase: source.name, done: 0, total: toParse.length, message: `parsing ${toParse.length} changed file${toParse.length === 1 ? '' : 's'}` })
+    if (toParse.length > 0)
+      options.progress?.({
+        phase: source.name,
+        done: 0,
+        total: toParse.length,
+        message: `parsing ${toParse.length} changed file${toParse.length === 1 ? '' : 's'}`,
+      })
     const parsed = await Promise.all(toParse.map(async (path) => ({ path, ...(await parseFile(workspace, source, path, current.get(path) ?? '')) })))
     outcome.reparsed = parsed.length
-    const changeOf = new Map<string, ChangeKind>([...delta.added.map((path) => [path, 'added'] as const), ...delta.updated.map((path) => [path, 'updated'] as const)])
+    const changeOf = new Map<string, ChangeKind>([
+      ...delta.added.map((path) => [path, 'added'] as const),
+      ...delta.updated.map((path) => [path, 'updated'] as const),
+    ])
     const failed = (path: string, entry: FileState): void => {
-      if (entry.error !== undefined) outcome.failures.push({ source: source.name, path, errorCode: 'INVALID_INPUT', message: entry.error, retryable: false, hint: lintHint })
+      if (entry.error !== undefined)
+        outcome.failures.push({ source: source.name, path, errorCode: 'INVALID_INPUT', message: entry.error, retryable: false, hint: lintHint })
     }
     for (const { path, entry, item } of parsed) {
       // An item of a type not asked for stays as it was, to be processed by a later sync.
@@ -120,7 +153,12 @@ export async function syncSource(workspace: Workspace, source: ResolvedSource, p
   } catch (thrown) {
     const error = toErrorObject(thrown)
     const hint = error.details?.hint
-    const failure: SyncErrorState = { errorCode: error.errorCode, message: error.message, retryable: error.retryable, ...(typeof hint === 'string' ? { hint } : {}) }
+    const failure: SyncErrorState = {
+      errorCode: error.errorCode,
+      message: error.message,
+      retryable: error.retryable,
+      ...(typeof hint === 'string' ? { hint } : {}),
+    }
     report.action = 'failed'
     return { report, state: { ...base, error: failure }, failures: [{ source: source.name, ...failure }], changes: [], items: [], deletedIds: [], reparsed: 0 }
   }

@@ -4,9 +4,6 @@ import type { SourceOutcome, SyncOptions, SyncReport } from './report.js'
 import { readSyncState, writeSyncState, type SourceState } from './state.js'
 import { syncSource } from './sync-source.js'
 
-
-
-
 /** Items of sources removed from `.mkrc` are gone: report them deleted and forget the source. */
 function removedSources(state: Record<string, SourceState>, configured: ReadonlySet<string>): SourceOutcome[] {
   return Object.entries(state)
@@ -14,7 +11,18 @@ function removedSources(state: Record<string, SourceState>, configured: Readonly
     .map(([name, source]) => {
       const entries = Object.entries(source.files)
       return {
-        report: { name, layer: source.layer, kind: source.kind, action: 'removed', commit: undefined, previousCommit: source.commit, added: 0, updated: 0, deleted: entries.length, unchanged: 0 },
+        report: {
+          name,
+          layer: source.layer,
+          kind: source.kind,
+          action: 'removed',
+          commit: undefined,
+          previousCommit: source.commit,
+          added: 0,
+          updated: 0,
+          deleted: entries.length,
+          unchanged: 0,
+        },
         state: source,
         failures: [],
         changes: entries.map(([path, entry]) => ({ source: name, path, id: entry.id, change: 'deleted', statusBefore: entry.status, statusAfter: undefined })),
@@ -36,7 +44,10 @@ export async function syncKnowledge(workspace: Workspace, options: SyncOptions):
   const state = await readSyncState(workspace, options.warn)
   const sources = resolveSources(workspace).filter((source) => options.layers === undefined || options.layers.includes(source.layer))
   const outcomes = await Promise.all(sources.map((source) => syncSource(workspace, source, state.sources[source.name], options, now)))
-  const removed = options.layers === undefined && options.types === undefined ? removedSources(state.sources, new Set(workspace.config.knowledge.sources.map((source) => source.name))) : []
+  const removed =
+    options.layers === undefined && options.types === undefined
+      ? removedSources(state.sources, new Set(workspace.config.knowledge.sources.map((source) => source.name)))
+      : []
   const all = [...outcomes, ...removed]
 
   const sum = (key: 'added' | 'updated' | 'deleted' | 'unchanged'): number => all.reduce((total, outcome) => total + outcome.report[key], 0)
@@ -64,4 +75,3 @@ export async function syncKnowledge(workspace: Workspace, options: SyncOptions):
   await writeSyncState(workspace, state)
   return report
 }
-

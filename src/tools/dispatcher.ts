@@ -7,8 +7,7 @@ import type { AnyTool } from './define.js'
 
 export type DispatchOutcome =
   /** `output` is undefined for a caller that asked for the display only. */
-  | { ok: true; output: unknown; display: string; exitCode: 0 | 1 | 2; warnings: string[] }
-  | { ok: false; error: ErrorObject; warnings: string[] }
+  { ok: true; output: unknown; display: string; exitCode: 0 | 1 | 2; warnings: string[] } | { ok: false; error: ErrorObject; warnings: string[] }
 
 /** What a caller provides; the dispatcher adds the request id, the abort signal and warning collection. */
 export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn'> & {
@@ -37,9 +36,13 @@ function invalidInput(tool: AnyTool, rawInput: unknown, issues: Parameters<typeo
 async function checkTier(tool: AnyTool, ctx: CallerContext): Promise<void> {
   if (tool.tier === 'read_only') return
   if (ctx.runtime.readOnly) {
-    throw new MkError('FORBIDDEN', `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY or READ_ONLY is set, or --read-only)`, {
-      details: { tool: tool.name, tier: tool.tier, hint: 'unset MK_READ_ONLY and READ_ONLY (or set them to 0) to allow changes' },
-    })
+    throw new MkError(
+      'FORBIDDEN',
+      `${tool.name} changes state (tier ${tool.tier}) and mk is in read-only mode (MK_READ_ONLY or READ_ONLY is set, or --read-only)`,
+      {
+        details: { tool: tool.name, tier: tool.tier, hint: 'unset MK_READ_ONLY and READ_ONLY (or set them to 0) to allow changes' },
+      },
+    )
   }
   if (tool.tier === 'elevated') await requireApproval(ctx, tool.name, `Allow ${tool.title} (${tool.name})?`)
 }

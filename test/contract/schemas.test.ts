@@ -60,16 +60,21 @@ describe.each(everyTool.map((tool) => [tool.name, tool] as const))('%s', (_name,
     expect(input.type).toBe('object')
     expect(output.type).toBe('object')
     // A record (no named properties) states the schema of its values instead.
-    const open = objectNodes(input).filter(({ node }) => (node.properties === undefined ? node.additionalProperties === undefined : node.additionalProperties !== false))
+    const open = objectNodes(input).filter(({ node }) =>
+      node.properties === undefined ? node.additionalProperties === undefined : node.additionalProperties !== false,
+    )
     expect(open.map(({ at }) => at)).toEqual([])
   })
 
-  it.each(tool.examples.map((example) => [example.title, example] as const))('example "%s" is valid for both the zod and the exported JSON schemas', (_title, example) => {
-    expect(validateInput(example.input), JSON.stringify(validateInput.errors)).toBe(true)
-    expect(validateOutput(example.output), JSON.stringify(validateOutput.errors)).toBe(true)
-    expect(tool.input.safeParse(example.input).success).toBe(true)
-    expect(tool.output.safeParse(example.output).success).toBe(true)
-  })
+  it.each(tool.examples.map((example) => [example.title, example] as const))(
+    'example "%s" is valid for both the zod and the exported JSON schemas',
+    (_title, example) => {
+      expect(validateInput(example.input), JSON.stringify(validateInput.errors)).toBe(true)
+      expect(validateOutput(example.output), JSON.stringify(validateOutput.errors)).toBe(true)
+      expect(tool.input.safeParse(example.input).success).toBe(true)
+      expect(tool.output.safeParse(example.output).success).toBe(true)
+    },
+  )
 
   it('rejects an unknown property in the exported input schema', () => {
     const example = tool.examples[0]?.input as Record<string, unknown> | undefined

@@ -121,8 +121,14 @@ describe('invalid input on every path', () => {
       expect(response.error.errorCode, path).toBe('INVALID_INPUT')
       expect(response.error.message, path).toContain(field)
       const problems = response.error.details?.problems as { path: string; expected: string; received: string }[]
-      expect(problems.map((problem) => problem.path.split(/[.[]/)[0]), path).toContain(field)
-      expect(problems.every((problem) => problem.expected !== '' && problem.received !== ''), path).toBe(true)
+      expect(
+        problems.map((problem) => problem.path.split(/[.[]/)[0]),
+        path,
+      ).toContain(field)
+      expect(
+        problems.every((problem) => problem.expected !== '' && problem.received !== ''),
+        path,
+      ).toBe(true)
     }
     expect(responses.cli.exitCode).toBe(2)
     // Over MCP the error also carries the input schema, so a model can correct the call.

@@ -42,7 +42,11 @@ function projectFile(id: string): string {
 function onTerminal(args: readonly string[], answer: string): Promise<MkRun> {
   return new Promise((resolve, reject) => {
     const command = [process.execPath, mkBin, ...args].map((word) => `'${word}'`).join(' ')
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ws.root, env: { ...process.env, ...env(), NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: ws.root,
+      env: { ...process.env, ...env(), NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let answered = false
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

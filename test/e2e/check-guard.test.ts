@@ -12,7 +12,8 @@ interface CheckOutput {
   skipped: { overBudget: { constraintId: string; severity: string; file: string; reason: string }[] }
 }
 
-const policy = (constraints: string[]): string => ['---', 'title: Rules', 'type: policy', 'status: accepted', 'severity: block', 'constraints:', ...constraints, '---', '# Rules', ''].join('\n')
+const policy = (constraints: string[]): string =>
+  ['---', 'title: Rules', 'type: policy', 'status: accepted', 'severity: block', 'constraints:', ...constraints, '---', '# Rules', ''].join('\n')
 const noMysql = ['  - id: no-mysql', '    operator: must_not_use', '    target: dependency', '    pattern: "^mysql2?$"', '    message: Use PostgreSQL.']
 const noConsole = ['  - id: no-console', '    operator: must_not_match', '    target: code', '    pattern: "console\\\\.log"']
 const wordLines = ['  - id: word-lines', '    operator: must_not_match', '    target: code', '    pattern: "^(\\\\w+\\\\s?)*$"', '    paths: ["data/**"]']
@@ -61,7 +62,10 @@ describe('knowledge check cannot hang, escape or lie', () => {
   })
 
   it('issue 11.8: --files through a folder linked to /etc is refused and nothing of it is printed', async () => {
-    const ws = await workspace({ 'knowledge/policy/rules.md': policy(['  - id: root-user', '    operator: must_not_match', '    target: code', '    pattern: "root"']), 'src/a.ts': 'x\n' })
+    const ws = await workspace({
+      'knowledge/policy/rules.md': policy(['  - id: root-user', '    operator: must_not_match', '    target: code', '    pattern: "root"']),
+      'src/a.ts': 'x\n',
+    })
     await symlink('/etc', join(ws.root, 'src', 'etc_link'))
     for (const args of [
       ['knowledge', 'check', '--files', 'src/etc_link/passwd'],
@@ -94,7 +98,8 @@ describe('knowledge check cannot hang, escape or lie', () => {
   })
 
   it('issue 11.8: memories of a local source that leads out of the workspace are neither added nor deleted', async () => {
-    const config = 'knowledge:\n  sources:\n    - name: project\n      layer: project\n      path: knowledge\n    - name: shared\n      layer: team\n      path: shared\n'
+    const config =
+      'knowledge:\n  sources:\n    - name: project\n      layer: project\n      path: knowledge\n    - name: shared\n      layer: team\n      path: shared\n'
     const ws = await workspace({ '.mkrc': config, 'knowledge/policy/rules.md': policy(noConsole), 'shared/policy/x.md': policy([]) })
     const added = await mk(ws, ['memory', 'add', 'the team fact', '--layer', 'team', '--json'])
     expect(added.exitCode, added.stdout).toBe(0)

@@ -18,7 +18,8 @@ const ajv = new Ajv({ strict: false, allErrors: true })
 const validate = ajv.compile({ ...schema, $id: String(id) })
 const mkVersion = (JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }).version
 
-const policy = (constraints: string[]): string => ['---', 'title: Rules', 'type: policy', 'status: accepted', 'severity: block', 'constraints:', ...constraints, '---', '# Rules', ''].join('\n')
+const policy = (constraints: string[]): string =>
+  ['---', 'title: Rules', 'type: policy', 'status: accepted', 'severity: block', 'constraints:', ...constraints, '---', '# Rules', ''].join('\n')
 const noConsole = ['  - id: no-console', '    operator: must_not_match', '    target: code', '    pattern: "console\\\\.log"']
 const useLogger = ['  - id: use-logger', '    operator: must_use', '    target: import', '    pattern: "pino"']
 
@@ -44,7 +45,11 @@ async function sarif(cwd: string, ws: TempWorkspace): Promise<{ log: Log; exitCo
 
 describe('SARIF for code scanning (issue 12)', () => {
   it('locates results from the repository root when the workspace is a sub-folder, with uriBaseId and the tool version', async () => {
-    const { app, ws } = await monorepo({ '.mkrc': 'check:\n  failOn: block\n', 'knowledge/policy/rules.md': policy(noConsole), 'src/a.ts': 'console.log(1); console.log(2)\n' })
+    const { app, ws } = await monorepo({
+      '.mkrc': 'check:\n  failOn: block\n',
+      'knowledge/policy/rules.md': policy(noConsole),
+      'src/a.ts': 'console.log(1); console.log(2)\n',
+    })
     const { log, exitCode } = await sarif(app, ws)
     expect(exitCode).toBe(1)
     const [run] = log.runs
@@ -75,7 +80,10 @@ describe('SARIF for code scanning (issue 12)', () => {
   })
 
   it('writes a SARIF log carrying the error when the check cannot run, never an empty file', async () => {
-    const { app, ws } = await monorepo({ '.mkrc': 'check:\n  failOn: block\n', 'knowledge/policy/broken.md': '---\ntitle: Broken\nconstraints:\n  - operator: must_not_match\n    target: code\n    pattern: "(unclosed"\n---\n' })
+    const { app, ws } = await monorepo({
+      '.mkrc': 'check:\n  failOn: block\n',
+      'knowledge/policy/broken.md': '---\ntitle: Broken\nconstraints:\n  - operator: must_not_match\n    target: code\n    pattern: "(unclosed"\n---\n',
+    })
     const { log, exitCode, stderr } = await sarif(app, ws)
     expect(exitCode).toBe(2)
     expect(stderr).toContain('invalid regular expression')

@@ -72,7 +72,18 @@ function git(ws: TempWorkspace, args: string[], env: Record<string, string> = {}
     cwd: ws.root,
     encoding: 'utf8',
     // No user or system git config: a global feature.manyFiles would change the index format under the tests.
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', MK_HOME: ws.mkHome, NO_COLOR: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', ...env },
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+      MK_HOME: ws.mkHome,
+      NO_COLOR: '1',
+      GIT_AUTHOR_NAME: 'T',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 'T',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+      ...env,
+    },
   })
 }
 
@@ -175,7 +186,15 @@ describe('mk knowledge check', () => {
     const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
     const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
     const waivers = (expires: string) =>
-      ['waivers:', '  - constraint: no-mysql-import', '    paths: ["src/legacy.ts"]', '    reason: migrating to pg in ticket 42', '    owner: team-data', `    expires: ${expires}`, ''].join('\n')
+      [
+        'waivers:',
+        '  - constraint: no-mysql-import',
+        '    paths: ["src/legacy.ts"]',
+        '    reason: migrating to pg in ticket 42',
+        '    owner: team-data',
+        `    expires: ${expires}`,
+        '',
+      ].join('\n')
 
     await ws.write('knowledge/waivers.yaml', waivers(tomorrow))
     const valid = await mk(ws, ['knowledge', 'check', '--json'])
@@ -193,7 +212,8 @@ describe('mk knowledge check', () => {
   it('honours an inline waiver with a reason, not one without', async () => {
     const ws = await workspace({
       ...cleanFiles,
-      'src/a.ts': "// mk-ignore no-mysql-import -- read-only reporting replica, see ADR 51\nimport mysql from 'mysql2'\nimport other from 'mysql' // mk-ignore no-mysql-import\n",
+      'src/a.ts':
+        "// mk-ignore no-mysql-import -- read-only reporting replica, see ADR 51\nimport mysql from 'mysql2'\nimport other from 'mysql' // mk-ignore no-mysql-import\n",
     })
     const run = await mk(ws, ['knowledge', 'check', '--json'])
     expect(run.exitCode).toBe(1)
@@ -224,11 +244,20 @@ describe('mk knowledge check', () => {
 
     await ws.write('src/old.ts', '// fixed\n')
     await ws.write('src/new.ts', '// fixed\n')
-    expect(parseJson(await mk(ws, ['knowledge', 'check', '--update-baseline', '--json']))).toEqual({ file: '.mk-baseline.json', violations: 0, added: 0, pruned: 1 })
+    expect(parseJson(await mk(ws, ['knowledge', 'check', '--update-baseline', '--json']))).toEqual({
+      file: '.mk-baseline.json',
+      violations: 0,
+      added: 0,
+      pruned: 1,
+    })
   })
 
   it('writes SARIF 2.1.0 that validates against the SARIF schema', async () => {
-    const ws = await workspace({ ...cleanFiles, 'src/a.ts': "import mysql from 'mysql2'\nconsole.log(mysql)\n", 'src/b.ts': "// mk-ignore no-mysql-import -- fixture\nimport m from 'mysql'\n" })
+    const ws = await workspace({
+      ...cleanFiles,
+      'src/a.ts': "import mysql from 'mysql2'\nconsole.log(mysql)\n",
+      'src/b.ts': "// mk-ignore no-mysql-import -- fixture\nimport m from 'mysql'\n",
+    })
     const run = await mk(ws, ['knowledge', 'check', '--format', 'sarif'])
     expect(run.exitCode).toBe(1)
     const schemaFile = fileURLToPath(new URL('../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url))
@@ -237,7 +266,12 @@ describe('mk knowledge check', () => {
     const addFormats = addFormatsModule as unknown as (instance: Ajv) => Ajv
     addFormats(ajv)
     const validate = ajv.compile({ ...schema, $id: String(id) })
-    const log = JSON.parse(run.stdout) as { runs: { tool: { driver: { rules: { id: string; shortDescription: { text: string } }[] } }; results: { ruleId: string; level: string; suppressions?: unknown[] }[] }[] }
+    const log = JSON.parse(run.stdout) as {
+      runs: {
+        tool: { driver: { rules: { id: string; shortDescription: { text: string } }[] } }
+        results: { ruleId: string; level: string; suppressions?: unknown[] }[]
+      }[]
+    }
     expect(validate(log), JSON.stringify(validate.errors)).toBe(true)
     const [sarifRun] = log.runs
     expect(sarifRun?.tool.driver.rules.map((rule) => rule.id)).toEqual(['no-mysql', 'no-mysql-import', 'no-console'])
@@ -261,7 +295,17 @@ describe('mk knowledge check', () => {
 
   it('does not hang on a catastrophic pattern from another repository', async () => {
     const ws = await workspace({
-      'knowledge/policy/redos.md': ['---', 'title: Pathological pattern', 'constraints:', '  - operator: must_not_match', '    target: code', '    pattern: "(a+)+$"', '    severity: block', '---', ''].join('\n'),
+      'knowledge/policy/redos.md': [
+        '---',
+        'title: Pathological pattern',
+        'constraints:',
+        '  - operator: must_not_match',
+        '    target: code',
+        '    pattern: "(a+)+$"',
+        '    severity: block',
+        '---',
+        '',
+      ].join('\n'),
       'data.txt': `${'a'.repeat(200_000)}!\n`,
     })
     const run = await mk(ws, ['knowledge', 'check', '--json'])
@@ -269,7 +313,10 @@ describe('mk knowledge check', () => {
   })
 
   it('exits 2 with a one-line error, never 0, when the check cannot be trusted', async () => {
-    const broken = await workspace({ ...cleanFiles, 'knowledge/adr/adr-0043-broken.md': '---\ntitle: Broken\nconstraints:\n  - operator: must_not_match\n    target: code\n    pattern: "(unclosed"\n---\n' })
+    const broken = await workspace({
+      ...cleanFiles,
+      'knowledge/adr/adr-0043-broken.md': '---\ntitle: Broken\nconstraints:\n  - operator: must_not_match\n    target: code\n    pattern: "(unclosed"\n---\n',
+    })
     const invalid = await mk(broken, ['knowledge', 'check'])
     expect(invalid.exitCode).toBe(2)
     expect(invalid.stderr).toMatch(/knowledge\/adr\/adr-0043-broken.md:6: .*invalid regular expression/)
@@ -289,12 +336,21 @@ describe('mk knowledge check', () => {
     const files: Record<string, string> = { ...cleanFiles }
     for (let index = 0; index < 600; index++) {
       const folder = `src/module-${index % 7}`
-      const body = index % 5 === 0 ? "import mysql from 'mysql2'\nconsole.log(mysql)\n" : index % 3 === 0 ? 'console.log(1) // mk-ignore no-console -- a test fixture\n' : 'export const ok = 1\n'
+      const body =
+        index % 5 === 0
+          ? "import mysql from 'mysql2'\nconsole.log(mysql)\n"
+          : index % 3 === 0
+            ? 'console.log(1) // mk-ignore no-console -- a test fixture\n'
+            : 'export const ok = 1\n'
       files[`${folder}/file-${index}.ts`] = body
     }
     const ws = await workspace(files)
     const tree = await mk(ws, ['knowledge', 'check', '--json'])
-    const proposal = JSON.stringify({ files: Object.entries(files).filter(([path]) => !path.startsWith('knowledge/')).map(([path, content]) => ({ path, content })) })
+    const proposal = JSON.stringify({
+      files: Object.entries(files)
+        .filter(([path]) => !path.startsWith('knowledge/'))
+        .map(([path, content]) => ({ path, content })),
+    })
     const single = await mk(ws, ['knowledge', 'check', '--stdin', '--json'], proposal)
     expect(tree.exitCode).toBe(1)
     const [fromTree, fromStdin] = [parseJson<CheckOutput>(tree), parseJson<CheckOutput>(single)]
@@ -342,7 +398,10 @@ describe('mk knowledge check', () => {
   it('never loads the search index, ink or an embedding runtime', async () => {
     const ws = await workspace()
     const trace = join(ws.root, '..', 'modules.txt')
-    await writeFile(join(ws.root, '..', 'hooks.mjs'), "import { appendFileSync } from 'node:fs'\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context)\n  appendFileSync(process.env.MK_TRACE_FILE, `${result.url}\\n`)\n  return result\n}\n")
+    await writeFile(
+      join(ws.root, '..', 'hooks.mjs'),
+      "import { appendFileSync } from 'node:fs'\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context)\n  appendFileSync(process.env.MK_TRACE_FILE, `${result.url}\\n`)\n  return result\n}\n",
+    )
     // ES modules are traced as they resolve; CommonJS ones (the bundle, and what it requires) are listed at exit.
     await writeFile(
       join(ws.root, '..', 'register.mjs'),
@@ -400,7 +459,10 @@ describe('mk hook install', () => {
     expect(git(ws, ['log', '--oneline']).stdout.trim().split('\n')).toHaveLength(1)
 
     // A GIT_INDEX_FILE that names no file cannot be checked: never a silent pass.
-    const missing = await runMk(['knowledge', 'check', '--staged'], { cwd: ws.root, env: { MK_HOME: ws.mkHome, GIT_INDEX_FILE: join(ws.root, 'no-such-index') } })
+    const missing = await runMk(['knowledge', 'check', '--staged'], {
+      cwd: ws.root,
+      env: { MK_HOME: ws.mkHome, GIT_INDEX_FILE: join(ws.root, 'no-such-index') },
+    })
     expect(missing.exitCode).toBe(2)
     expect(missing.stderr).toContain('GIT_INDEX_FILE names')
   })

@@ -118,7 +118,19 @@ describe('memory add checks what it can', () => {
 
   it('stores a memory whose --ref names nothing yet, with a warning for each such ref', async () => {
     await ws.write('src/db.ts', 'export {}\n')
-    const run = await mk(['memory', 'add', 'Kafka topics are per team', '--ref', 'adr-0002-use-kafka', '--ref', 'src/db.ts', '--ref', 'adr-0099-nothing', '--ref', 'src/gone.ts'])
+    const run = await mk([
+      'memory',
+      'add',
+      'Kafka topics are per team',
+      '--ref',
+      'adr-0002-use-kafka',
+      '--ref',
+      'src/db.ts',
+      '--ref',
+      'adr-0099-nothing',
+      '--ref',
+      'src/gone.ts',
+    ])
     expect(run.exitCode, run.stderr).toBe(0)
     expect(run.stderr).toContain('ref adr-0099-nothing names no knowledge item')
     expect(run.stderr).toContain('ref src/gone.ts names no file in the workspace')
@@ -155,7 +167,16 @@ describe('a launcher or hook that cannot find mk', () => {
         cwd: ws.root,
         encoding: 'utf8',
         // Only system folders on PATH: no mk there, as on a machine where mk was moved or uninstalled.
-        env: { PATH: '/usr/bin:/bin', HOME: ws.mkHome, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' },
+        env: {
+          PATH: '/usr/bin:/bin',
+          HOME: ws.mkHome,
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_AUTHOR_NAME: 'T',
+          GIT_AUTHOR_EMAIL: 't@example.com',
+          GIT_COMMITTER_NAME: 'T',
+          GIT_COMMITTER_EMAIL: 't@example.com',
+        },
       })
     expect(git(['init', '-q', '-b', 'main']).status).toBe(0)
     expect((await mk(['hook', 'install'])).exitCode).toBe(0)

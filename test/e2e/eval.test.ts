@@ -47,7 +47,10 @@ describe('mk eval', () => {
 
     const vector = await mk(['eval', '--dataset', 'beir:beir-tiny', '--mode', 'vector', '--cwd', workspace.root, '--json'])
     expect(vector.exitCode).toBe(2)
-    expect(parseJson(vector)).toMatchObject({ errorCode: 'INVALID_INPUT', message: 'mode vector needs an embedding model, and search.embedding.provider is none' })
+    expect(parseJson(vector)).toMatchObject({
+      errorCode: 'INVALID_INPUT',
+      message: 'mode vector needs an embedding model, and search.embedding.provider is none',
+    })
 
     await workspace.write('other/.mkrc', 'search:\n  embedding:\n    provider: transformers\n    model: ./models/missing\n')
     const model = await mk(['eval', '--dataset', 'beir:beir-tiny', '--cwd', join(workspace.root, 'other')])

@@ -30,7 +30,9 @@ describe('the $MK_HOME history', () => {
     const added = parseJson<{ memoryId: string; commit: string }>(await mk(['memory', 'add', 'I prefer small pull requests', '--json']))
     expect(lastCommit(workspace.mkHome)).toEqual({ id: added.commit, author: 'Ada Lovelace <ada@example.com>' })
 
-    const deleted = parseJson<{ commit: string }>(await mk(['memory', 'delete', added.memoryId, '--json'], { GIT_AUTHOR_NAME: 'Grace Hopper', GIT_AUTHOR_EMAIL: 'grace@example.com' }))
+    const deleted = parseJson<{ commit: string }>(
+      await mk(['memory', 'delete', added.memoryId, '--json'], { GIT_AUTHOR_NAME: 'Grace Hopper', GIT_AUTHOR_EMAIL: 'grace@example.com' }),
+    )
     expect(lastCommit(workspace.mkHome)).toEqual({ id: deleted.commit, author: 'Grace Hopper <grace@example.com>' })
 
     const project = parseJson<{ commit?: string }>(await mk(['memory', 'add', 'Deploys freeze on Fridays', '--layer', 'project', '--json']))

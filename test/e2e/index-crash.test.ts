@@ -27,7 +27,11 @@ describe('mk index rebuild killed at random moments', () => {
   beforeAll(async () => {
     ws = await makeWorkspace({ 'knowledge/.keep': '', '.mkrc': 'search:\n  embedding:\n    provider: none\n' })
     mk = (args) => runMk(args, { cwd: ws.root, env: { MK_HOME: ws.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
-    for (let n = 0; n < 30; n++) await ws.write(`knowledge/memory/mem_01JCRASH${String(n).padStart(18, '0')}.md`, `---\nid: mem_01JCRASH${String(n).padStart(18, '0')}\nlayer: project\ncreated: 2026-01-01T00:00:00.000Z\nupdated: 2026-01-01T00:00:00.000Z\n---\nfact number ${n} about the crash test\n`)
+    for (let n = 0; n < 30; n++)
+      await ws.write(
+        `knowledge/memory/mem_01JCRASH${String(n).padStart(18, '0')}.md`,
+        `---\nid: mem_01JCRASH${String(n).padStart(18, '0')}\nlayer: project\ncreated: 2026-01-01T00:00:00.000Z\nupdated: 2026-01-01T00:00:00.000Z\n---\nfact number ${n} about the crash test\n`,
+      )
     const first = await mk(['index', 'rebuild', '--json'])
     expect(first.exitCode, first.stderr).toBe(0)
   }, 60_000)

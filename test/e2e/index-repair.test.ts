@@ -33,8 +33,14 @@ describe('a corrupt index', () => {
 
   it('is reported by doctor and repaired by mk index rebuild', async () => {
     const workspace = (ws = await makeWorkspace({ 'knowledge/.keep': '' }))
-    const mk = (args: string[]): Promise<MkRun> => runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
-    const facts = ['We store everything in Postgres 15', 'Pipelines run on GitHub Actions', 'Metrics live in Grafana, fed by Prometheus', 'The staging database is read-only on Fridays']
+    const mk = (args: string[]): Promise<MkRun> =>
+      runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
+    const facts = [
+      'We store everything in Postgres 15',
+      'Pipelines run on GitHub Actions',
+      'Metrics live in Grafana, fed by Prometheus',
+      'The staging database is read-only on Fridays',
+    ]
     for (const fact of facts) expect((await mk(['memory', 'add', fact, '--layer', 'project', '--json'])).exitCode).toBe(0)
     const updated = await mk(['index', 'update', '--json'])
     expect(updated.exitCode, updated.stderr).toBe(0)

@@ -13,9 +13,13 @@ describe('knowledge and project memories under one source name', () => {
 
   it('keeps every ADR and policy in the index while project memories are added and searched', async () => {
     const workspace = (ws = await makeWorkspace())
-    const mk = (args: string[]): Promise<MkRun> => runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
+    const mk = (args: string[]): Promise<MkRun> =>
+      runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
     expect((await mk(['init'])).exitCode).toBe(0)
-    await workspace.write('.mkrc', `${'knowledge:\n  sources:\n    - name: project\n      layer: project\n      path: knowledge\n'}search:\n  embedding:\n    provider: none\n`)
+    await workspace.write(
+      '.mkrc',
+      `${'knowledge:\n  sources:\n    - name: project\n      layer: project\n      path: knowledge\n'}search:\n  embedding:\n    provider: none\n`,
+    )
 
     const query = async (): Promise<string[]> => {
       const run = await mk(['knowledge', 'query', 'PostgreSQL', '--json'])

@@ -189,14 +189,20 @@ describe('one bad file never hides the rest (issue 12)', () => {
     expect(list.exitCode).toBe(0)
     const listed = parseJson<{ items: { path: string; title: string; status: string; statusRaw?: string }[] }>(list)
     expect(listed.items.map((item) => [item.path, item.title, item.status]).sort()).toEqual(
-      Object.entries(formatCases).map(([path, entry]) => [path, entry.title, entry.status]).sort(),
+      Object.entries(formatCases)
+        .map(([path, entry]) => [path, entry.title, entry.status])
+        .sort(),
     )
     expect(listed.items.find((item) => item.path.endsWith('0006-pause-migration.md'))).toMatchObject({ status: 'on hold' })
     expect(listed.items.find((item) => item.path.endsWith('0001-logging-format.md'))).toMatchObject({ status: 'accepted', statusRaw: 'Decided' })
     expect((await mk(['knowledge', 'check'])).exitCode).toBe(0)
     const lint = await mk(['knowledge', 'lint', '--json'])
     expect(lint.exitCode).toBe(0)
-    expect(parseJson<{ problems: { file: string; code: string; severity: string }[] }>(lint).problems.map((problem) => `${problem.file} ${problem.severity} ${problem.code}`)).toEqual([
+    expect(
+      parseJson<{ problems: { file: string; code: string; severity: string }[] }>(lint).problems.map(
+        (problem) => `${problem.file} ${problem.severity} ${problem.code}`,
+      ),
+    ).toEqual([
       'doc/adr/0003-queue-choice.md warning one-way-superseded-by',
       'doc/adr/0004-cache-layer.md warning one-way-superseded-by',
       'doc/adr/0006-pause-migration.md warning unmapped-status',

@@ -42,7 +42,10 @@ describe('mk mcp', () => {
       expect(tool.annotations?.idempotentHint).toBe(definition?.idempotent)
     }
     const result = await connection.call('knowledge_list', { status: 'accepted' })
-    expect(result).toMatchObject({ ok: true, output: { totalCount: 1, items: [{ id: 'adr-0001-use-postgresql', path: 'knowledge/adr/adr-0001-use-postgresql.md' }] } })
+    expect(result).toMatchObject({
+      ok: true,
+      output: { totalCount: 1, items: [{ id: 'adr-0001-use-postgresql', path: 'knowledge/adr/adr-0001-use-postgresql.md' }] },
+    })
     expect(result.texts[0]).toContain('adr-0001-use-postgresql')
     expect(result.texts[0]).toContain('1 item')
   })
@@ -51,7 +54,10 @@ describe('mk mcp', () => {
     workspace = await makeWorkspace({ 'knowledge/adr/adr-0001-use-postgresql.md': adr, 'knowledge/adr/adr-0002-bad.md': '---\ntitle: Bad\ntags: [a\n---\nx\n' })
     connection = await connectMcp(workspace)
     const listed = await connection.call('knowledge_list', {})
-    expect(listed).toMatchObject({ ok: true, output: { totalCount: 1, problems: [{ file: 'knowledge/adr/adr-0002-bad.md', code: 'malformed-frontmatter', severity: 'error' }] } })
+    expect(listed).toMatchObject({
+      ok: true,
+      output: { totalCount: 1, problems: [{ file: 'knowledge/adr/adr-0002-bad.md', code: 'malformed-frontmatter', severity: 'error' }] },
+    })
     const shown = await connection.call('knowledge_show', { id: 'adr-0001-use-postgresql' })
     expect(shown).toMatchObject({ ok: true, output: { status: 'accepted', problems: [{ file: 'knowledge/adr/adr-0002-bad.md' }] } })
   })
@@ -80,7 +86,11 @@ describe('mk mcp', () => {
 
   it('exits when the client closes its stdin', async () => {
     workspace = await makeWorkspace()
-    const child = spawn(process.execPath, [mkBin, 'mcp'], { cwd: workspace.root, env: { ...process.env, MK_HOME: workspace.mkHome }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [mkBin, 'mcp'], {
+      cwd: workspace.root,
+      env: { ...process.env, MK_HOME: workspace.mkHome },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`)
     child.stdin.end()
@@ -97,7 +107,10 @@ describe('mk mcp', () => {
 })
 
 /** `mk mcp` as a raw child process: write any bytes, read its answers by id. */
-function rawServer(root: string, mkHome: string): { send(text: string): void; answer(id: number | string | null): Promise<Record<string, unknown>>; end(): Promise<number | null> } {
+function rawServer(
+  root: string,
+  mkHome: string,
+): { send(text: string): void; answer(id: number | string | null): Promise<Record<string, unknown>>; end(): Promise<number | null> } {
   const child = spawn(process.execPath, [mkBin, 'mcp'], { cwd: root, env: { ...process.env, MK_HOME: mkHome }, stdio: ['pipe', 'pipe', 'pipe'] })
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
   const answers: Record<string, unknown>[] = []
@@ -256,7 +269,9 @@ describe('mk mcp --print-config', () => {
     const run = await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     const snippets = parseJson<{ client: string; language: string; text: string }[]>(run)
     const desktop = snippets.find((snippet) => snippet.client === 'Claude Desktop')
-    expect(JSON.parse(desktop?.text ?? '{}')).toEqual({ mcpServers: { mk: { command: 'mk', args: ['mcp', '--cwd', workspace.root], env: { MK_HOME: workspace.mkHome } } } })
+    expect(JSON.parse(desktop?.text ?? '{}')).toEqual({
+      mcpServers: { mk: { command: 'mk', args: ['mcp', '--cwd', workspace.root], env: { MK_HOME: workspace.mkHome } } },
+    })
     for (const snippet of snippets.filter((candidate) => candidate.language === 'json')) expect(() => JSON.parse(snippet.text) as unknown).not.toThrow()
   })
 
@@ -266,7 +281,9 @@ describe('mk mcp --print-config', () => {
       await runMk(['mcp', '--print-config', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
     )
     for (const snippet of withHome) expect(snippet.text, snippet.client).toContain(workspace.mkHome)
-    expect(withHome.find((snippet) => snippet.client === 'Claude Code')?.text).toContain(`claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp`)
+    expect(withHome.find((snippet) => snippet.client === 'Claude Code')?.text).toContain(
+      `claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp`,
+    )
     expect(withHome.find((snippet) => snippet.language === 'toml')?.text).toContain(`env = { MK_HOME = ${JSON.stringify(workspace.mkHome)} }`)
     const vsCode = JSON.parse(withHome.find((snippet) => snippet.client.startsWith('VS Code'))?.text ?? '{}') as { servers: { mk: { env?: unknown } } }
     expect(vsCode.servers.mk.env).toEqual({ MK_HOME: workspace.mkHome })
@@ -308,7 +325,12 @@ describe('mk mcp resources and prompts', () => {
 
     const { resources } = await client.listResources()
     expect(resources).toEqual([
-      expect.objectContaining({ uri: 'mk://knowledge/adr-0001-use-postgresql', name: 'adr-0001-use-postgresql', title: 'Use PostgreSQL for relational data', mimeType: 'text/markdown' }),
+      expect.objectContaining({
+        uri: 'mk://knowledge/adr-0001-use-postgresql',
+        name: 'adr-0001-use-postgresql',
+        title: 'Use PostgreSQL for relational data',
+        mimeType: 'text/markdown',
+      }),
       expect.objectContaining({ uri: `mk://memory/${memoryId}`, name: memoryId, title: 'The staging database refuses writes on Fridays' }),
     ])
     const { resourceTemplates } = await client.listResourceTemplates()
@@ -323,7 +345,7 @@ describe('mk mcp resources and prompts', () => {
     expect((memory.contents[0] as { text: string }).text).toContain('The staging database refuses writes on Fridays')
   })
 
-  it('answers a URI that names nothing with the spec\'s resource-not-found error, and keeps serving', { timeout: 60_000 }, async () => {
+  it("answers a URI that names nothing with the spec's resource-not-found error, and keeps serving", { timeout: 60_000 }, async () => {
     await setUpResources()
     const client = connection!.client
     await expect(client.readResource({ uri: 'mk://knowledge/adr-9999-nothing' })).rejects.toMatchObject({ code: -32002 })

@@ -59,7 +59,9 @@ describe('memory add and delete killed at random moments', () => {
     }
     // Spread over start-up, the write and the commit; every fourth runs to the end.
     // Memories whose add was killed may exist too: delete from everything that is listed.
-    const listed = parseJson<{ memories: { memoryId: string }[] }>(await mk(['memory', 'list', '--limit', '100', '--json'])).memories.map((memory) => memory.memoryId)
+    const listed = parseJson<{ memories: { memoryId: string }[] }>(await mk(['memory', 'list', '--limit', '100', '--json'])).memories.map(
+      (memory) => memory.memoryId,
+    )
     const deleted: string[] = []
     for (const [n, id] of listed.slice(0, kills).entries()) {
       const run = await runKilledAfter(ws, ['memory', 'delete', id, '--json'], n % 4 === 0 ? 10_000 : 200 + Math.floor(Math.random() * 900))
@@ -69,7 +71,9 @@ describe('memory add and delete killed at random moments', () => {
     const last = await mk(['memory', 'add', 'the command after the crashes', '--json'])
     expect(last.exitCode, last.stderr).toBe(0)
 
-    const present = new Set(parseJson<{ memories: { memoryId: string }[] }>(await mk(['memory', 'list', '--limit', '100', '--json'])).memories.map((memory) => memory.memoryId))
+    const present = new Set(
+      parseJson<{ memories: { memoryId: string }[] }>(await mk(['memory', 'list', '--limit', '100', '--json'])).memories.map((memory) => memory.memoryId),
+    )
     const committed = new Set(committedPaths(ws.mkHome))
     const attempted = new Set(listed.slice(0, kills))
     // A killed delete may have finished: that memory is gone, and must be restorable like the others.

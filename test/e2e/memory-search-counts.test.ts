@@ -17,7 +17,8 @@ describe('memory search counts and layers', () => {
 
   it('counts every match before the limit and returns a fact once, from its most specific layer', async () => {
     const workspace = (ws = await makeWorkspace({ 'knowledge/.keep': '', '.mkrc': 'search:\n  embedding:\n    provider: none\n' }))
-    const mk = (args: string[]): Promise<MkRun> => runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
+    const mk = (args: string[]): Promise<MkRun> =>
+      runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
     const add = async (content: string, layer: string): Promise<string> => {
       const run = await mk(['memory', 'add', content, '--layer', layer, '--json'])
       expect(run.exitCode, run.stderr).toBe(0)
@@ -33,6 +34,8 @@ describe('memory search counts and layers', () => {
 
     const frozen = parseJson<SearchOutput>(await mk(['memory', 'search', 'frozen Fridays', '--json']))
     expect(frozen.totalCount).toBe(1)
-    expect(frozen.results.map((result) => [result.memoryId, result.layer, result.shadows])).toEqual([[userCopy, 'user', [{ memoryId: projectCopy, layer: 'project' }]]])
+    expect(frozen.results.map((result) => [result.memoryId, result.layer, result.shadows])).toEqual([
+      [userCopy, 'user', [{ memoryId: projectCopy, layer: 'project' }]],
+    ])
   })
 })

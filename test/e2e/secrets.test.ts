@@ -32,7 +32,11 @@ describe('secrets never reach disk', () => {
   it('keeps every format off the memory files, the index and the history', async () => {
     const workspace = (ws = await makeWorkspace({ 'knowledge/.keep': '', '.mkrc': 'search:\n  embedding:\n    provider: none\n' }))
     const mk = (args: string[], input?: string): Promise<MkRun> =>
-      runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined }, ...(input === undefined ? {} : { input }) })
+      runMk(args, {
+        cwd: workspace.root,
+        env: { MK_HOME: workspace.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined },
+        ...(input === undefined ? {} : { input }),
+      })
     const formats = secretFormats()
     const layers = ['user', 'project']
     for (const [n, layer] of layers.entries()) {
@@ -40,7 +44,10 @@ describe('secrets never reach disk', () => {
         layer,
         content: `Credentials found in the ${layer} notes:\n${formats.map((format) => `- ${format.name}: ${format.text}`).join('\n')}`,
         // At most 32 tags of at most 64 characters each: the short secrets, shared out over the two memories.
-        tags: formats.filter((format) => format.secret.length <= 64).map((format) => format.secret).slice(n * 32, n * 32 + 32),
+        tags: formats
+          .filter((format) => format.secret.length <= 64)
+          .map((format) => format.secret)
+          .slice(n * 32, n * 32 + 32),
         metadata: Object.fromEntries(formats.map((format, i) => [`value${i}`, format.text])),
         refs: [`run-${n}`],
       }

@@ -14,7 +14,11 @@ function adr(n: number): string {
 
 function syncKilledAfter(ws: TempWorkspace, args: string[], delayMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [mkBin, 'sync', ...args], { cwd: ws.root, env: { ...process.env, MK_HOME: ws.mkHome, NO_COLOR: '1' }, stdio: 'ignore' })
+    const child = spawn(process.execPath, [mkBin, 'sync', ...args], {
+      cwd: ws.root,
+      env: { ...process.env, MK_HOME: ws.mkHome, NO_COLOR: '1' },
+      stdio: 'ignore',
+    })
     const timer = setTimeout(() => child.kill('SIGKILL'), delayMs)
     child.on('close', () => {
       clearTimeout(timer)
@@ -37,7 +41,10 @@ describe('mk sync killed at random moments', () => {
   })
 
   it(`ends with a whole clone after ${runs} kills`, async () => {
-    const remote = await server.createRepo('company-crash', Object.fromEntries(Array.from({ length: 40 }, (_, n) => [`adr/adr-${1000 + n}-decision.md`, adr(n)])))
+    const remote = await server.createRepo(
+      'company-crash',
+      Object.fromEntries(Array.from({ length: 40 }, (_, n) => [`adr/adr-${1000 + n}-decision.md`, adr(n)])),
+    )
     ws = await makeWorkspace({ '.mkrc': ['knowledge:', '  sources:', `    - {name: company, layer: company, url: "${remote.url}"}`].join('\n') + '\n' })
     for (let run = 0; run < runs; run++) await syncKilledAfter(ws, run % 2 === 0 ? [] : ['--force'], 150 + Math.floor(Math.random() * 900))
     const synced = await runMk(['sync', '--json'], { cwd: ws.root, env: { MK_HOME: ws.mkHome } })

@@ -40,7 +40,11 @@ async function workspaceWith(mkrc: string, files: Record<string, string> = {}): 
   return workspace
 }
 
-async function sync(workspace: TempWorkspace, args: string[] = [], env: Record<string, string | undefined> = {}): Promise<{ output: SyncOutput; exitCode: number; stderr: string }> {
+async function sync(
+  workspace: TempWorkspace,
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<{ output: SyncOutput; exitCode: number; stderr: string }> {
   const run = await runMk(['sync', '--json', ...args], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, ...env } })
   return { output: parseJson<SyncOutput>(run), exitCode: run.exitCode, stderr: run.stderr }
 }
@@ -76,7 +80,11 @@ describe('mk sync from a git remote', () => {
     const listed = parseJson<{ items: { id: string; layer: string }[] }>(
       await runMk(['knowledge', 'list', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
     )
-    expect(listed.items.map((item) => `${item.id}@${item.layer}`).sort()).toEqual(['adr-0001-local@project', 'adr-0100-postgres@company', 'adr-0101-queues@company'])
+    expect(listed.items.map((item) => `${item.id}@${item.layer}`).sort()).toEqual([
+      'adr-0001-local@project',
+      'adr-0100-postgres@company',
+      'adr-0101-queues@company',
+    ])
 
     const second = await remote.commit({
       'decisions/adr-0100-postgres.md': adr('adr-0100-postgres', 'Use PostgreSQL 16'),
@@ -118,7 +126,10 @@ describe('mk sync from a git remote', () => {
       { 'package.json': '{"dependencies": {"mysql2": "^3.0.0"}}\n' },
     )
     const env = { MK_HOME: workspace.mkHome }
-    const check = async (): Promise<{ exitCode: number; output: { passed: boolean; violations: { knowledgeItemId: string; constraintId: string; location: { file: string } }[] } }> => {
+    const check = async (): Promise<{
+      exitCode: number
+      output: { passed: boolean; violations: { knowledgeItemId: string; constraintId: string; location: { file: string } }[] }
+    }> => {
       const run = await runMk(['knowledge', 'check', '--json'], { cwd: workspace.root, env })
       return { exitCode: run.exitCode, output: parseJson(run) }
     }
@@ -129,11 +140,15 @@ describe('mk sync from a git remote', () => {
     const blocked = await check()
     expect(blocked.exitCode).toBe(1)
     expect(blocked.output.passed).toBe(false)
-    expect(blocked.output.violations).toEqual([expect.objectContaining({ knowledgeItemId: 'adr-0900-database', constraintId: 'no-mysql', location: expect.objectContaining({ file: 'package.json' }) })])
+    expect(blocked.output.violations).toEqual([
+      expect.objectContaining({ knowledgeItemId: 'adr-0900-database', constraintId: 'no-mysql', location: expect.objectContaining({ file: 'package.json' }) }),
+    ])
 
     // A project item with the same id shadows the company one in show, but cannot switch its constraint off.
     await workspace.write('knowledge/adr/adr-0900-database.md', adr('adr-0900-database', 'Project take on databases'))
-    const shown = parseJson<{ layer: string; shadows: { layer: string; path: string }[] }>(await runMk(['knowledge', 'show', 'adr-0900-database', '--json'], { cwd: workspace.root, env }))
+    const shown = parseJson<{ layer: string; shadows: { layer: string; path: string }[] }>(
+      await runMk(['knowledge', 'show', 'adr-0900-database', '--json'], { cwd: workspace.root, env }),
+    )
     expect(shown.layer).toBe('project')
     expect(shown.shadows).toEqual([expect.objectContaining({ layer: 'company', path: expect.stringContaining('adr-0900-database.md') })])
     const stillBlocked = await check()
@@ -158,9 +173,9 @@ describe('mk sync from a git remote', () => {
     expect(refused.output.result.failures[0]?.hint).toContain('mk sync --force')
     expect(refused.output.sources[0]).toMatchObject({ action: 'failed' })
     const ids = async (): Promise<string[]> =>
-      parseJson<{ items: { id: string }[] }>(await runMk(['knowledge', 'list', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })).items.map(
-        (item) => item.id,
-      )
+      parseJson<{ items: { id: string }[] }>(
+        await runMk(['knowledge', 'list', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+      ).items.map((item) => item.id)
     expect(await ids()).toEqual(['adr-0200-a'])
 
     const forced = await sync(workspace, ['--force'])
@@ -220,7 +235,11 @@ describe('mk sync from a git remote', () => {
     await remote.commit({ 'adr/adr-0500-a.md': adr('adr-0500-a', 'A, revised'), 'adr/adr-0501-b.md': null, 'adr/adr-0502-c.md': adr('adr-0502-c', 'C') })
 
     const release = server.hold((method) => method === 'POST')
-    const child = spawn(process.execPath, [mkBin, 'sync', '--json'], { cwd: workspace.root, env: { ...process.env, MK_HOME: workspace.mkHome }, stdio: 'ignore' })
+    const child = spawn(process.execPath, [mkBin, 'sync', '--json'], {
+      cwd: workspace.root,
+      env: { ...process.env, MK_HOME: workspace.mkHome },
+      stdio: 'ignore',
+    })
     const closed = once(child, 'close')
     await new Promise<void>((resolve) => {
       const onRequest = (line: string): void => {
@@ -259,7 +278,10 @@ describe('mk sync from a git remote', () => {
     const readOnly = await runMk(['sync', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_READ_ONLY: '1' } })
     expect(readOnly.exitCode).toBe(2)
     expect(parseJson(readOnly)).toMatchObject({ errorCode: 'FORBIDDEN' })
-    const statusReadOnly = await runMk(['sync', 'status', '--offline', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_READ_ONLY: '1' } })
+    const statusReadOnly = await runMk(['sync', 'status', '--offline', '--json'], {
+      cwd: workspace.root,
+      env: { MK_HOME: workspace.mkHome, MK_READ_ONLY: '1' },
+    })
     expect(parseJson(statusReadOnly)).toMatchObject({ healthy: false, timeSinceSync: 'never' })
 
     const run = await sync(workspace)
@@ -273,7 +295,11 @@ describe('mk sync from a git remote', () => {
     const remote = await server.createRepo('company-concurrent', { 'adr/adr-0550-a.md': adr('adr-0550-a', 'A') })
     const workspace = await workspaceWith(config([`    - {name: company, layer: company, url: "${remote.url}"}`]))
     const release = server.hold((_method, url) => url.startsWith('/company-concurrent.git'))
-    const first = spawn(process.execPath, [mkBin, 'sync', '--json'], { cwd: workspace.root, env: { ...process.env, MK_HOME: workspace.mkHome }, stdio: 'ignore' })
+    const first = spawn(process.execPath, [mkBin, 'sync', '--json'], {
+      cwd: workspace.root,
+      env: { ...process.env, MK_HOME: workspace.mkHome },
+      stdio: 'ignore',
+    })
     const firstClosed = once(first, 'close')
     await new Promise<void>((resolve) => {
       const onRequest = (line: string): void => {
@@ -357,7 +383,9 @@ describe('mk sync status', () => {
   test('reports honestly: healthy after a sync, behind when the remote moves, unhealthy when the remote goes away', async () => {
     const own = await startGitServer()
     const remote = await own.createRepo('company', { 'adr/adr-0700-a.md': adr('adr-0700-a', 'A'), 'adr/adr-0701-bad.md': '---\ntitle: [unclosed\n---\n' })
-    const workspace = await workspaceWith(config(['    - {name: project, layer: project, path: knowledge}', `    - {name: company, layer: company, url: "${remote.url}"}`]))
+    const workspace = await workspaceWith(
+      config(['    - {name: project, layer: project, path: knowledge}', `    - {name: company, layer: company, url: "${remote.url}"}`]),
+    )
     const status = async (args: string[] = []): Promise<{ output: StatusOutput; exitCode: number; stdout: string }> => {
       const run = await runMk(['sync', 'status', ...args], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
       return { output: args.includes('--json') ? parseJson<StatusOutput>(run) : ({} as StatusOutput), exitCode: run.exitCode, stdout: run.stdout }
@@ -376,19 +404,34 @@ describe('mk sync status', () => {
     await sync(workspace)
     const healthy = await status(['--json'])
     expect(healthy.exitCode).toBe(0)
-    expect(healthy.output).toMatchObject({ healthy: true, problems: [], failedItems: [], timeSinceSync: 'just now', stats: { totalSyncs: 2, totalItemsSynced: 4 } })
-    expect(healthy.output.sources.find((source) => source.name === 'company')).toMatchObject({ commit: await remote.head(), error: null, remote: { reachable: true, behind: false } })
+    expect(healthy.output).toMatchObject({
+      healthy: true,
+      problems: [],
+      failedItems: [],
+      timeSinceSync: 'just now',
+      stats: { totalSyncs: 2, totalItemsSynced: 4 },
+    })
+    expect(healthy.output.sources.find((source) => source.name === 'company')).toMatchObject({
+      commit: await remote.head(),
+      error: null,
+      remote: { reachable: true, behind: false },
+    })
 
     await own.close()
     const gone = await status(['--json'])
     expect(gone.exitCode).toBe(1)
     expect(gone.output.healthy).toBe(false)
-    expect(gone.output.sources.find((source) => source.name === 'company')?.remote).toMatchObject({ reachable: false, error: { errorCode: 'PROVIDER_ERROR', retryable: true } })
+    expect(gone.output.sources.find((source) => source.name === 'company')?.remote).toMatchObject({
+      reachable: false,
+      error: { errorCode: 'PROVIDER_ERROR', retryable: true },
+    })
     expect(gone.output.problems.join('\n')).toContain('cannot reach')
 
     const failed = await sync(workspace)
     expect(failed.output.result.failures[0]).toMatchObject({ source: 'company', retryable: true })
-    const listed = parseJson<{ items: { id: string }[] }>(await runMk(['knowledge', 'list', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }))
+    const listed = parseJson<{ items: { id: string }[] }>(
+      await runMk(['knowledge', 'list', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+    )
     expect(listed.items.map((item) => item.id)).toContain('adr-0700-a')
 
     const offline = await status(['--offline', '--json'])
@@ -444,7 +487,11 @@ describe('mk doctor', () => {
     await own.close()
     const gone = await doctor()
     expect(gone.exitCode).toBe(1)
-    expect(check(gone.output, 'source company: reachable')).toMatchObject({ status: 'fail', message: expect.stringContaining('cannot reach'), fix: expect.stringContaining('mk sync') })
+    expect(check(gone.output, 'source company: reachable')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('cannot reach'),
+      fix: expect.stringContaining('mk sync'),
+    })
   })
 })
 
@@ -466,8 +513,12 @@ describe('mk sync and memories', () => {
     const env = { MK_HOME: workspace.mkHome }
     const mk = (args: string[]) => runMk(args, { cwd: workspace.root, env })
     await sync(workspace)
-    const queueMemory = parseJson<{ memoryId: string }>(await mk(['memory', 'add', 'Queue workers use RabbMQ with prefetch 10', '--layer', 'project', '--ref', 'adr-0950-queues', '--json'])).memoryId
-    const fileMemory = parseJson<{ memoryId: string }>(await mk(['memory', 'add', 'The queue module keeps one channel per worker', '--layer', 'project', '--ref', 'src/queue.ts', '--json'])).memoryId
+    const queueMemory = parseJson<{ memoryId: string }>(
+      await mk(['memory', 'add', 'Queue workers use RabbMQ with prefetch 10', '--layer', 'project', '--ref', 'adr-0950-queues', '--json']),
+    ).memoryId
+    const fileMemory = parseJson<{ memoryId: string }>(
+      await mk(['memory', 'add', 'The queue module keeps one channel per worker', '--layer', 'project', '--ref', 'src/queue.ts', '--json']),
+    ).memoryId
     const search = async (): Promise<Map<string, { stale: boolean; staleReason?: string }>> => {
       const output = parseJson<{ results: { memoryId: string; stale: boolean; staleReason?: string }[] }>(await mk(['memory', 'search', 'queue', '--json']))
       return new Map(output.results.map((result) => [result.memoryId, result]))
@@ -477,7 +528,10 @@ describe('mk sync and memories', () => {
     expect(before.get(fileMemory)).toMatchObject({ stale: false })
 
     await remote.commit({
-      'adr/adr-0950-queues.md': adr('adr-0950-queues', 'RabbitMQ for queues').replace('status: accepted', 'status: superseded\nsuperseded_by: [adr-0952-kafka]'),
+      'adr/adr-0950-queues.md': adr('adr-0950-queues', 'RabbitMQ for queues').replace(
+        'status: accepted',
+        'status: superseded\nsuperseded_by: [adr-0952-kafka]',
+      ),
       'adr/adr-0952-kafka.md': adr('adr-0952-kafka', 'Kafka for queues', ['supersedes: [adr-0950-queues]']),
     })
     const synced = await sync(workspace)

@@ -40,7 +40,11 @@ describe('terminal escape sequences in data (issue 11.11)', () => {
     const added = await mk(['memory', 'add', `postgres ${hostile}`, '--json'])
     expect(added.exitCode, added.stderr).toBe(0)
     const { memoryId } = parseJson<{ memoryId: string }>(added)
-    for (const args of [['memory', 'list'], ['memory', 'show', memoryId], ['memory', 'search', 'postgres']]) {
+    for (const args of [
+      ['memory', 'list'],
+      ['memory', 'show', memoryId],
+      ['memory', 'search', 'postgres'],
+    ]) {
       const run = await mk(args)
       expectSafe(run)
       expect(run.stdout).toContain('postgres')
@@ -48,7 +52,11 @@ describe('terminal escape sequences in data (issue 11.11)', () => {
   })
 
   it('never reach the terminal from knowledge list, show and query', async () => {
-    for (const args of [['knowledge', 'list'], ['knowledge', 'show', 'adr-0001-hostile'], ['knowledge', 'query', 'postgres']]) {
+    for (const args of [
+      ['knowledge', 'list'],
+      ['knowledge', 'show', 'adr-0001-hostile'],
+      ['knowledge', 'query', 'postgres'],
+    ]) {
       const run = await mk(args)
       expectSafe(run)
       expect(run.stdout).toContain('Hostile')

@@ -20,7 +20,14 @@ export interface MkRunOptions {
 /** Spawn the built `mk` binary (run `npm run build` first) as a user would. */
 export function runMk(args: readonly string[], options: MkRunOptions): Promise<MkRun> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', MK_LOG: undefined, MK_READ_ONLY: undefined, READ_ONLY: undefined, ...options.env }
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      NO_COLOR: '1',
+      MK_LOG: undefined,
+      MK_READ_ONLY: undefined,
+      READ_ONLY: undefined,
+      ...options.env,
+    }
     const child = spawn(process.execPath, [mkBin, ...args], {
       cwd: options.cwd,
       env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),

@@ -4,7 +4,9 @@ import type { EmbeddingProvider } from '../../src/search/embedding/provider.js'
  * A deterministic stand-in for a sentence encoder: words hashed into buckets, with a small
  * synonym table so tests can show a match by meaning that full text alone would miss.
  */
-export function wordEmbedder(options: { modelId?: string; dimensions?: number; synonyms?: Record<string, string> } = {}): EmbeddingProvider & { calls: number } {
+export function wordEmbedder(
+  options: { modelId?: string; dimensions?: number; synonyms?: Record<string, string> } = {},
+): EmbeddingProvider & { calls: number } {
   const dimensions = options.dimensions ?? 64
   const synonyms = options.synonyms ?? {}
   const provider = {
@@ -20,7 +22,7 @@ export function wordEmbedder(options: { modelId?: string; dimensions?: number; s
           let hash = 2166136261
           for (const char of word) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619)
           const bucket = (hash >>> 0) % dimensions
-        vector[bucket] = (vector[bucket] ?? 0) + 1
+          vector[bucket] = (vector[bucket] ?? 0) + 1
         }
         const norm = Math.hypot(...vector) || 1
         return vector.map((value) => value / norm)

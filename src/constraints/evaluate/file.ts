@@ -6,17 +6,15 @@ export const evaluateFile: TargetEvaluator = (rule, context) => {
   const { pattern } = rule.constraint
   const matching = context.input.paths.filter((path) => context.inScope(rule, path) && context.globs.matches(pattern, path))
   if (rule.constraint.operator === 'must_not_exist') {
-    return matching.map(
-      (path): Finding => ({
-        rule,
-        file: path,
-        line: 1,
-        column: 1,
-        subject: path,
-        message: rule.constraint.message ?? `${path} matches the forbidden glob ${patternText(rule)}`,
-        lineHash: noLineHash,
-      }),
-    )
+    return matching.map((path): Finding => ({
+      rule,
+      file: path,
+      line: 1,
+      column: 1,
+      subject: path,
+      message: rule.constraint.message ?? `${path} matches the forbidden glob ${patternText(rule)}`,
+      lineHash: noLineHash,
+    }))
   }
   if (!context.input.complete) return undefined
   if (matching.length > 0) return []

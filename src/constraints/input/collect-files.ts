@@ -20,11 +20,15 @@ export function collectFiles(root: string, names: readonly string[], rules: Igno
       stats = lstatSync(join(root, path))
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code === 'ENOENT') throw new MkError('INVALID_INPUT', `--files: ${path} does not exist`, { details: { path, hint: 'pass existing files; deleted files need no check' } })
+      if (code === 'ENOENT')
+        throw new MkError('INVALID_INPUT', `--files: ${path} does not exist`, { details: { path, hint: 'pass existing files; deleted files need no check' } })
       throw new MkError('INVALID_INPUT', `--files: cannot read ${path}: ${(error as Error).message}`, { details: { path, code } })
     }
     if (stats.isSymbolicLink()) symlinksSkipped++
-    else if (!stats.isFile()) throw new MkError('INVALID_INPUT', `--files: ${path} is not a regular file`, { details: { path, hint: 'pass files, not folders; without --files the whole working tree is checked' } })
+    else if (!stats.isFile())
+      throw new MkError('INVALID_INPUT', `--files: ${path} is not a regular file`, {
+        details: { path, hint: 'pass files, not folders; without --files the whole working tree is checked' },
+      })
     else if (!rules.configuredIgnores(path)) paths.add(path)
   }
   return {

@@ -37,7 +37,9 @@ function readIndex(gitdir: string, named: string | undefined): StagedIndexEntry[
  */
 export async function collectStaged(root: string, gitRoot: string | undefined, rules: IgnoreRules, indexFile: string | undefined): Promise<CheckInput> {
   if (gitRoot === undefined) {
-    throw new MkError('INVALID_INPUT', `--staged: ${root} is not inside a git repository`, { details: { hint: 'run git init, or check the working tree without --staged' } })
+    throw new MkError('INVALID_INPUT', `--staged: ${root} is not inside a git repository`, {
+      details: { hint: 'run git init, or check the working tree without --staged' },
+    })
   }
   const toWorkspace = toPosix(relative(gitRoot, root))
   const prefix = toWorkspace === '' ? '' : `${toWorkspace}/`

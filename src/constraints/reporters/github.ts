@@ -25,13 +25,19 @@ export function renderGithub(report: CheckReport): string {
     return `::${commandBySeverity[constraint.severity]} ${properties.join(',')}::${escapeData(`${finding.message} — ${item.title} (${item.path})`)}`
   })
   for (const problem of report.waiverProblems) {
-    lines.push(`::warning file=${escapeProperty(problem.file)},line=${problem.line},title=${escapeProperty(`waiver ${problem.kind}`)}::${escapeData(problem.message)}`)
+    lines.push(
+      `::warning file=${escapeProperty(problem.file)},line=${problem.line},title=${escapeProperty(`waiver ${problem.kind}`)}::${escapeData(problem.message)}`,
+    )
   }
   for (const skip of report.skipped.overBudget) {
     const title = escapeProperty(`${skip.constraintId} not judged`)
-    lines.push(`::${commandBySeverity[skip.severity]} file=${escapeProperty(skip.file)},title=${title}::${escapeData(`${skip.file} was not judged: ${describeOverrun(skip.reason)}`)}`)
+    lines.push(
+      `::${commandBySeverity[skip.severity]} file=${escapeProperty(skip.file)},title=${title}::${escapeData(`${skip.file} was not judged: ${describeOverrun(skip.reason)}`)}`,
+    )
   }
   const { summary } = report
-  lines.push(`mk knowledge check: ${report.passed ? 'passed' : 'failed'} (${summary.block} block, ${summary.warn} warn, ${summary.info} info, ${report.waived.length} waived)`)
+  lines.push(
+    `mk knowledge check: ${report.passed ? 'passed' : 'failed'} (${summary.block} block, ${summary.warn} warn, ${summary.info} info, ${report.waived.length} waived)`,
+  )
   return lines.join('\n')
 }

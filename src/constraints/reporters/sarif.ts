@@ -112,7 +112,9 @@ export function renderSarif(report: CheckReport, tool: ToolInfo): string {
       invocations: [{ executionSuccessful: true, ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}) }],
       results: [
         ...report.findings.map((finding) => toResult(finding)),
-        ...report.waived.map(({ finding, waiver }) => toResult(finding, { kind: waiver.source === 'inline' ? 'inSource' : 'external', justification: waiver.reason })),
+        ...report.waived.map(({ finding, waiver }) =>
+          toResult(finding, { kind: waiver.source === 'inline' ? 'inSource' : 'external', justification: waiver.reason }),
+        ),
       ],
     }),
     null,
@@ -128,7 +130,9 @@ export function renderSarifError(error: ErrorObject, tool: ToolInfo): string {
       invocations: [
         {
           executionSuccessful: false,
-          toolExecutionNotifications: [{ level: 'error', message: { text: `${error.errorCode}: ${error.message}` }, properties: { errorCode: error.errorCode, ...(error.details ?? {}) } }],
+          toolExecutionNotifications: [
+            { level: 'error', message: { text: `${error.errorCode}: ${error.message}` }, properties: { errorCode: error.errorCode, ...(error.details ?? {}) } },
+          ],
         },
       ],
       results: [],

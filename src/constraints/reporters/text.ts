@@ -6,7 +6,6 @@ import { constraintLines } from './constraint-line.js'
 import type { Style } from '../../style.js'
 import { plural } from '../../text.js'
 
-
 function severityLabel(severity: Severity, style: Style): string {
   const padded = severity.padEnd(5)
   return severity === 'block' ? style.red(padded) : severity === 'warn' ? style.yellow(padded) : style.dim(padded)
@@ -50,7 +49,7 @@ export function renderText(report: CheckReport, style: Style): string {
     for (const skip of report.skipped.overBudget) {
       lines.push(`  ${severityLabel(skip.severity, style)} ${skip.file}  ${describeOverrun(skip.reason)}  ${style.dim(`[${skip.constraintId}]`)}`)
     }
-    lines.push(`  ${style.dim('hint: exclude generated or minified files with check.ignore in .mkrc, or narrow the constraint\'s paths or pattern')}`)
+    lines.push(`  ${style.dim("hint: exclude generated or minified files with check.ignore in .mkrc, or narrow the constraint's paths or pattern")}`)
     lines.push('')
   }
   const { summary } = report
@@ -58,7 +57,9 @@ export function renderText(report: CheckReport, style: Style): string {
   const parts = [
     total === 0 ? 'no violations' : `${plural(total, 'violation')} (${summary.block} block, ${summary.warn} warn, ${summary.info} info)`,
     ...(report.waived.length > 0 ? [`${report.waived.length} waived`] : []),
-    ...(report.baseline === undefined ? [] : [`${report.baseline.hidden} baselined remaining${report.baseline.fixed > 0 ? `, ${report.baseline.fixed} fixed (prune with --update-baseline)` : ''}`]),
+    ...(report.baseline === undefined
+      ? []
+      : [`${report.baseline.hidden} baselined remaining${report.baseline.fixed > 0 ? `, ${report.baseline.fixed} fixed (prune with --update-baseline)` : ''}`]),
     `${plural(report.checked.files, 'file')} read of ${report.checked.paths}, ${plural(report.checked.constraints, 'constraint')}`,
     ...(report.skipped.binary + report.skipped.tooLarge + report.skipped.symlinks > 0
       ? [`skipped ${report.skipped.binary} binary, ${report.skipped.tooLarge} over 1 MB, ${report.skipped.symlinks} symlinks`]

@@ -125,7 +125,9 @@ export function compileCodeSearch(patterns: readonly { pattern: string; regex?: 
           const entry = entries[index]
           if (entry === undefined || !this.mayOccur(index)) return noOffsets
           const lines = linesByEntry.get(index)
-          return entry.literals?.lineLocal === true && lines !== undefined ? lineLocalOffsets(entry.regex, text, lines, budget) : entry.regex.lineMatchOffsets(text, budget)
+          return entry.literals?.lineLocal === true && lines !== undefined
+            ? lineLocalOffsets(entry.regex, text, lines, budget)
+            : entry.regex.lineMatchOffsets(text, budget)
         },
       }
     },

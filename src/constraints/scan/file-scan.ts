@@ -152,7 +152,9 @@ export function createScanner(plan: ScanPlan): FileScanner {
       path: request.path,
       patterns: request.patterns,
       hits,
-      dependencies: request.manifest ? readManifest(source, plan.dependencyFields).map((dependency) => ({ ...dependency, lineHash: hashOf(dependency.line) })) : [],
+      dependencies: request.manifest
+        ? readManifest(source, plan.dependencyFields).map((dependency) => ({ ...dependency, lineHash: hashOf(dependency.line) }))
+        : [],
       waivers: findInlineWaivers(source),
       overruns,
     }

@@ -23,7 +23,20 @@ const enum State {
 
 /** After these words a `/` starts a regular expression, not a division. */
 const regexAfterWords: ReadonlySet<string> = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
 ])
 
 /** The words the lexer acts on, by length. */
@@ -39,9 +52,29 @@ function wordOfInterest(text: string, start: number, end: number): string {
 const statementWords: ReadonlySet<string> = new Set(['import', 'export', 'require'])
 
 const code = {
-  tab: 9, newline: 10, carriageReturn: 13, space: 32, doubleQuote: 34, dollar: 36, singleQuote: 39,
-  openParen: 40, closeParen: 41, star: 42, comma: 44, dot: 46, slash: 47, zero: 48, nine: 57,
-  backslash: 92, openBracket: 91, closeBracket: 93, underscore: 95, backtick: 96, openBrace: 123, closeBrace: 125, hash: 35,
+  tab: 9,
+  newline: 10,
+  carriageReturn: 13,
+  space: 32,
+  doubleQuote: 34,
+  dollar: 36,
+  singleQuote: 39,
+  openParen: 40,
+  closeParen: 41,
+  star: 42,
+  comma: 44,
+  dot: 46,
+  slash: 47,
+  zero: 48,
+  nine: 57,
+  backslash: 92,
+  openBracket: 91,
+  closeBracket: 93,
+  underscore: 95,
+  backtick: 96,
+  openBrace: 123,
+  closeBrace: 125,
+  hash: 35,
 }
 
 function isIdentifierStart(char: number): boolean {
@@ -101,7 +134,8 @@ class ImportRecognizer {
         return
       case State.Clause:
       case State.AfterFrom:
-        this.state = char === code.closeBrace ? State.ClauseClosed : char === code.openBrace || char === code.comma || char === code.star ? State.Clause : State.Idle
+        this.state =
+          char === code.closeBrace ? State.ClauseClosed : char === code.openBrace || char === code.comma || char === code.star ? State.Clause : State.Idle
         return
       case State.AfterRequire:
         this.state = char === code.openParen ? State.CallParen : State.Idle

@@ -37,7 +37,6 @@ export function findImportSites(path: string, text: string): { sites: ImportSite
   return { sites, python: extension === '.py' }
 }
 
-
 /**
  * The package a specifier belongs to: `lodash/fp` -> `lodash`, `@scope/pkg/x` ->
  * `@scope/pkg`, `os.path` -> `os`. Relative and absolute specifiers are their own root.

@@ -88,7 +88,7 @@ export function compilePattern(pattern: string): CompiledPattern {
         // The pattern can span lines: searching the whole text again from the next line would
         // cost the rest of the file for every line (lines x file size), so each line is judged alone.
         const lineStart = text.lastIndexOf('\n', start - 1) + 1
-        for (let first = lineStart; first <= text.length; ) {
+        for (let first = lineStart; first <= text.length;) {
           const next = text.indexOf('\n', first)
           const last = next === -1 ? text.length : next
           for (const column of this.matchColumns(text.slice(first, last), budget, offsets.length)) {

@@ -24,7 +24,7 @@ export function findInlineWaivers(source: SourceText): Waiver[] {
   const waivers: Waiver[] = []
   const { text } = source
   // Only the lines that mention the directive are cut out of the text; the file is not split.
-  for (let found = text.indexOf(directive); found !== -1; ) {
+  for (let found = text.indexOf(directive); found !== -1;) {
     const { line } = source.position(found)
     const waiver = inlineWaiver(source, source.line(line), line)
     if (waiver !== undefined) waivers.push(waiver)
@@ -52,5 +52,15 @@ function inlineWaiver(source: SourceText, lineText: string, lineNumber: number):
   const constraintIds = idsText.split(/[\s,]+/).filter((id) => id !== '')
   // Text that talks about the syntax (`mk-ignore <id> -- <reason>`) is not a waiver.
   if (constraintIds.length === 0 || !constraintIds.every((id) => constraintIdShape.test(id))) return undefined
-  return { source: 'inline', file: source.path, line: lineNumber, constraintIds, paths: [], coversLine: lineNumber, reason, owner: undefined, expires: undefined }
+  return {
+    source: 'inline',
+    file: source.path,
+    line: lineNumber,
+    constraintIds,
+    paths: [],
+    coversLine: lineNumber,
+    reason,
+    owner: undefined,
+    expires: undefined,
+  }
 }

@@ -124,7 +124,12 @@ export function applyWaivers(findings: readonly Finding[], options: WaiverOption
       }
     }
     if (waiver.reason === '') {
-      report(waiver, waiver.constraintIds.join(','), 'missing-reason', `waiver at ${where(waiver)} has no reason and does not apply; write "mk-ignore <id> -- <why>" or a reason: in the waivers file`)
+      report(
+        waiver,
+        waiver.constraintIds.join(','),
+        'missing-reason',
+        `waiver at ${where(waiver)} has no reason and does not apply; write "mk-ignore <id> -- <why>" or a reason: in the waivers file`,
+      )
       usable = false
     } else if (waiver.expires !== undefined && waiver.expires < options.today) {
       report(waiver, waiver.constraintIds.join(','), 'expired', `waiver at ${where(waiver)} expired on ${waiver.expires} and no longer applies`)
@@ -146,7 +151,12 @@ export function applyWaivers(findings: readonly Finding[], options: WaiverOption
       kept.push(finding)
       if (!refused.has(waiver)) {
         refused.add(waiver)
-        report(waiver, finding.rule.constraint.id, 'not-waivable', `waiver at ${where(waiver)} does not apply: constraint ${finding.rule.constraint.id} is not waivable`)
+        report(
+          waiver,
+          finding.rule.constraint.id,
+          'not-waivable',
+          `waiver at ${where(waiver)} does not apply: constraint ${finding.rule.constraint.id} is not waivable`,
+        )
       }
     } else {
       used.add(waiver)

@@ -35,15 +35,30 @@ export function parseConstraints(
     const { operator, target, pattern } = fields
     let valid = true
     if (!isOneOf(constraintOperators, operator)) {
-      constraintError(problems, at('operator'), 'unknown-operator', `constraint ${id}: unknown operator ${JSON.stringify(operator)}; expected one of ${constraintOperators.join(', ')}`)
+      constraintError(
+        problems,
+        at('operator'),
+        'unknown-operator',
+        `constraint ${id}: unknown operator ${JSON.stringify(operator)}; expected one of ${constraintOperators.join(', ')}`,
+      )
       valid = false
     }
     if (!isOneOf(constraintTargets, target)) {
-      constraintError(problems, at('target'), 'unknown-target', `constraint ${id}: unknown target ${JSON.stringify(target)}; expected one of ${constraintTargets.join(', ')}`)
+      constraintError(
+        problems,
+        at('target'),
+        'unknown-target',
+        `constraint ${id}: unknown target ${JSON.stringify(target)}; expected one of ${constraintTargets.join(', ')}`,
+      )
       valid = false
     }
     if (isOneOf(constraintOperators, operator) && isOneOf(constraintTargets, target) && !operatorsByTarget[target].includes(operator)) {
-      constraintError(problems, at('operator'), 'operator-target-mismatch', `constraint ${id}: operator ${operator} does not apply to target ${target}; use ${operatorsByTarget[target].join(' or ')}`)
+      constraintError(
+        problems,
+        at('operator'),
+        'operator-target-mismatch',
+        `constraint ${id}: operator ${operator} does not apply to target ${target}; use ${operatorsByTarget[target].join(' or ')}`,
+      )
       valid = false
     }
     if (typeof pattern !== 'string') {
@@ -62,7 +77,12 @@ export function parseConstraints(
     if (exclude === undefined) constraintError(problems, at('exclude'), 'invalid-paths', `constraint ${id}: exclude must be a glob or a list of globs`)
     const severity = fields.severity ?? itemSeverity ?? 'warn'
     if (!isOneOf(severities, severity)) {
-      constraintError(problems, at('severity'), 'unknown-severity', `constraint ${id}: unknown severity ${JSON.stringify(severity)}; expected one of ${severities.join(', ')}`)
+      constraintError(
+        problems,
+        at('severity'),
+        'unknown-severity',
+        `constraint ${id}: unknown severity ${JSON.stringify(severity)}; expected one of ${severities.join(', ')}`,
+      )
       valid = false
     }
     if (fields.waivable !== undefined && typeof fields.waivable !== 'boolean') {

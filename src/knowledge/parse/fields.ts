@@ -2,11 +2,18 @@ import { basename, extname } from 'node:path'
 import type { KnowledgeFormat, KnowledgeType } from '../model.js'
 
 const typeByFolder: Readonly<Record<string, KnowledgeType>> = {
-  adr: 'adr', adrs: 'adr', decisions: 'adr', decision: 'adr',
-  policy: 'policy', policies: 'policy',
-  pattern: 'pattern', patterns: 'pattern',
-  spec: 'spec', specs: 'spec',
-  rule: 'rule', rules: 'rule',
+  adr: 'adr',
+  adrs: 'adr',
+  decisions: 'adr',
+  decision: 'adr',
+  policy: 'policy',
+  policies: 'policy',
+  pattern: 'pattern',
+  patterns: 'pattern',
+  spec: 'spec',
+  specs: 'spec',
+  rule: 'rule',
+  rules: 'rule',
 }
 
 export function stemOf(path: string): string {
@@ -16,7 +23,11 @@ export function stemOf(path: string): string {
 /** A frontmatter list written as a list or as a comma-separated string; undefined when it is neither. */
 export function asStringList(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return []
-  if (typeof value === 'string') return value.split(',').map((part) => part.trim()).filter((part) => part !== '')
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
   if (Array.isArray(value) && value.every((entry) => typeof entry === 'string' || typeof entry === 'number')) return value.map(String)
   return undefined
 }

@@ -26,7 +26,11 @@ function labelledStatus(line: BodyLine): string | undefined {
 function tableCells(text: string): string[] | undefined {
   const trimmed = text.trim()
   if (!trimmed.startsWith('|')) return undefined
-  return trimmed.replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => withoutMarkup(cell))
+  return trimmed
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((cell) => withoutMarkup(cell))
 }
 
 const isStatusWord = (cell: string | undefined): boolean => cell !== undefined && /^status:?$/i.test(cell)
@@ -58,7 +62,9 @@ function headingName(text: string): string {
 
 /** A `## Status` section (any depth): its text up to the next heading; or a heading `## Status: Accepted`. */
 function sectionStatus(lines: readonly BodyLine[]): WrittenStatus | undefined {
-  const start = lines.findIndex((line) => line.heading !== undefined && (headingName(line.heading.text) === 'status' || statusLabel.test(headingName(line.heading.text))))
+  const start = lines.findIndex(
+    (line) => line.heading !== undefined && (headingName(line.heading.text) === 'status' || statusLabel.test(headingName(line.heading.text))),
+  )
   const heading = lines[start]?.heading
   if (heading === undefined) return undefined
   const inline = statusLabel.exec(withoutMarkup(heading.text))?.[1]?.trim()
@@ -72,7 +78,14 @@ function sectionStatus(lines: readonly BodyLine[]): WrittenStatus | undefined {
   if (labelled !== undefined) return { text: labelled, line: firstLine.line }
   const table = tableStatus(section, first)
   if (table !== undefined) return table
-  return { text: section.slice(first).map((line) => line.text).join('\n').trim(), line: firstLine.line }
+  return {
+    text: section
+      .slice(first)
+      .map((line) => line.text)
+      .join('\n')
+      .trim(),
+    line: firstLine.line,
+  }
 }
 
 /**

@@ -70,7 +70,8 @@ export function readStatus(text: string, statusMap: StatusMap = {}): StatusReadi
   const raw = statusPhrase(text)
   const words = raw.toLowerCase().replace(/\s+/g, ' ')
   const sentences = words.split(/\.\s+|\s*->\s*/)
-  if (sentences.some((sentence) => /^(superseded|replaced) by\b/.test(sentence)) || /^(superseded|replaced)\b/.test(words)) return { status: 'superseded', raw, known: true }
+  if (sentences.some((sentence) => /^(superseded|replaced) by\b/.test(sentence)) || /^(superseded|replaced)\b/.test(words))
+    return { status: 'superseded', raw, known: true }
   const whole = lookUp(words, statusMap)
   if (whole !== undefined) return { status: whole, raw, known: true }
   const head = qualifierFree(sentences[0] ?? '')

@@ -5,8 +5,7 @@ import { MkError } from '../../errors.js'
 
 /** Where a transformers model comes from: a folder on disk, or a hub id still to be downloaded. */
 export type ModelLocation =
-  | { kind: 'folder'; folder: string; modelId: string; dtype: 'fp32' | 'q8'; dimensions: number }
-  | { kind: 'hub'; id: string; modelId: string; cacheDir: string }
+  { kind: 'folder'; folder: string; modelId: string; dtype: 'fp32' | 'q8'; dimensions: number } | { kind: 'hub'; id: string; modelId: string; cacheDir: string }
 
 export interface LocateOptions {
   workspaceRoot: string

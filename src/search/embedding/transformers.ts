@@ -76,10 +76,14 @@ export function createTransformersProvider(location: ModelLocation, dimensions: 
         const output = await run(batch, { pooling: 'mean', normalize: true })
         const width = output.dims[1]
         if (width !== dimensions) {
-          throw new MkError('PROVIDER_ERROR', `the embedding ${describe(location)} produced ${String(width)}-d vectors, but its config.json says ${dimensions}`, {
-            retryable: false,
-            details: { hint: 'fix hidden_size in config.json, or use another model' },
-          })
+          throw new MkError(
+            'PROVIDER_ERROR',
+            `the embedding ${describe(location)} produced ${String(width)}-d vectors, but its config.json says ${dimensions}`,
+            {
+              retryable: false,
+              details: { hint: 'fix hidden_size in config.json, or use another model' },
+            },
+          )
         }
         const data = output.data as Float32Array
         for (let row = 0; row < batch.length; row++) vectors.push(normalizeL2(data.slice(row * width, (row + 1) * width)))

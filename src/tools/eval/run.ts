@@ -22,7 +22,9 @@ export const evalRun = defineTool({
     dataset: z
       .string()
       .min(1)
-      .describe('beir:DIR or locomo:FILE (relative to the working directory); bare "beir" or "locomo" is SciFact or LoCoMo dev in the benchmark folder ($MK_BENCH_DIR, default ../shared/bench)'),
+      .describe(
+        'beir:DIR or locomo:FILE (relative to the working directory); bare "beir" or "locomo" is SciFact or LoCoMo dev in the benchmark folder ($MK_BENCH_DIR, default ../shared/bench)',
+      ),
     mode: oneOrMany(searchModeSchema).default(['hybrid']).describe('Search modes to measure; default hybrid'),
     limitQueries: z.number().int().min(1).optional().describe('Score only the first N queries (a quick run)'),
     textWeight: z.number().min(0).max(1).optional().describe('Weight of full text in hybrid ranking; default search.textWeight from the config'),
@@ -71,7 +73,13 @@ export const evalRun = defineTool({
       })
       const output = {
         ...report,
-        dataset: { spec: input.dataset, kind: report.dataset.kind, documents: report.dataset.documents, queries: report.dataset.queries, indexes: report.dataset.indexes },
+        dataset: {
+          spec: input.dataset,
+          kind: report.dataset.kind,
+          documents: report.dataset.documents,
+          queries: report.dataset.queries,
+          indexes: report.dataset.indexes,
+        },
         build: { ...report.build, embeddedDocuments: embedder?.stats.embedded ?? 0, cachedDocuments: embedder?.stats.cached ?? 0 },
       }
       return { output, display: renderEvalReport(output, ctx.style) }

@@ -3,15 +3,21 @@ import type { ErrorCode } from '../../errors.js'
 /** What each error code means for a caller and what to do about it; the skill document prints this. */
 export const errorGuide: Record<ErrorCode, { meaning: string; action: string }> = {
   INVALID_INPUT: {
-    meaning: 'The input does not match the tool\'s input schema, or a config file is malformed.',
+    meaning: "The input does not match the tool's input schema, or a config file is malformed.",
     action: 'Read `details.problems` (field path, expected, received), fix those fields and call again. Do not retry unchanged.',
   },
-  NOT_FOUND: { meaning: 'The item, memory or tool named does not exist.', action: 'List or search first (knowledge_list, memory_search) and use an id from the result.' },
+  NOT_FOUND: {
+    meaning: 'The item, memory or tool named does not exist.',
+    action: 'List or search first (knowledge_list, memory_search) and use an id from the result.',
+  },
   CONFLICT: {
     meaning: 'The change clashes with the current state (the item exists, was changed meanwhile, or a lock is held).',
     action: 'Read the current state again, then decide; retry only with an updated input.',
   },
-  UNAUTHORIZED: { meaning: 'A remote source refused the credentials.', action: 'Tell the person; the token named in the source config (tokenEnv) is missing or wrong.' },
+  UNAUTHORIZED: {
+    meaning: 'A remote source refused the credentials.',
+    action: 'Tell the person; the token named in the source config (tokenEnv) is missing or wrong.',
+  },
   FORBIDDEN: {
     meaning: 'The call is not allowed here: read-only mode, or an elevated tool nobody approved.',
     action: 'Do not retry. Ask the person to run it themselves or to allow it (unset MK_READ_ONLY, approve, or pass --yes).',
@@ -21,6 +27,9 @@ export const errorGuide: Record<ErrorCode, { meaning: string; action: string }> 
     action: 'Retry once with a narrower input; for a tool that is not idempotent, check the state first.',
   },
   RATE_LIMITED: { meaning: 'A remote service asked mk to slow down.', action: 'Wait, then retry (retryable is true).' },
-  PROVIDER_ERROR: { meaning: 'A dependency failed: the embedding model, a git remote, the file system.', action: 'Retry later; if it persists, report the message to the person.' },
+  PROVIDER_ERROR: {
+    meaning: 'A dependency failed: the embedding model, a git remote, the file system.',
+    action: 'Retry later; if it persists, report the message to the person.',
+  },
   INTERNAL_ERROR: { meaning: 'A bug in mk.', action: 'Do not retry in a loop; report the message to the person.' },
 }

@@ -29,7 +29,9 @@ export function describeType(schema: JsonSchema): string {
   if (type === 'string' && typeof schema.format === 'string') return `string (${schema.format})`
   if (type === 'object' && isSchema(schema.properties)) {
     const required = new Set(Array.isArray(schema.required) ? schema.required : [])
-    return `object {${Object.keys(schema.properties).map((key) => (required.has(key) ? key : `${key}?`)).join(', ')}}`
+    return `object {${Object.keys(schema.properties)
+      .map((key) => (required.has(key) ? key : `${key}?`))
+      .join(', ')}}`
   }
   return type
 }

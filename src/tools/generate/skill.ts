@@ -19,12 +19,17 @@ function fence(language: string, text: string): string {
   return `\`\`\`${language}\n${text}\n\`\`\``
 }
 
-
 function fieldTable(fields: readonly FieldSummary[], withRequired: boolean): string {
   if (fields.length === 0) return 'None.'
   return withRequired
-    ? table(['Field', 'Type', 'Required', 'Description'], fields.map((field) => [`\`${field.name}\``, field.type, field.required ? 'yes' : 'no', field.description]))
-    : table(['Field', 'Type', 'Description'], fields.map((field) => [`\`${field.name}\`${field.required ? '' : ' (optional)'}`, field.type, field.description]))
+    ? table(
+        ['Field', 'Type', 'Required', 'Description'],
+        fields.map((field) => [`\`${field.name}\``, field.type, field.required ? 'yes' : 'no', field.description]),
+      )
+    : table(
+        ['Field', 'Type', 'Description'],
+        fields.map((field) => [`\`${field.name}\`${field.required ? '' : ' (optional)'}`, field.type, field.description]),
+      )
 }
 
 function exampleSection(tool: ManifestTool): string {
@@ -140,7 +145,12 @@ function safetySection(): string {
     '',
     table(
       ['Tier', 'Risk', 'Side effects', 'In read-only mode and the worker profile'],
-      tiers.map((tier) => [`\`${tier}\``, tierPolicies[tier].risk, tierPolicies[tier].sideEffects, tierPolicies[tier].availableReadOnly ? 'available' : 'refused / not offered']),
+      tiers.map((tier) => [
+        `\`${tier}\``,
+        tierPolicies[tier].risk,
+        tierPolicies[tier].sideEffects,
+        tierPolicies[tier].availableReadOnly ? 'available' : 'refused / not offered',
+      ]),
     ),
     '',
     '- **Read-only mode**: with `MK_READ_ONLY=1` or `READ_ONLY=1` (any value but 0/false/no/off), or `mk mcp --read-only`, every tool above `read_only` is refused with FORBIDDEN.',

@@ -34,7 +34,8 @@ export const tierPolicies: Record<Tier, TierPolicy> = {
     risk: 'medium',
     readOnly: false,
     destructive: false,
-    sideEffects: "writes mk's own files: knowledge and memories (in the workspace, or private ones under MK_HOME), git hooks, the derived .mk/ index; git can review and revert them",
+    sideEffects:
+      "writes mk's own files: knowledge and memories (in the workspace, or private ones under MK_HOME), git hooks, the derived .mk/ index; git can review and revert them",
     availableReadOnly: false,
     needsApproval: false,
   },

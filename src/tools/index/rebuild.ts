@@ -6,7 +6,8 @@ import { indexRefreshSchema, refreshAll, summarise } from './schemas.js'
 export const indexRebuild = defineTool({
   name: 'index_rebuild',
   title: 'Rebuild the search index',
-  description: 'Build the search index again from the memory and knowledge files, embedding everything, in a new database file that replaces the old one when it is complete (so a corrupt index is always repaired). The files are never touched.',
+  description:
+    'Build the search index again from the memory and knowledge files, embedding everything, in a new database file that replaces the old one when it is complete (so a corrupt index is always repaired). The files are never touched.',
   tier: 'workspace',
   idempotent: true,
   timeoutMs: 3_600_000,
@@ -16,7 +17,16 @@ export const indexRebuild = defineTool({
     {
       title: 'Rebuild',
       input: {},
-      output: { documents: 120, memories: 100, knowledge: 20, pendingEmbeddings: 0, model: 'bundled:use-lite-512', searchMode: 'hybrid', embedded: 120, durationMs: 4000 },
+      output: {
+        documents: 120,
+        memories: 100,
+        knowledge: 20,
+        pendingEmbeddings: 0,
+        model: 'bundled:use-lite-512',
+        searchMode: 'hybrid',
+        embedded: 120,
+        durationMs: 4000,
+      },
     },
   ],
   async run(_input, ctx) {
@@ -27,6 +37,9 @@ export const indexRebuild = defineTool({
       embedded = (await refreshAll(fresh, ctx)).embedded
     })
     const output = { ...summarise(index), embedded, durationMs: Math.round(performance.now() - started) }
-    return { output, display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge), ${embedded} embedded in ${output.durationMs} ms` }
+    return {
+      output,
+      display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge), ${embedded} embedded in ${output.durationMs} ms`,
+    }
   },
 })

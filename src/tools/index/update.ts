@@ -16,7 +16,16 @@ export const indexUpdate = defineTool({
     {
       title: 'Embed new memories',
       input: {},
-      output: { documents: 120, memories: 100, knowledge: 20, pendingEmbeddings: 0, model: 'bundled:use-lite-512', searchMode: 'hybrid', embedded: 12, durationMs: 900 },
+      output: {
+        documents: 120,
+        memories: 100,
+        knowledge: 20,
+        pendingEmbeddings: 0,
+        model: 'bundled:use-lite-512',
+        searchMode: 'hybrid',
+        embedded: 12,
+        durationMs: 900,
+      },
     },
   ],
   async run(_input, ctx) {

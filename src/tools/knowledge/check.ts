@@ -74,7 +74,11 @@ export const knowledgeCheck = defineTool({
     const { reporters } = await import('../../constraints/reporters/index.js')
     const report = await runCheck(ctx.workspace, {
       source: proposal
-        ? { kind: 'proposal', files: input.files ?? [], dependencies: (input.dependencies ?? []).map((dependency) => ({ name: dependency.name, version: dependency.version })) }
+        ? {
+            kind: 'proposal',
+            files: input.files ?? [],
+            dependencies: (input.dependencies ?? []).map((dependency) => ({ name: dependency.name, version: dependency.version })),
+          }
         : input.staged === true
           ? { kind: 'staged', indexFile: ctx.runtime.gitIndexFile }
           : input.paths !== undefined

@@ -1,7 +1,17 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { renderTable } from '../table.js'
-import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, loadProblemsSchema, oneOrMany, reportLoadProblems, toSummary, exampleKnowledgeSummary } from './schemas.js'
+import {
+  knowledgeLayerSchema,
+  knowledgeStatusSchema,
+  knowledgeSummarySchema,
+  knowledgeTypeSchema,
+  loadProblemsSchema,
+  oneOrMany,
+  reportLoadProblems,
+  toSummary,
+  exampleKnowledgeSummary,
+} from './schemas.js'
 
 export const knowledgeList = defineTool({
   name: 'knowledge_list',

@@ -17,7 +17,9 @@ export const knowledgeNew = defineTool({
   output: z.strictObject({
     id: z.string(),
     path: z.string().describe('Workspace-relative path of the new file'),
-    redactions: z.array(z.strictObject({ kind: z.string(), count: z.number().int() })).describe('Secrets in the title replaced by [REDACTED:kind] before the file and its name were written'),
+    redactions: z
+      .array(z.strictObject({ kind: z.string(), count: z.number().int() }))
+      .describe('Secrets in the title replaced by [REDACTED:kind] before the file and its name were written'),
   }),
   examples: [
     {

@@ -2,13 +2,23 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
-import { knowledgeLayerSchema, knowledgeStatusSchema, knowledgeSummarySchema, knowledgeTypeSchema, loadProblemsSchema, oneOrMany, reportLoadProblems, toSummary, exampleKnowledgeSummary } from './schemas.js'
+import {
+  knowledgeLayerSchema,
+  knowledgeStatusSchema,
+  knowledgeSummarySchema,
+  knowledgeTypeSchema,
+  loadProblemsSchema,
+  oneOrMany,
+  reportLoadProblems,
+  toSummary,
+  exampleKnowledgeSummary,
+} from './schemas.js'
 
 export const knowledgeQuery = defineTool({
   name: 'knowledge_query',
   title: 'Search knowledge items',
   description:
-    'Find the organisation\'s decisions and rules (ADRs, policies, patterns, specs) relevant to a question or a planned change: items containing any of the words, ranked by full text (BM25) fused with meaning (embeddings). Filters by type, layer, tags and status (default: accepted only). Use knowledge_show to read one item in full.',
+    "Find the organisation's decisions and rules (ADRs, policies, patterns, specs) relevant to a question or a planned change: items containing any of the words, ranked by full text (BM25) fused with meaning (embeddings). Filters by type, layer, tags and status (default: accepted only). Use knowledge_show to read one item in full.",
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({
@@ -35,7 +45,10 @@ export const knowledgeQuery = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([import('../../search/workspace-index.js'), import('../../search/knowledge-items.js')])
+    const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([
+      import('../../search/workspace-index.js'),
+      import('../../search/knowledge-items.js'),
+    ])
     const index = await workspaceIndex(ctx)
     const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
     const { problemsToReport } = await import('../../knowledge/load.js')
@@ -66,7 +79,10 @@ export const knowledgeQuery = defineTool({
       items.length === 0
         ? 'No matching knowledge items.'
         : items
-            .map((item) => `${style.cyan(item.id)} ${style.dim(`${item.type} · ${item.layer} · ${item.status}`)}\n  ${item.title}${item.summary === undefined ? '' : `\n  ${style.dim(item.summary)}`}`)
+            .map(
+              (item) =>
+                `${style.cyan(item.id)} ${style.dim(`${item.type} · ${item.layer} · ${item.status}`)}\n  ${item.title}${item.summary === undefined ? '' : `\n  ${style.dim(item.summary)}`}`,
+            )
             .join('\n')
     return { output: { items, totalCount: ids.length, ...problems }, display }
   },

@@ -1,12 +1,22 @@
 import { z } from 'zod'
 import { knowledgeLayers } from '../../config/layers.js'
-import { constraintOperators, constraintTargets, knowledgeStatuses, knowledgeTypes, severities, type KnowledgeItem, type KnowledgeProblem } from '../../knowledge/model.js'
+import {
+  constraintOperators,
+  constraintTargets,
+  knowledgeStatuses,
+  knowledgeTypes,
+  severities,
+  type KnowledgeItem,
+  type KnowledgeProblem,
+} from '../../knowledge/model.js'
 
 export const knowledgeTypeSchema = z.enum(knowledgeTypes)
 /** Filters take the canonical statuses mk's logic uses. */
 export const knowledgeStatusSchema = z.enum(knowledgeStatuses)
 /** An item's status: canonical when its words map to one, else the written words (`on hold`). */
-export const itemStatusSchema = z.string().describe(`One of ${knowledgeStatuses.join(', ')}, or the status as written when it maps to none of them (e.g. "on hold")`)
+export const itemStatusSchema = z
+  .string()
+  .describe(`One of ${knowledgeStatuses.join(', ')}, or the status as written when it maps to none of them (e.g. "on hold")`)
 export const knowledgeLayerSchema = z.enum(knowledgeLayers)
 
 /** Accepts one value or a list, so `--status accepted` and `{"status": ["accepted"]}` both work. */
@@ -14,7 +24,10 @@ export function oneOrMany<T extends z.ZodType>(schema: T) {
   return z.union([schema, z.array(schema)]).transform((value) => (Array.isArray(value) ? value : [value]) as z.output<T>[])
 }
 
-export const statusRawSchema = z.string().optional().describe('The status as written in the file, when it differs from status (e.g. "Approved", "Superseded by ADR-0007")')
+export const statusRawSchema = z
+  .string()
+  .optional()
+  .describe('The status as written in the file, when it differs from status (e.g. "Approved", "Superseded by ADR-0007")')
 
 /** The written status, only when it says more than the status itself. */
 export function statusRawOf(item: Pick<KnowledgeItem, 'status' | 'statusRaw'>): { statusRaw?: string } {
@@ -89,9 +102,15 @@ export function toProblemOutput({ file, line, code, message, severity }: Knowled
 }
 
 /** Files the reading tools could not fully load: listed in `problems`, and one stderr line each. */
-export const loadProblemsSchema = z.array(knowledgeProblemSchema).optional().describe('Files that could not be fully loaded; every other item is still answered')
+export const loadProblemsSchema = z
+  .array(knowledgeProblemSchema)
+  .optional()
+  .describe('Files that could not be fully loaded; every other item is still answered')
 
-export function reportLoadProblems(problems: readonly KnowledgeProblem[], warn: (message: string) => void): { problems?: z.output<typeof knowledgeProblemSchema>[] } {
+export function reportLoadProblems(
+  problems: readonly KnowledgeProblem[],
+  warn: (message: string) => void,
+): { problems?: z.output<typeof knowledgeProblemSchema>[] } {
   for (const problem of problems) warn(`${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.message}`)
   return problems.length === 0 ? {} : { problems: problems.map(toProblemOutput) }
 }

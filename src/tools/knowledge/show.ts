@@ -1,6 +1,15 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { constraintSchema, itemStatusSchema, knowledgeLayerSchema, knowledgeTypeSchema, loadProblemsSchema, reportLoadProblems, statusRawOf, statusRawSchema } from './schemas.js'
+import {
+  constraintSchema,
+  itemStatusSchema,
+  knowledgeLayerSchema,
+  knowledgeTypeSchema,
+  loadProblemsSchema,
+  reportLoadProblems,
+  statusRawOf,
+  statusRawSchema,
+} from './schemas.js'
 
 const versionSchema = z.strictObject({
   version: z.string().describe('Short commit id'),
@@ -12,12 +21,19 @@ const versionSchema = z.strictObject({
 /** The one item whose id the prefix stands for; several fail with the candidates, none gives undefined. */
 async function itemOfPrefix<Item extends { id: string }>(prefix: string, items: readonly Item[]): Promise<Item | undefined> {
   const { idsWithPrefix } = await import('../../knowledge/suggest.js')
-  const candidates = idsWithPrefix(prefix, items.map((item) => item.id))
+  const candidates = idsWithPrefix(
+    prefix,
+    items.map((item) => item.id),
+  )
   if (candidates.length > 1) {
     const { MkError } = await import('../../errors.js')
-    throw new MkError('INVALID_INPUT', `"${prefix}" is the start of ${candidates.length} knowledge ids: ${candidates.slice(0, 10).join(', ')}${candidates.length > 10 ? ', ...' : ''}`, {
-      details: { id: prefix, candidates, hint: 'give more of the id, or the whole id' },
-    })
+    throw new MkError(
+      'INVALID_INPUT',
+      `"${prefix}" is the start of ${candidates.length} knowledge ids: ${candidates.slice(0, 10).join(', ')}${candidates.length > 10 ? ', ...' : ''}`,
+      {
+        details: { id: prefix, candidates, hint: 'give more of the id, or the whole id' },
+      },
+    )
   }
   return items.find((item) => item.id === candidates[0])
 }
@@ -32,7 +48,7 @@ export const knowledgeShow = defineTool({
   idempotent: true,
   input: z.strictObject({
     id: z.string().min(1).describe('Knowledge item id, e.g. adr-0001-use-postgresql, or a unique prefix of one (adr-0001)'),
-    history: z.boolean().default(false).describe('Include the git log of the item\'s file'),
+    history: z.boolean().default(false).describe("Include the git log of the item's file"),
     constraints: z.boolean().default(true).describe('Include machine-checkable constraints'),
   }),
   output: z.strictObject({
@@ -54,7 +70,9 @@ export const knowledgeShow = defineTool({
     format: z.enum(['mk', 'madr', 'adr-tools']),
     content: z.string().describe('Markdown body without frontmatter'),
     constraints: z.array(constraintSchema).optional(),
-    shadows: z.array(z.strictObject({ layer: knowledgeLayerSchema, path: z.string() })).describe('Items of the same id in less specific layers that this one hides'),
+    shadows: z
+      .array(z.strictObject({ layer: knowledgeLayerSchema, path: z.string() }))
+      .describe('Items of the same id in less specific layers that this one hides'),
     history: z.array(versionSchema).optional(),
     problems: loadProblemsSchema,
   }),
@@ -104,7 +122,10 @@ export const knowledgeShow = defineTool({
     const item = base.items.find((candidate) => candidate.id === input.id) ?? (await itemOfPrefix(input.id, base.items))
     if (item === undefined) {
       const { nearestIds } = await import('../../knowledge/suggest.js')
-      const suggestions = nearestIds(input.id, base.items.map((candidate) => candidate.id))
+      const suggestions = nearestIds(
+        input.id,
+        base.items.map((candidate) => candidate.id),
+      )
       throw new MkError('NOT_FOUND', `no knowledge item with id "${input.id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : ''}`, {
         details: { id: input.id, suggestions, hint: 'mk knowledge list shows every id' },
       })
@@ -147,14 +168,17 @@ export const knowledgeShow = defineTool({
     if (input.constraints && constraints.length > 0) {
       lines.push('', style.bold('Constraints'))
       for (const constraint of constraints) {
-        lines.push(`  ${constraint.severity === 'block' ? style.red(constraint.severity) : style.yellow(constraint.severity)} ${constraint.id}: ${constraint.operator} ${constraint.target} ${JSON.stringify(constraint.pattern)}${constraint.paths.length > 0 ? ` in ${constraint.paths.join(', ')}` : ''}`)
+        lines.push(
+          `  ${constraint.severity === 'block' ? style.red(constraint.severity) : style.yellow(constraint.severity)} ${constraint.id}: ${constraint.operator} ${constraint.target} ${JSON.stringify(constraint.pattern)}${constraint.paths.length > 0 ? ` in ${constraint.paths.join(', ')}` : ''}`,
+        )
         if (constraint.message !== undefined) lines.push(style.dim(`    ${constraint.message}`))
       }
     }
     if (history !== undefined) {
       lines.push('', style.bold('History'))
       if (history.length === 0) lines.push(style.dim('  not committed to git'))
-      for (const version of history) lines.push(`  ${style.cyan(version.version)} ${version.timestamp.slice(0, 10)} ${version.author}: ${version.message.split('\n')[0] ?? ''}`)
+      for (const version of history)
+        lines.push(`  ${style.cyan(version.version)} ${version.timestamp.slice(0, 10)} ${version.author}: ${version.message.split('\n')[0] ?? ''}`)
     }
     return { output, display: lines.join('\n') }
   },

@@ -17,7 +17,9 @@ export const knowledgeUpdateBaseline = defineTool({
     added: z.number().int().describe('Recorded now, not in the previous baseline'),
     pruned: z.number().int().describe('In the previous baseline, no longer found'),
   }),
-  examples: [{ title: 'Adopt mk in a repository with existing violations', input: {}, output: { file: '.mk-baseline.json', violations: 12, added: 12, pruned: 0 } }],
+  examples: [
+    { title: 'Adopt mk in a repository with existing violations', input: {}, output: { file: '.mk-baseline.json', violations: 12, added: 12, pruned: 0 } },
+  ],
   async run(_input, ctx) {
     const { updateBaseline } = await import('../../constraints/waivers/update-baseline.js')
     const update = await updateBaseline(ctx.workspace)

@@ -22,15 +22,23 @@ export const memoryAdd = defineTool({
       .describe('The fact to remember, in plain language'),
     layer: memoryLayerSchema.default('user').describe('Where to keep it (default user)'),
     tags: z.array(z.string().trim().min(1).max(64)).max(32).default([]).describe('Labels to filter by'),
-    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Extra key-value pairs kept with the memory'),
+    metadata: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .default({})
+      .describe('Extra key-value pairs kept with the memory'),
     refs: z
       .array(z.string().min(1))
       .default([])
-      .describe('Ids of knowledge items (or workspace file paths) this memory relates to; one that names nothing yet is stored with a warning, and the memory shows as stale until it exists'),
+      .describe(
+        'Ids of knowledge items (or workspace file paths) this memory relates to; one that names nothing yet is stored with a warning, and the memory shows as stale until it exists',
+      ),
     expires: z
       .string()
       .refine((value) => !Number.isNaN(Date.parse(value)), 'an ISO date or date-time such as 2026-12-31')
-      .refine((value) => Number.isNaN(Date.parse(value)) || Date.parse(value) > Date.now(), 'a date in the future: a memory that has already expired is never returned')
+      .refine(
+        (value) => Number.isNaN(Date.parse(value)) || Date.parse(value) > Date.now(),
+        'a date in the future: a memory that has already expired is never returned',
+      )
       .optional()
       .describe('After this date searches no longer return the memory; must be in the future'),
     ...identityFields,
@@ -45,7 +53,9 @@ export const memoryAdd = defineTool({
     commit: z
       .string()
       .optional()
-      .describe('The $MK_HOME history commit of a private memory; a project (or wider) memory is a file in the repository, left for you to commit with your change'),
+      .describe(
+        'The $MK_HOME history commit of a private memory; a project (or wider) memory is a file in the repository, left for you to commit with your change',
+      ),
   }),
   examples: [
     {
@@ -126,7 +136,15 @@ export const memoryAdd = defineTool({
     for (const entry of similar) lines.push(ctx.style.dim(`similar: ${entry.memoryId} ${entry.content.slice(0, 80)}`))
     const commit = outcome.deduplicated ? undefined : outcome.commit
     return {
-      output: { success: true as const, memoryId, message, deduplicated: outcome.deduplicated, redactions, similar, ...(commit === undefined ? {} : { commit }) },
+      output: {
+        success: true as const,
+        memoryId,
+        message,
+        deduplicated: outcome.deduplicated,
+        redactions,
+        similar,
+        ...(commit === undefined ? {} : { commit }),
+      },
       display: lines.join('\n'),
     }
   },

@@ -36,7 +36,12 @@ export const memoryDelete = defineTool({
     // Others read a shared layer: removing from it is a person's decision, not an agent's.
     if (!stored.folder.private) {
       const what = `deleting ${input.memoryId} from the shared ${stored.folder.layer} layer`
-      await requireApproval(ctx, 'memory_delete', `Delete memory ${input.memoryId} from the shared ${stored.folder.layer} layer? "${preview(stored.record.content)}"`, what)
+      await requireApproval(
+        ctx,
+        'memory_delete',
+        `Delete memory ${input.memoryId} from the shared ${stored.folder.layer} layer? "${preview(stored.record.content)}"`,
+        what,
+      )
     }
     const index = await workspaceIndex(ctx)
     const commit = await deleteMemory(ctx.workspace, stored, () => index.remove([input.memoryId]), ctx.runtime.author)

@@ -21,19 +21,33 @@ export const memoryRestore = defineTool({
     {
       title: 'Undo a deletion',
       input: { memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' },
-      output: { success: true, memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', layer: 'user', message: 'Restored mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 to the user layer' },
+      output: {
+        success: true,
+        memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+        layer: 'user',
+        message: 'Restored mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 to the user layer',
+      },
     },
   ],
   async run(input, ctx) {
     const [{ restoreMemory }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../search/refresh.js')])
     const index = await workspaceIndex(ctx)
-    const stored = await restoreMemory(ctx.workspace, identityOf(input, ctx), input.memoryId, (restored) =>
-      index.upsert([memoryDocument(restored.record, restored.folder)]),
+    const stored = await restoreMemory(
+      ctx.workspace,
+      identityOf(input, ctx),
+      input.memoryId,
+      (restored) => index.upsert([memoryDocument(restored.record, restored.folder)]),
       ctx.runtime.author,
     )
     const message = `Restored ${input.memoryId} to the ${stored.folder.layer} layer`
     return {
-      output: { success: true as const, memoryId: input.memoryId, layer: stored.folder.layer, message, ...(stored.commit === undefined ? {} : { commit: stored.commit }) },
+      output: {
+        success: true as const,
+        memoryId: input.memoryId,
+        layer: stored.folder.layer,
+        message,
+        ...(stored.commit === undefined ? {} : { commit: stored.commit }),
+      },
       display: message,
     }
   },

@@ -20,7 +20,9 @@ export const scoresSchema = z.strictObject({
   vector: z.number().optional().describe('Cosine similarity of the embeddings'),
 })
 
-export function identityOf(input: { agent?: string | undefined; session?: string | undefined }, ctx: ToolContext): { agentId: string | undefined; sessionId: string | undefined } {
+export function identityOf(
+  input: { agent?: string | undefined; session?: string | undefined },
+  ctx: ToolContext,
+): { agentId: string | undefined; sessionId: string | undefined } {
   return { agentId: input.agent ?? ctx.runtime.agentId, sessionId: input.session ?? ctx.runtime.sessionId }
 }
-

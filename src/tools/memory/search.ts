@@ -47,7 +47,9 @@ export const memorySearch = defineTool({
     totalCount: z
       .number()
       .int()
-      .describe(`How many memories matched before limit: those sharing a word with the query or passing threshold, plus those shown (counted among the best ${candidatePool})`),
+      .describe(
+        `How many memories matched before limit: those sharing a word with the query or passing threshold, plus those shown (counted among the best ${candidatePool})`,
+      ),
     searchedLayers: z.array(memoryLayerSchema),
     searchMode: z.enum(['hybrid', 'fulltext']).describe('fulltext when no embedding model is configured'),
   }),
@@ -76,11 +78,17 @@ export const memorySearch = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFolders }, { ensureFresh, embedSomePending }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
+    const [{ visibleFolders }, { ensureFresh, embedSomePending }] = await Promise.all([
+      import('../../memory/locations.js'),
+      import('../../search/workspace-index.js'),
+    ])
     const identity = identityOf(input, ctx)
     const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
     for (const layer of input.layers ?? []) {
-      if (!folders.some((folder) => folder.layer === layer)) ctx.warn(`the ${layer} layer is not visible here (agent and session layers need --agent or --session; team, org and company need a knowledge source of that layer)`)
+      if (!folders.some((folder) => folder.layer === layer))
+        ctx.warn(
+          `the ${layer} layer is not visible here (agent and session layers need --agent or --session; team, org and company need a knowledge source of that layer)`,
+        )
     }
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
@@ -107,7 +115,9 @@ export const memorySearch = defineTool({
     const collapsed = collapseAcrossLayers(found)
     const results = collapsed.slice(0, input.limit)
     // A match shares a word with the query or passes the threshold; meaning-only neighbours count when shown.
-    const totalCount = collapsed.filter((result, position) => position < input.limit || result.scores.text !== undefined || input.threshold !== undefined).length
+    const totalCount = collapsed.filter(
+      (result, position) => position < input.limit || result.scores.text !== undefined || input.threshold !== undefined,
+    ).length
     // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
     const { staleReasons } = await import('../../sync/stale.js')
     const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))

@@ -20,7 +20,13 @@ export const toolsExport = defineTool({
       title: 'Anthropic tool definitions',
       input: { format: 'anthropic' },
       output: {
-        tools: [{ name: 'knowledge_list', description: 'List every knowledge item of every configured source.', input_schema: { type: 'object', properties: {}, additionalProperties: false } }],
+        tools: [
+          {
+            name: 'knowledge_list',
+            description: 'List every knowledge item of every configured source.',
+            input_schema: { type: 'object', properties: {}, additionalProperties: false },
+          },
+        ],
       },
     },
   ],

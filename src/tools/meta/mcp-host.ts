@@ -69,14 +69,20 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
           ? {}
           : {
               progress: (event) =>
-                session.progress?.({ progress: event.done, ...(event.total === undefined ? {} : { total: event.total }), message: event.message ?? event.phase }),
+                session.progress?.({
+                  progress: event.done,
+                  ...(event.total === undefined ? {} : { total: event.total }),
+                  message: event.message ?? event.phase,
+                }),
             }),
       })
       const outcome = await track(call)
       if (!outcome.ok) {
         // The schema lets a model see every field it may send while it corrects the call.
         const error =
-          outcome.error.errorCode === 'INVALID_INPUT' ? { ...outcome.error, details: { ...outcome.error.details, inputSchema: inputJsonSchema(tool) } } : outcome.error
+          outcome.error.errorCode === 'INVALID_INPUT'
+            ? { ...outcome.error, details: { ...outcome.error.details, inputSchema: inputJsonSchema(tool) } }
+            : outcome.error
         return errorResult(error, outcome.warnings)
       }
       return {

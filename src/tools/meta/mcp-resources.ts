@@ -31,7 +31,10 @@ function shortened(text: string, length: number): string {
 }
 
 function failure(error: ErrorObject): McpHostError {
-  return new McpHostError(`${error.errorCode}: ${error.message}`, error.errorCode === 'NOT_FOUND' ? 'notFound' : error.errorCode === 'INVALID_INPUT' ? 'invalidParams' : 'internal')
+  return new McpHostError(
+    `${error.errorCode}: ${error.message}`,
+    error.errorCode === 'NOT_FOUND' ? 'notFound' : error.errorCode === 'INVALID_INPUT' ? 'invalidParams' : 'internal',
+  )
 }
 
 /** The tool's output, or an McpHostError carrying its error; undefined when the tool is not offered. */
@@ -67,7 +70,13 @@ async function section<Output>(run: RunTool, name: string, input: Record<string,
 export function knowledgeResources(run: RunTool): Served {
   return {
     resourceTemplates: [
-      { uriTemplate: `${knowledgePrefix}{id}`, name: 'knowledge-item', title: 'Knowledge item', description: 'An ADR, policy, pattern, spec or rule by id, as knowledge_show renders it', mimeType },
+      {
+        uriTemplate: `${knowledgePrefix}{id}`,
+        name: 'knowledge-item',
+        title: 'Knowledge item',
+        description: 'An ADR, policy, pattern, spec or rule by id, as knowledge_show renders it',
+        mimeType,
+      },
       { uriTemplate: `${memoryPrefix}{memoryId}`, name: 'memory', title: 'Memory', description: 'A memory by id, as memory_show renders it', mimeType },
     ],
 
@@ -92,9 +101,13 @@ export function knowledgeResources(run: RunTool): Served {
     },
 
     async readResource(uri) {
-      const id = decodeURIComponent(uri.startsWith(knowledgePrefix) ? uri.slice(knowledgePrefix.length) : uri.startsWith(memoryPrefix) ? uri.slice(memoryPrefix.length) : '')
+      const id = decodeURIComponent(
+        uri.startsWith(knowledgePrefix) ? uri.slice(knowledgePrefix.length) : uri.startsWith(memoryPrefix) ? uri.slice(memoryPrefix.length) : '',
+      )
       if (id === '') throw new McpHostError(`no resource at ${uri}: mk serves ${knowledgePrefix}<id> and ${memoryPrefix}<id>`, 'notFound')
-      const text = uri.startsWith(knowledgePrefix) ? await displayOf(run, uri, 'knowledge_show', { id }) : await displayOf(run, uri, 'memory_show', { memoryId: id })
+      const text = uri.startsWith(knowledgePrefix)
+        ? await displayOf(run, uri, 'knowledge_show', { id })
+        : await displayOf(run, uri, 'memory_show', { memoryId: id })
       return { uri, mimeType, text }
     },
 

@@ -17,7 +17,6 @@ interface StatusView {
   }[]
 }
 
-
 function remoteState(source: StatusView['sources'][number]): string {
   if (source.remote === null) return source.commit === null ? '-' : 'not checked'
   if (!source.remote.reachable) return 'unreachable'
@@ -37,13 +36,17 @@ export function renderSyncStatus(status: StatusView, style: Style): string {
     ],
     style.bold,
   )
-  const hints = [...new Set(status.sources.flatMap((source) => [source.remote?.error?.hint, source.error?.hint]).filter((hint): hint is string => hint !== undefined))]
+  const hints = [
+    ...new Set(status.sources.flatMap((source) => [source.remote?.error?.hint, source.error?.hint]).filter((hint): hint is string => hint !== undefined)),
+  ]
   return [
     `Sync: ${headline}, last sync ${status.timeSinceSync}`,
     table,
     ...status.problems.map((problem) => `${style.red('✗')} ${problem}`),
     ...status.failedItems.map((item) => `${style.red('✗')} ${item.message}`),
     ...hints.map((hint) => `  ${style.dim('fix:')} ${hint}`),
-    style.dim(`${plural(status.stats.totalSyncs, 'sync')}, ${plural(status.stats.totalItemsSynced, 'item change')}, ${status.stats.avgSyncDurationMs} ms on average`),
+    style.dim(
+      `${plural(status.stats.totalSyncs, 'sync')}, ${plural(status.stats.totalItemsSynced, 'item change')}, ${status.stats.avgSyncDurationMs} ms on average`,
+    ),
   ].join('\n')
 }

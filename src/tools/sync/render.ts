@@ -6,12 +6,14 @@ import { plural } from '../../text.js'
 
 const shownChanges = 20
 
-
 export function summarizeSync(report: SyncReport): string {
   const counts = `${report.added} added, ${report.updated} updated, ${report.deleted} deleted, ${report.unchanged} unchanged`
   const failedSources = report.sources.filter((source) => source.action === 'failed').length
   const failedItems = report.failures.length - failedSources
-  const problems = [failedSources > 0 ? `${plural(failedSources, 'source')} failed` : '', failedItems > 0 ? `${plural(failedItems, 'item')} failed to parse` : '']
+  const problems = [
+    failedSources > 0 ? `${plural(failedSources, 'source')} failed` : '',
+    failedItems > 0 ? `${plural(failedItems, 'item')} failed to parse` : '',
+  ]
     .filter((part) => part !== '')
     .join(', ')
   return `Synced ${plural(report.sources.length, 'source')}: ${counts}.${problems === '' ? '' : ` ${problems}.`}`
@@ -48,7 +50,9 @@ export function renderSyncReport(report: SyncReport, staleMemories: readonly Sta
     ],
     style.bold,
   )
-  const changes = report.changes.slice(0, shownChanges).map((change) => `  ${change.change.padEnd(7)} ${change.id ?? change.path} ${style.dim(`(${change.source}: ${change.path})`)}`)
+  const changes = report.changes
+    .slice(0, shownChanges)
+    .map((change) => `  ${change.change.padEnd(7)} ${change.id ?? change.path} ${style.dim(`(${change.source}: ${change.path})`)}`)
   const more = report.changes.length > shownChanges ? [style.dim(`  … and ${report.changes.length - shownChanges} more (--json lists all)`)] : []
   const failures = report.failures.map((failure) => renderFailure(failure, style))
   const stale = staleMemories.map((memory) => `${style.yellow('stale')} ${style.cyan(memory.memoryId)} ${style.dim(`[${memory.layer}]`)} ${memory.reason}`)

@@ -51,7 +51,10 @@ describe('writeText', () => {
   })
 
   it('writes no colour at all with NO_COLOR or off a terminal', () => {
-    for (const [isTTY, env] of [[true, { NO_COLOR: '1' }], [false, {}]] as const) {
+    for (const [isTTY, env] of [
+      [true, { NO_COLOR: '1' }],
+      [false, {}],
+    ] as const) {
       const out = stream(isTTY)
       writeText(out.stream, env, `${terminalStyle.bold(terminalStyle.dim('x'))} \u001b]0;t\u0007y`)
       expect(out.written()).toBe('x y\n')

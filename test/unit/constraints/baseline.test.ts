@@ -7,7 +7,15 @@ import { lineHash, subjectHash } from '../../../src/constraints/waivers/fingerpr
 import type { Finding, Rule } from '../../../src/constraints/model.js'
 
 const rule = { constraint: { id: 'no-x' } } as Rule
-const at = (file: string, line: number, subject: string, lineText = subject): Finding => ({ rule, file, line, column: 1, subject, message: 'm', lineHash: lineHash(lineText) })
+const at = (file: string, line: number, subject: string, lineText = subject): Finding => ({
+  rule,
+  file,
+  line,
+  column: 1,
+  subject,
+  message: 'm',
+  lineHash: lineHash(lineText),
+})
 
 describe('baseline', () => {
   it('keys by what violates, not the line number, and counts repeats', () => {
@@ -29,7 +37,10 @@ describe('baseline', () => {
   it('still reads version 1 baselines, keyed by the line text', async () => {
     const root = await mkdtemp(join(tmpdir(), 'mk-baseline-'))
     try {
-      await writeFile(join(root, '.mk-baseline.json'), JSON.stringify({ version: 1, entries: [{ constraint: 'no-x', file: 'a.ts', hash: lineHash('x()'), count: 1 }] }))
+      await writeFile(
+        join(root, '.mk-baseline.json'),
+        JSON.stringify({ version: 1, entries: [{ constraint: 'no-x', file: 'a.ts', hash: lineHash('x()'), count: 1 }] }),
+      )
       const baseline = readBaseline(root, '.mk-baseline.json')
       expect(baseline?.version).toBe(1)
       expect(applyBaseline([at('a.ts', 4, 'x(', '  x()')], baseline ?? { version: 2, entries: [] }).hidden).toBe(1)
@@ -41,7 +52,10 @@ describe('baseline', () => {
   it('refuses entries whose file points outside the workspace', async () => {
     const root = await mkdtemp(join(tmpdir(), 'mk-baseline-'))
     try {
-      await writeFile(join(root, '.mk-baseline.json'), JSON.stringify({ version: 1, entries: [{ constraint: 'no-x', file: '../etc/passwd', hash: 'ab', count: 1 }] }))
+      await writeFile(
+        join(root, '.mk-baseline.json'),
+        JSON.stringify({ version: 1, entries: [{ constraint: 'no-x', file: '../etc/passwd', hash: 'ab', count: 1 }] }),
+      )
       expect(() => readBaseline(root, '.mk-baseline.json')).toThrow(/outside|inside the workspace/)
     } finally {
       await rm(root, { recursive: true, force: true })

@@ -4,7 +4,23 @@ import { compileCodeSearch } from '../../../src/constraints/scan/code-search.js'
 import { compilePattern } from '../../../src/constraints/scan/regex.js'
 import { generate, patterns, random } from './generated-texts.js'
 
-const searched = [...patterns.filter((pattern) => pattern !== ''), '==\\s*null', 'except:\\s*$', '^\\s*print\\(', '\\bvar\\s+\\w+', 'x$', '^ab', '(?i)İk', 'b\\s+\\n?a', 'x[^y]+z', '(?s)o.b', 'a\\n', '\\bvar\\b|\\Ax', '(?-m)^ab$', '(a|b)\\s*\\z']
+const searched = [
+  ...patterns.filter((pattern) => pattern !== ''),
+  '==\\s*null',
+  'except:\\s*$',
+  '^\\s*print\\(',
+  '\\bvar\\s+\\w+',
+  'x$',
+  '^ab',
+  '(?i)İk',
+  'b\\s+\\n?a',
+  'x[^y]+z',
+  '(?s)o.b',
+  'a\\n',
+  '\\bvar\\b|\\Ax',
+  '(?-m)^ab$',
+  '(a|b)\\s*\\z',
+]
 
 /** Several generated lines, some ending in \r\n, some with characters whose lower case is longer. */
 function generateText(next: () => number): string {

@@ -6,7 +6,8 @@ import type { Rule } from '../../../src/constraints/model.js'
 import { constraintLines } from '../../../src/constraints/reporters/constraint-line.js'
 import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
 
-const constraint = (id: string, indent = '  ') => `${indent}- id: ${id}\n${indent}  operator: must_not_match\n${indent}  target: code\n${indent}  pattern: "x${id}"\n`
+const constraint = (id: string, indent = '  ') =>
+  `${indent}- id: ${id}\n${indent}  operator: must_not_match\n${indent}  target: code\n${indent}  pattern: "x${id}"\n`
 
 /** Frontmatters the quick reader understands, and forms it must leave to the YAML parser. */
 const files: Record<string, string> = {
@@ -27,7 +28,10 @@ describe('constraint lines for the text report', () => {
       const absolutePath = join(dir, `${name}.md`)
       await writeFile(absolutePath, text)
       const { item, problems } = await parseKnowledgeFile({ path: `knowledge/adr/${name}.md`, absolutePath, source: 'project', layer: 'project', text })
-      expect(problems.filter((problem) => problem.severity === 'error'), name).toEqual([])
+      expect(
+        problems.filter((problem) => problem.severity === 'error'),
+        name,
+      ).toEqual([])
       for (const parsed of item?.constraints ?? []) if (item !== undefined) rules.push({ constraint: parsed, item, regex: undefined })
     }
   })
@@ -47,7 +51,14 @@ describe('constraint lines for the text report', () => {
     const lines = quick.map((rule) => {
       const { line: _yaml, ...rest } = rule.constraint
       // A constraint whose line getter fails proves the quick reader answered.
-      const blind = { ...rule, constraint: Object.defineProperty({ ...rest }, 'line', { get: () => { throw new Error('YAML asked') } }) } as Rule
+      const blind = {
+        ...rule,
+        constraint: Object.defineProperty({ ...rest }, 'line', {
+          get: () => {
+            throw new Error('YAML asked')
+          },
+        }),
+      } as Rule
       blind.item = { ...rule.item, constraints: rule.item.constraints.map((c) => (c === rule.constraint ? blind.constraint : c)) }
       return lineOf(blind)
     })

@@ -28,14 +28,20 @@ describe('file scan', () => {
     const scan = scanner({ path: 'src/a.ts', patterns: [2, 3], manifest: false }, source)
     expect(scan.hits.get(2)).toEqual([{ line: 2, column: 1, lineHash: lineHash("import fp from 'lodash/fp'"), subject: 'lodash/fp' }])
     expect(scan.hits.get(3)?.map((hit) => [hit.line, hit.subject])).toEqual([[4, 'mysql2']])
-    expect(scanner({ path: 'src/b.ts', patterns: [2], manifest: false }, "import _ from 'lodash'\n").hits.get(2)?.map((hit) => hit.subject)).toEqual(['lodash'])
+    expect(
+      scanner({ path: 'src/b.ts', patterns: [2], manifest: false }, "import _ from 'lodash'\n")
+        .hits.get(2)
+        ?.map((hit) => hit.subject),
+    ).toEqual(['lodash'])
     expect(scanner({ path: 'src/c.ts', patterns: [3], manifest: false }, "import _ from 'lodash'\n").hits.size).toBe(0)
     expect(scan.waivers.map((waiver) => [waiver.line, waiver.constraintIds, waiver.reason])).toEqual([[1, ['no-x'], 'legacy']])
   })
 
   it('locates dependencies of a manifest it was asked to read', () => {
     const manifest = scanner({ path: 'package.json', patterns: [], manifest: true }, '{\n  "dependencies": {\n    "mysql": "^2.0.0"\n  }\n}\n')
-    expect(manifest.dependencies).toEqual([{ name: 'mysql', version: '^2.0.0', field: 'dependencies', line: 3, column: 5, lineHash: lineHash('    "mysql": "^2.0.0"') }])
+    expect(manifest.dependencies).toEqual([
+      { name: 'mysql', version: '^2.0.0', field: 'dependencies', line: 3, column: 5, lineHash: lineHash('    "mysql": "^2.0.0"') },
+    ])
   })
 
   it('reads nothing it was not asked for', () => {
@@ -46,7 +52,11 @@ describe('file scan', () => {
 
   it('issue 11.7: a pattern that spans lines costs the file once, not once per line', () => {
     // ^(\w+\s?)*$ took 15 s at 100 KB: every line re-searched the rest of the file. Now each line is judged alone.
-    const spanning = createScanner({ patterns: [pattern('code', '^(\\w+\\s?)*$')], dependencyFields: [], limits: { maxMatchesPerFile: 1_000_000, maxMillisPerFile: 600_000 } })
+    const spanning = createScanner({
+      patterns: [pattern('code', '^(\\w+\\s?)*$')],
+      dependencyFields: [],
+      limits: { maxMatchesPerFile: 1_000_000, maxMillisPerFile: 600_000 },
+    })
     const text = 'word word\n'.repeat(40_000)
     const scan = spanning({ path: 'big.txt', patterns: [0], manifest: false }, text)
     expect(scan.overruns.size).toBe(0)

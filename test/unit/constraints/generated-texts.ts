@@ -11,7 +11,29 @@ export function random(seed: number): () => number {
 
 // Characters the patterns use, their other cases, and the non-ASCII characters RE2 folds onto ASCII (Kelvin sign, long s).
 const alphabet = [...'abcdefgkosxyzABKSOXYZ0123 .(){}|\n\t=_-"\'', '\u212a', '\u017f', '\u0130', '\u0131', 'é', 'É', '😀']
-const fragments = ['TODO', 'FIXME', 'todo', 'Fixme', 'password', 'PASSWORD', 'pa\u017f\u017fword', 'pa\u017f\u017fword="', 'ta\u017fk', 'TA\u212a', 'mysql', 'mysql2', 'var x', 'console.log(', 'a\u212ab', 'AKB', 'foo', 'bar', 'abc', 'ABC', '😀😀']
+const fragments = [
+  'TODO',
+  'FIXME',
+  'todo',
+  'Fixme',
+  'password',
+  'PASSWORD',
+  'pa\u017f\u017fword',
+  'pa\u017f\u017fword="',
+  'ta\u017fk',
+  'TA\u212a',
+  'mysql',
+  'mysql2',
+  'var x',
+  'console.log(',
+  'a\u212ab',
+  'AKB',
+  'foo',
+  'bar',
+  'abc',
+  'ABC',
+  '😀😀',
+]
 
 export function generate(next: () => number): string {
   let text = ''

@@ -26,8 +26,21 @@ describe('JavaScript and TypeScript imports', () => {
       "import { from } from 'named-from'",
     ].join('\n')
     expect(specifiers('a.ts', text)).toEqual([
-      'node:fs', 'lodash/fp', '@scope/pkg/deep', './types.js', 'side-effect', 'mixed', 'reexport', 'reexport-ns',
-      'named-reexport', 'type-reexport', 'dynamic', 'cjs-module', 'ts-require', 'multiline', 'named-from',
+      'node:fs',
+      'lodash/fp',
+      '@scope/pkg/deep',
+      './types.js',
+      'side-effect',
+      'mixed',
+      'reexport',
+      'reexport-ns',
+      'named-reexport',
+      'type-reexport',
+      'dynamic',
+      'cjs-module',
+      'ts-require',
+      'multiline',
+      'named-from',
     ])
   })
 
@@ -35,7 +48,7 @@ describe('JavaScript and TypeScript imports', () => {
     const text = [
       "// import x from 'in-line-comment'",
       "/* require('in-block-comment') */",
-      "const s = \"import y from 'in-string'\"",
+      'const s = "import y from \'in-string\'"',
       "const t = `require('in-template') ${value} import z from 'tail'`",
       "const r = /import a from 'in-regex'/",
       "const d = total / count; const e = other / 2 // import q from 'after-division'",

@@ -8,7 +8,13 @@ const exact = (...texts: string[]) => texts.map((text) => ({ text, foldCase: fal
 describe('literal scanner', () => {
   it('reports the lines each literal occurs on, overlapping and nested literals included', () => {
     const scanner = new LiteralScanner(exact('he', 'she', 'hers', 'x'))
-    expect(scanner.scan('ushers\nhe he\nnothing\nShe')).toEqual(new Map([[0, [0, 7, 21]], [1, [0]], [2, [0]]]))
+    expect(scanner.scan('ushers\nhe he\nnothing\nShe')).toEqual(
+      new Map([
+        [0, [0, 7, 21]],
+        [1, [0]],
+        [2, [0]],
+      ]),
+    )
   })
 
   it('folds ASCII case and the Kelvin sign only for literals that ask for it', () => {
@@ -17,7 +23,13 @@ describe('literal scanner', () => {
       { text: 'kb', foldCase: false },
       { text: 'KB', foldCase: false },
     ])
-    expect(scanner.scan('a\u212aB\nKB\nkb\nk b')).toEqual(new Map([[0, [0, 4, 7]], [1, [7]], [2, [4]]]))
+    expect(scanner.scan('a\u212aB\nKB\nkb\nk b')).toEqual(
+      new Map([
+        [0, [0, 4, 7]],
+        [1, [7]],
+        [2, [4]],
+      ]),
+    )
   })
 
   it('folds s onto the long s as RE2 does, and escapes regular expression syntax', () => {
@@ -25,12 +37,23 @@ describe('literal scanner', () => {
       { text: 'ask', foldCase: true },
       { text: 'a.(b|c)', foldCase: false },
     ])
-    expect(scanner.scan('A\u017f\u212a\nabc\na.(b|c)\naSk')).toEqual(new Map([[0, [0, 16]], [1, [8]]]))
+    expect(scanner.scan('A\u017f\u212a\nabc\na.(b|c)\naSk')).toEqual(
+      new Map([
+        [0, [0, 16]],
+        [1, [8]],
+      ]),
+    )
   })
 
   it('finds literals that share long prefixes or start with one another', () => {
     const scanner = new LiteralScanner(exact('abcdefghijkx', 'abcdefghijky', 'abc', 'abcd'))
-    expect(scanner.scan('abcdefghijky\nab\nzabcd')).toEqual(new Map([[1, [0]], [2, [0, 16]], [3, [0, 16]]]))
+    expect(scanner.scan('abcdefghijky\nab\nzabcd')).toEqual(
+      new Map([
+        [1, [0]],
+        [2, [0, 16]],
+        [3, [0, 16]],
+      ]),
+    )
   })
 
   it('refuses literals that span lines', () => {
@@ -43,7 +66,25 @@ describe('literal scanner', () => {
   })
 
   it('finds every line on which RE2 finds the literal, case folded or not, on generated texts', () => {
-    const literals = ['todo', 'TODO', 'to', 'ask', 'kb', 'a.b', 'x', 'word', '😀x', '😀😀', '(', 'mysql', 'mysql2', 'abcdefghijkx', 'abcdefghijky', 'ta\u212a', 'pa\u017f\u017f'].flatMap((text) => [
+    const literals = [
+      'todo',
+      'TODO',
+      'to',
+      'ask',
+      'kb',
+      'a.b',
+      'x',
+      'word',
+      '😀x',
+      '😀😀',
+      '(',
+      'mysql',
+      'mysql2',
+      'abcdefghijkx',
+      'abcdefghijky',
+      'ta\u212a',
+      'pa\u017f\u017f',
+    ].flatMap((text) => [
       { text, foldCase: false },
       { text: text.toLowerCase(), foldCase: true },
     ])

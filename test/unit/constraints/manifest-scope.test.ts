@@ -6,7 +6,17 @@ import { SourceText } from '../../../src/constraints/scan/source-text.js'
 
 describe('package.json dependencies', () => {
   it('locates each dependency key of the configured fields', () => {
-    const text = ['{', '  "name": "app",', '  "scripts": { "mysql2": "not a dependency" },', '  "dependencies": {', '    "pg": "^8",', '    "mysql2": "^3"', '  },', '  "devDependencies": { "mysql": "2" }', '}'].join('\n')
+    const text = [
+      '{',
+      '  "name": "app",',
+      '  "scripts": { "mysql2": "not a dependency" },',
+      '  "dependencies": {',
+      '    "pg": "^8",',
+      '    "mysql2": "^3"',
+      '  },',
+      '  "devDependencies": { "mysql": "2" }',
+      '}',
+    ].join('\n')
     const found = readManifest(new SourceText('package.json', text), ['dependencies', 'devDependencies'])
     expect(found.map((dependency) => [dependency.name, dependency.field, dependency.line, dependency.column])).toEqual([
       ['pg', 'dependencies', 5, 5],
@@ -38,7 +48,25 @@ describe('path scope', () => {
 
   it('answers the common shapes (dir/**, **/*.ext, dir/**/*.ext) exactly as minimatch does', () => {
     const globs = ['src/**', 'src/**/*.ts', '**/*.py', 'services/api/**', 'src/**/*.d-ts']
-    const paths = ['src', 'src/a.ts', 'src/.ts', 'src/x/.ts', 'src/.hidden/a.ts', 'src/a/b/c.ts', 'srcx/a.ts', 'lib/src/a.ts', 'a.py', '.py', 'x/.py', 'x/y/.hidden.py', 'x/a.pyc', 'services/api', 'services/api/a', 'services/apix/a', 'src/q.d-ts']
+    const paths = [
+      'src',
+      'src/a.ts',
+      'src/.ts',
+      'src/x/.ts',
+      'src/.hidden/a.ts',
+      'src/a/b/c.ts',
+      'srcx/a.ts',
+      'lib/src/a.ts',
+      'a.py',
+      '.py',
+      'x/.py',
+      'x/y/.hidden.py',
+      'x/a.pyc',
+      'services/api',
+      'services/api/a',
+      'services/apix/a',
+      'src/q.d-ts',
+    ]
     const fast = new GlobMatcher()
     for (const glob of globs) {
       const reference = new Minimatch(glob, { dot: true })

@@ -41,12 +41,15 @@ describe('required literals', () => {
   it('finds the run of class characters a match cannot lack', () => {
     const run = (pattern: string) => {
       const found = requiredRun(pattern)
-      return found === undefined ? undefined : { min: found.min, members: String.fromCharCode(...[...found.members].flatMap((member, code) => (member === 1 ? [code] : []))) }
+      return found === undefined
+        ? undefined
+        : { min: found.min, members: String.fromCharCode(...[...found.members].flatMap((member, code) => (member === 1 ? [code] : []))) }
     }
     expect(run('[A-Z0-9]{32,}')).toEqual({ min: 32, members: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' })
     expect(run('x\\d{4}[a-c_]{2}')).toEqual({ min: 4, members: '0123456789' })
     expect(run('[]a-]{2,}')).toEqual({ min: 2, members: '-]a' })
-    for (const pattern of ['[^a]{5}', '(?i)[a-z]{5}', '[a-z]{5}|b', '[a-z]{0,5}', '([a-z]){5}', '[[:alpha:]]{5}', '[\\x41-Z]{5}', '[a-z]']) expect(run(pattern)).toBeUndefined()
+    for (const pattern of ['[^a]{5}', '(?i)[a-z]{5}', '[a-z]{5}|b', '[a-z]{0,5}', '([a-z]){5}', '[[:alpha:]]{5}', '[\\x41-Z]{5}', '[a-z]'])
+      expect(run(pattern)).toBeUndefined()
   })
 
   it('never rules out a text that a pattern matches (checked against re2js on generated texts)', () => {
@@ -59,7 +62,11 @@ describe('required literals', () => {
       for (const text of texts) {
         if (!regex.matcher(text).find()) continue
         const haystack = literals?.lowerCase === true ? text.toLowerCase() : text
-        if (literals !== undefined) expect(literals.anyOf.some((literal) => haystack.includes(literal)), `${pattern} matches ${JSON.stringify(text)}`).toBe(true)
+        if (literals !== undefined)
+          expect(
+            literals.anyOf.some((literal) => haystack.includes(literal)),
+            `${pattern} matches ${JSON.stringify(text)}`,
+          ).toBe(true)
         if (run !== undefined) expect(longestRun(text, run.members), `${pattern} matches ${JSON.stringify(text)}`).toBeGreaterThanOrEqual(run.min)
       }
     }

@@ -10,7 +10,18 @@ import { findInlineWaivers, type Waiver } from '../../../src/constraints/waivers
 import { applyWaivers, loadFileWaivers } from '../../../src/constraints/waivers/waivers.js'
 
 function rule(id: string, waivable = true): Rule {
-  const constraint: Constraint = { id, operator: 'must_not_match', target: 'code', pattern: 'x', paths: [], exclude: [], severity: 'block', message: undefined, waivable, line: 3 }
+  const constraint: Constraint = {
+    id,
+    operator: 'must_not_match',
+    target: 'code',
+    pattern: 'x',
+    paths: [],
+    exclude: [],
+    severity: 'block',
+    message: undefined,
+    waivable,
+    line: 3,
+  }
   return { constraint, item: { id: 'adr-1', title: 'T', path: 'knowledge/adr/adr-1.md' } as KnowledgeItem, regex: undefined }
 }
 
@@ -32,7 +43,12 @@ describe('inline waivers', () => {
   it('reads ids and the reason from a comment, not from code', () => {
     const source = new SourceText(
       'a.ts',
-      ['x() // mk-ignore no-x, strict -- legacy API, removed in Q3', 'const s = "mk-ignore no-x -- in a string"', '/* mk-ignore no-x */', '// syntax: mk-ignore <id> -- <reason>'].join('\n'),
+      [
+        'x() // mk-ignore no-x, strict -- legacy API, removed in Q3',
+        'const s = "mk-ignore no-x -- in a string"',
+        '/* mk-ignore no-x */',
+        '// syntax: mk-ignore <id> -- <reason>',
+      ].join('\n'),
     )
     const waivers = findInlineWaivers(source)
     expect(waivers.map((waiver) => [waiver.line, waiver.constraintIds, waiver.reason])).toEqual([
@@ -42,7 +58,10 @@ describe('inline waivers', () => {
   })
 
   it('finds one waiver per line wherever it is, \r\n line ends and a last line without a line break included', () => {
-    const source = new SourceText('a.py', ['# mk-ignore a -- first', 'x = 1  # mk-ignore b -- twice # mk-ignore c -- ignored', '', 'y = 2  # mk-ignore d -- last'].join('\r\n'))
+    const source = new SourceText(
+      'a.py',
+      ['# mk-ignore a -- first', 'x = 1  # mk-ignore b -- twice # mk-ignore c -- ignored', '', 'y = 2  # mk-ignore d -- last'].join('\r\n'),
+    )
     expect(findInlineWaivers(source).map((waiver) => [waiver.line, waiver.constraintIds, waiver.reason])).toEqual([
       [1, ['a'], 'first'],
       [2, ['b'], 'twice # mk-ignore c -- ignored'],
@@ -88,7 +107,9 @@ describe('the waivers file', () => {
 
   it('applies until it expires, then reports the expiry', async () => {
     const dir = await write(
-      ['waivers:', '  - constraint: no-x', '    paths: ["legacy/**"]', '    reason: migration ticket 42', '    owner: team-db', '    expires: 2026-06-14'].join('\n'),
+      ['waivers:', '  - constraint: no-x', '    paths: ["legacy/**"]', '    reason: migration ticket 42', '    owner: team-db', '    expires: 2026-06-14'].join(
+        '\n',
+      ),
     )
     const waivers = loadFileWaivers(dir, 'knowledge/waivers.yaml')
     const noX = rule('no-x')

@@ -10,14 +10,18 @@ import { failure } from '../../helpers/errors.js'
 
 const fixtures = fileURLToPath(new URL('../../fixtures/eval/', import.meta.url))
 
-
 describe('BEIR loader', () => {
   it('reads the corpus and only the queries with test judgments', async () => {
     const dataset = await loadBeir(join(fixtures, 'beir-tiny'))
     expect(dataset.documents).toHaveLength(4)
     expect(dataset.documents[0]).toEqual({ id: 'd1', title: 'Postgres at scale', text: 'We store every relational record in a PostgreSQL database cluster.' })
     expect(dataset.queries.map((query) => query.id)).toEqual(['q1', 'q2'])
-    expect(dataset.queries[1]?.grades).toEqual(new Map([['d3', 2], ['d2', 0]]))
+    expect(dataset.queries[1]?.grades).toEqual(
+      new Map([
+        ['d3', 2],
+        ['d2', 0],
+      ]),
+    )
   })
 
   describe('bad datasets', () => {

@@ -63,7 +63,9 @@ describe('runEval through the real search index', () => {
   })
 
   it('refuses vector modes without an embedding model', async () => {
-    const error: unknown = await runEval({ dataset: beir, modes: ['fulltext', 'vector'], textWeight: 0.7, embedder: undefined, workDir }).catch((thrown: unknown) => thrown)
+    const error: unknown = await runEval({ dataset: beir, modes: ['fulltext', 'vector'], textWeight: 0.7, embedder: undefined, workDir }).catch(
+      (thrown: unknown) => thrown,
+    )
     expect(error).toBeInstanceOf(MkError)
     expect((error as MkError).code).toBe('INVALID_INPUT')
     expect((error as MkError).message).toBe('mode vector needs an embedding model, and search.embedding.provider is none')

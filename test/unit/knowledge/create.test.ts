@@ -29,7 +29,13 @@ describe('planNewItem', () => {
     const plan = planNewItem(base, ws, { type: 'adr', title: 'First decision', source: undefined, today: '2026-11-21' })
     expect(plan.path).toBe('knowledge/adr/adr-0001-first-decision.md')
     await writeNewItem(plan, base)
-    const parsed = await parseKnowledgeFile({ path: plan.path, absolutePath: plan.absolutePath, source: 'project', layer: 'project', text: await readFile(plan.absolutePath, 'utf8') })
+    const parsed = await parseKnowledgeFile({
+      path: plan.path,
+      absolutePath: plan.absolutePath,
+      source: 'project',
+      layer: 'project',
+      text: await readFile(plan.absolutePath, 'utf8'),
+    })
     expect(parsed.problems).toEqual([])
     expect(parsed.item).toMatchObject({ id: 'adr-0001-first-decision', status: 'proposed', type: 'adr', title: 'First decision', date: '2026-11-21' })
   })

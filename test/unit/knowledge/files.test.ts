@@ -21,7 +21,7 @@ describe('knowledgePathFilter', () => {
     expect(isKnowledge('adr/0031-template-engine.md')).toBe(true)
   })
 
-  it('leaves out the project memory folder and every source\'s memory/ folder', () => {
+  it("leaves out the project memory folder and every source's memory/ folder", () => {
     expect(knowledgePathFilter(workspace, '/ws/knowledge')('memory/mem_1.md')).toBe(false)
     expect(knowledgePathFilter(workspace, '/home/.mk/sources/company')('memory/mem_1.md')).toBe(false)
     expect(knowledgePathFilter(workspace, '/home/.mk/sources/company')('adr/memory.md')).toBe(true)

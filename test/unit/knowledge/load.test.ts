@@ -25,7 +25,12 @@ describe('loadKnowledge', () => {
 
   it('skips the memory folder of every source, not only the project one', async () => {
     const config = 'knowledge:\n  sources:\n    - { name: project, layer: project, path: knowledge }\n    - { name: team, layer: team, path: team-knowledge }\n'
-    const base = await load({ '.mkrc': config, 'knowledge/a.md': item('a'), 'team-knowledge/b.md': item('b'), 'team-knowledge/memory/mem_1.md': '---\nlayer: team\n---\nfact\n' })
+    const base = await load({
+      '.mkrc': config,
+      'knowledge/a.md': item('a'),
+      'team-knowledge/b.md': item('b'),
+      'team-knowledge/memory/mem_1.md': '---\nlayer: team\n---\nfact\n',
+    })
     expect(base.items.map((entry) => entry.id)).toEqual(['a', 'b'])
     expect(base.problems).toEqual([])
   })
@@ -43,7 +48,11 @@ describe('loadKnowledge', () => {
 
   it('lets the most specific layer win and records what it shadows', async () => {
     const config = 'knowledge:\n  sources:\n    - { name: project, layer: project, path: knowledge }\n    - { name: company, layer: company, path: company }\n'
-    const base = await load({ '.mkrc': config, 'knowledge/a.md': item('shared', 'summary: project version\n'), 'company/a.md': item('shared', 'summary: company version\n') })
+    const base = await load({
+      '.mkrc': config,
+      'knowledge/a.md': item('shared', 'summary: project version\n'),
+      'company/a.md': item('shared', 'summary: company version\n'),
+    })
     expect(base.items).toHaveLength(1)
     expect(base.items[0]).toMatchObject({ layer: 'project', summary: 'project version' })
     expect(base.shadowed.get('shared')?.map((hidden) => hidden.layer)).toEqual(['company'])

@@ -46,7 +46,14 @@ describe('parseKnowledgeFile', () => {
   it('reads MADR 2 status lines and superseded-by links', async () => {
     const { item, problems } = await parseFixture(madrRepo, 'docs/decisions/0002-use-mysql.md')
     expect(problems).toEqual([])
-    expect(item).toMatchObject({ id: '0002-use-mysql', type: 'adr', status: 'superseded', supersededBy: ['0003-use-postgresql'], date: '2020-04-01', format: 'madr' })
+    expect(item).toMatchObject({
+      id: '0002-use-mysql',
+      type: 'adr',
+      status: 'superseded',
+      supersededBy: ['0003-use-postgresql'],
+      date: '2020-04-01',
+      format: 'madr',
+    })
   })
 
   it('reads MADR 3 frontmatter status with the title from the heading', async () => {

@@ -145,9 +145,13 @@ describe('the MCP tool host', () => {
       ...counter,
       name: 'test_writer',
       async run(_input, ctx) {
-        await ctx.resources.get('test-store', async () => 'store', () => {
-          events.push('store closed')
-        })
+        await ctx.resources.get(
+          'test-store',
+          async () => 'store',
+          () => {
+            events.push('store closed')
+          },
+        )
         await held
         events.push('write finished')
         return { output: { created: 1 }, display: 'written' }

@@ -16,14 +16,38 @@ const nobody = { agentId: undefined, sessionId: undefined }
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'mk-store-'))
-  const config = validateConfig({ knowledge: { sources: [{ name: 'project', layer: 'project', path: 'knowledge' }, { name: 'platform', layer: 'team', path: 'team-knowledge' }] } }, 'test')
+  const config = validateConfig(
+    {
+      knowledge: {
+        sources: [
+          { name: 'project', layer: 'project', path: 'knowledge' },
+          { name: 'platform', layer: 'team', path: 'team-knowledge' },
+        ],
+      },
+    },
+    'test',
+  )
   workspace = { root: join(base, 'ws'), configPath: undefined, config, mkHome: join(base, 'home'), stateDir: join(base, 'ws', '.mk') }
 })
 afterEach(() => rm(base, { recursive: true, force: true }))
 
 function record(content: string, layer: MemoryRecord['layer'] = 'user'): MemoryRecord {
   const now = new Date().toISOString()
-  return { id: newMemoryId(), layer, content, tags: [], created: now, updated: now, source: 'cli', refs: [], supersedes: [], expires: undefined, lane: 'private', owner: undefined, metadata: {} }
+  return {
+    id: newMemoryId(),
+    layer,
+    content,
+    tags: [],
+    created: now,
+    updated: now,
+    source: 'cli',
+    refs: [],
+    supersedes: [],
+    expires: undefined,
+    lane: 'private',
+    owner: undefined,
+    metadata: {},
+  }
 }
 
 const noHooks = { findDuplicate: async () => undefined, written: () => undefined }
@@ -65,7 +89,10 @@ describe('memory store', () => {
 
   it('writes nothing when the duplicate check finds the content', async () => {
     const folder = folderForLayer(workspace, nobody, 'user')
-    const outcome = await addMemory(workspace, folder, record('same'), { findDuplicate: async () => 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', written: () => undefined })
+    const outcome = await addMemory(workspace, folder, record('same'), {
+      findDuplicate: async () => 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+      written: () => undefined,
+    })
     expect(outcome).toEqual({ deduplicated: true, id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' })
     expect(existsSync(folder.dir)).toBe(false)
   })

@@ -12,7 +12,18 @@ import { memorySearch } from '../../../src/tools/memory/search.js'
 import { memoryShow } from '../../../src/tools/memory/show.js'
 import { tools } from '../../../src/tools/registry.js'
 
-const memoryAndIndexTools: AnyTool[] = [memoryAdd, memorySearch, memoryList, memoryShow, memoryDelete, memoryRestore, indexStatus, indexUpdate, indexRebuild, knowledgeQuery]
+const memoryAndIndexTools: AnyTool[] = [
+  memoryAdd,
+  memorySearch,
+  memoryList,
+  memoryShow,
+  memoryDelete,
+  memoryRestore,
+  indexStatus,
+  indexUpdate,
+  indexRebuild,
+  knowledgeQuery,
+]
 
 describe.each(memoryAndIndexTools.map((tool) => [tool.name, tool] as const))('%s', (name, tool) => {
   it('is registered, snake_case, and its examples are valid against its schemas', () => {

@@ -25,7 +25,17 @@ describe('search index', () => {
       memory('m1', 'We store everything in Postgres', { tags: ['db'] }),
       memory('m2', 'The staging database is read-only on Fridays', { layer: 'project', source: 'project' }),
       memory('m3', 'Lunch is at noon'),
-      { id: 'adr-1', kind: 'knowledge', layer: 'project', title: 'Use PostgreSQL', content: 'Relational data goes to postgres.', tags: [], updatedAt: 1, type: 'adr', status: 'accepted' },
+      {
+        id: 'adr-1',
+        kind: 'knowledge',
+        layer: 'project',
+        title: 'Use PostgreSQL',
+        content: 'Relational data goes to postgres.',
+        tags: [],
+        updatedAt: 1,
+        type: 'adr',
+        status: 'accepted',
+      },
     ])
     const hits = await index.search({ text: 'where is the postgres database', mode: 'hybrid', limit: 10 })
     expect(hits.map((hit) => hit.id)).toEqual(expect.arrayContaining(['m1', 'm2', 'adr-1']))

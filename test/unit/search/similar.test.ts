@@ -20,11 +20,21 @@ const runtime = { readOnly: false, logJson: false, agentId: undefined, sessionId
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'mk-similar-'))
-  workspace = { root: join(base, 'ws'), configPath: undefined, config: validateConfig({}, 'test'), mkHome: join(base, 'home'), stateDir: join(base, 'ws', '.mk') }
+  workspace = {
+    root: join(base, 'ws'),
+    configPath: undefined,
+    config: validateConfig({}, 'test'),
+    mkHome: join(base, 'home'),
+    stateDir: join(base, 'ws', '.mk'),
+  }
   resources = new Resources()
   // A long-lived process (the MCP server) that already holds an index with a loaded model.
   const embedder = wordEmbedder()
-  await resources.get('search-index', async () => openIndex(indexPathOf(workspace), { embedder }), (index) => index.close())
+  await resources.get(
+    'search-index',
+    async () => openIndex(indexPathOf(workspace), { embedder }),
+    (index) => index.close(),
+  )
 })
 afterEach(async () => {
   await resources.closeAll()

@@ -45,7 +45,16 @@ describe('sync keeps the search index fresh with only the changed items', () => 
     const identity = { agentId: undefined, sessionId: undefined }
     const index = await openWorkspaceIndex(workspace, () => undefined)
     const doc = (id: string): StoredDocument | undefined => index.getMany([id])[0]
-    const options = { force: false, types: undefined, layers: undefined, env: {}, timeoutMs: 5_000, warn: () => undefined, identity, openIndex: async () => index }
+    const options = {
+      force: false,
+      types: undefined,
+      layers: undefined,
+      env: {},
+      timeoutMs: 5_000,
+      warn: () => undefined,
+      identity,
+      openIndex: async () => index,
+    }
     try {
       await runSync(workspace, options)
       await ensureFresh(index, workspace, { identity, memory: false, warn: () => undefined })

@@ -35,10 +35,13 @@ async function frontServer(answer: Answer): Promise<string> {
   const target = new URL(remoteUrl)
   front = createServer((request, response) => {
     const forward = (): void => {
-      const upstream = httpRequest({ host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers }, (reply) => {
-        response.writeHead(reply.statusCode ?? 502, reply.headers)
-        reply.pipe(response)
-      })
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
+        (reply) => {
+          response.writeHead(reply.statusCode ?? 502, reply.headers)
+          reply.pipe(response)
+        },
+      )
       request.pipe(upstream)
     }
     const respond = (status: number, headers: Record<string, string> = {}): void => {
@@ -101,6 +104,8 @@ describe('a remote that refuses or stalls', () => {
     const url = await frontServer((_method, _url, respond) => respond(429, { 'Retry-After': '30' }))
     const { workspace } = await workspaceFor(url)
     const report = await syncKnowledge(workspace, { force: false, types: undefined, layers: undefined, env: {}, timeoutMs: 10_000, warn: () => undefined })
-    expect(report.failures).toEqual([expect.objectContaining({ source: 'company', errorCode: 'RATE_LIMITED', retryable: true, hint: 'run mk sync again in 30 s' })])
+    expect(report.failures).toEqual([
+      expect.objectContaining({ source: 'company', errorCode: 'RATE_LIMITED', retryable: true, hint: 'run mk sync again in 30 s' }),
+    ])
   })
 })

@@ -46,10 +46,13 @@ describe('syncKnowledge', () => {
   })
 
   test('a source removed from the config reports its items deleted; a changed layer re-processes the source', async () => {
-    const { temp, load } = await setUp('knowledge:\n  sources:\n    - {name: project, layer: project, path: knowledge}\n    - {name: team, layer: team, path: team}\n', {
-      'knowledge/adr/a.md': item('adr-a', 'adr'),
-      'team/policy/t.md': item('pol-t', 'policy'),
-    })
+    const { temp, load } = await setUp(
+      'knowledge:\n  sources:\n    - {name: project, layer: project, path: knowledge}\n    - {name: team, layer: team, path: team}\n',
+      {
+        'knowledge/adr/a.md': item('adr-a', 'adr'),
+        'team/policy/t.md': item('pol-t', 'policy'),
+      },
+    )
     await syncKnowledge(await load(), options)
     await temp.write('.mkrc', 'knowledge:\n  sources:\n    - {name: project, layer: org, path: knowledge}\n')
     const report = await syncKnowledge(await load(), options)
@@ -87,7 +90,10 @@ describe('syncKnowledge', () => {
     expect(first.changes.map((change) => change.id)).toEqual(['adr-a'])
     await remote.tag('v2')
     const workspace = await load()
-    const moved = await syncKnowledge({ ...workspace, config: { ...workspace.config, knowledge: { sources: [{ name: 'company', layer: 'company', url: remote.url, ref: 'v2' }] } } }, options)
+    const moved = await syncKnowledge(
+      { ...workspace, config: { ...workspace.config, knowledge: { sources: [{ name: 'company', layer: 'company', url: remote.url, ref: 'v2' }] } } },
+      options,
+    )
     expect(moved.failures).toEqual([])
     expect(moved.sources[0]).toMatchObject({ action: 'updated', commit: await remote.head() })
     expect(moved.changes.map((change) => change.id)).toEqual(['adr-b'])

@@ -110,7 +110,12 @@ describe('dispatch', () => {
     cancel.abort('the user moved on')
     expect(await outcome).toMatchObject({
       ok: false,
-      error: { errorCode: 'TIMEOUT', retryable: true, message: 'echo was cancelled by the caller before it finished (the user moved on)', details: { cancelled: true } },
+      error: {
+        errorCode: 'TIMEOUT',
+        retryable: true,
+        message: 'echo was cancelled by the caller before it finished (the user moved on)',
+        details: { cancelled: true },
+      },
     })
   })
 
@@ -132,7 +137,12 @@ describe('INVALID_INPUT for one-or-many fields', () => {
     const outcome = await dispatch(layered, { layer: ['team', 'galaxy'] }, caller())
     if (outcome.ok) throw new Error('expected an error')
     expect(outcome.error.details?.problems).toEqual([
-      { path: 'layer[1]', expected: 'one of "project", "team"', received: '"galaxy"', message: 'layer[1]: expected one of "project", "team", received "galaxy"' },
+      {
+        path: 'layer[1]',
+        expected: 'one of "project", "team"',
+        received: '"galaxy"',
+        message: 'layer[1]: expected one of "project", "team", received "galaxy"',
+      },
     ])
   })
 })

@@ -35,7 +35,10 @@ function nullInAnyOf(node: Record<string, unknown>): string | undefined {
 
 describe('generated tool schemas', () => {
   it('use no type arrays, propertyNames, $ref or patternProperties, in input or output', () => {
-    const found = tools.flatMap((tool) => [...uses(inputJsonSchema(tool), `${tool.name} input`, rejectedFeature), ...uses(outputJsonSchema(tool), `${tool.name} output`, rejectedFeature)])
+    const found = tools.flatMap((tool) => [
+      ...uses(inputJsonSchema(tool), `${tool.name} input`, rejectedFeature),
+      ...uses(outputJsonSchema(tool), `${tool.name} output`, rejectedFeature),
+    ])
     expect(found).toEqual([])
   })
 

@@ -30,7 +30,8 @@ describe('bundled embedding provider (Universal Sentence Encoder Lite)', () => {
   it('embeds by meaning, offline: 512-d unit vectors', async () => {
     const provider = await createEmbeddingProvider({ provider: 'bundled', allowDownload: false }, { workspaceRoot: '/nonexistent' })
     expect(provider?.modelId).toBe('bundled:universal-sentence-encoder-lite@1')
-    const [query, postgres, weather, empty] = (await provider?.embed(['what database do we use', 'We store everything in Postgres', 'It will rain tomorrow afternoon', ''], 'document')) ?? []
+    const [query, postgres, weather, empty] =
+      (await provider?.embed(['what database do we use', 'We store everything in Postgres', 'It will rain tomorrow afternoon', ''], 'document')) ?? []
     await provider?.close?.()
     if (query === undefined || postgres === undefined || weather === undefined || empty === undefined) throw new Error('missing vectors')
     expect(query).toHaveLength(512)

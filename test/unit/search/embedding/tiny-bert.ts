@@ -3,7 +3,22 @@ import { join } from 'node:path'
 import { onnx } from 'onnx-proto'
 
 /** The word pieces of the tiny model; ids are positions. */
-export const tinyVocabulary = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', 'we', 'store', 'everything', 'in', 'postgres', 'what', 'database', 'do', 'use', 'cats'] as const
+export const tinyVocabulary = [
+  '[PAD]',
+  '[UNK]',
+  '[CLS]',
+  '[SEP]',
+  'we',
+  'store',
+  'everything',
+  'in',
+  'postgres',
+  'what',
+  'database',
+  'do',
+  'use',
+  'cats',
+] as const
 export const tinyHiddenSize = 4
 /** The tokenizer keeps this many tokens, [CLS] and [SEP] included. */
 export const tinyMaxLength = 6
@@ -39,7 +54,14 @@ function tinyModel(): Uint8Array {
           attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
         },
       ],
-      initializer: [{ name: 'word_embeddings', dataType: float, dims: [tinyVocabulary.length, tinyHiddenSize], floatData: tinyVocabulary.flatMap((_, id) => tinyEmbedding(id)) }],
+      initializer: [
+        {
+          name: 'word_embeddings',
+          dataType: float,
+          dims: [tinyVocabulary.length, tinyHiddenSize],
+          floatData: tinyVocabulary.flatMap((_, id) => tinyEmbedding(id)),
+        },
+      ],
       input: ['input_ids', 'attention_mask', 'token_type_ids'].map((name) => ({ name, type: tensorType(int64, ['batch', 'sequence']) })),
       output: [{ name: 'last_hidden_state', type: tensorType(float, ['batch', 'sequence', tinyHiddenSize]) }],
     },
@@ -86,7 +108,15 @@ export async function writeTinyBert(folder: string): Promise<void> {
   await writeFile(join(folder, 'tokenizer.json'), JSON.stringify(tinyTokenizer()))
   await writeFile(
     join(folder, 'tokenizer_config.json'),
-    JSON.stringify({ tokenizer_class: 'BertTokenizer', model_max_length: tinyMaxLength, do_lower_case: true, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]' }),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      model_max_length: tinyMaxLength,
+      do_lower_case: true,
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+    }),
   )
 }
 

@@ -9,7 +9,6 @@ import { failure } from '../../../helpers/errors.js'
 
 const transformers = (model: string | undefined, allowDownload = false): EmbeddingSettings => ({ provider: 'transformers', model, allowDownload })
 
-
 describe('transformers embedding provider on a tiny generated BERT model', () => {
   let workspace: TempWorkspace
   let provider: EmbeddingProvider | undefined
@@ -35,8 +34,12 @@ describe('transformers embedding provider on a tiny generated BERT model', () =>
     const cls = tokenId('[CLS]')
     const sep = tokenId('[SEP]')
     // "We use Postgres" is padded to the longer text's length; padding must not count.
-    expect(Array.from(short ?? [])).toEqual(expectedVector([cls, tokenId('we'), tokenId('use'), tokenId('postgres'), sep]).map((value) => expect.closeTo(value, 5)))
-    expect(Array.from(long ?? [])).toEqual(expectedVector([cls, tokenId('what'), tokenId('database'), tokenId('do'), sep]).map((value) => expect.closeTo(value, 5)))
+    expect(Array.from(short ?? [])).toEqual(
+      expectedVector([cls, tokenId('we'), tokenId('use'), tokenId('postgres'), sep]).map((value) => expect.closeTo(value, 5)),
+    )
+    expect(Array.from(long ?? [])).toEqual(
+      expectedVector([cls, tokenId('what'), tokenId('database'), tokenId('do'), sep]).map((value) => expect.closeTo(value, 5)),
+    )
     expect(Math.hypot(...(short ?? []))).toBeCloseTo(1, 5)
   })
 
