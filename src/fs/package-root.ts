@@ -13,7 +13,7 @@ export function packageRoot(): string {
   let directory = dirname(fileURLToPath(import.meta.url))
   for (;;) {
     const manifest = join(directory, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'mk') return (cached = directory)
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'mk-knowledge') return (cached = directory)
     const parent = dirname(directory)
     if (parent === directory) throw new Error('cannot find the mk package folder')
     directory = parent

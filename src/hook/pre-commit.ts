@@ -29,7 +29,7 @@ export function preCommitScript(workspaceFromGitRoot: string): string {
     'fi',
     // mk was moved or uninstalled since the hook was written: say how to repair, not "mk: not found" (exit 127).
     'echo "Error [NOT_FOUND] the mk pre-commit hook cannot find mk: $mk_launcher is gone and mk is not on PATH" >&2',
-    'echo "hint: reinstall the hook with mk hook install (or npx mk hook install); git commit --no-verify skips it once" >&2',
+    'echo "hint: reinstall the hook with mk hook install (or npx mk-knowledge hook install); git commit --no-verify skips it once" >&2',
     'exit 2',
     '',
   ].join('\n')
@@ -94,12 +94,12 @@ export async function installPreCommitHook(workspaceRoot: string, gitRoot: strin
   return { path: shown, action, backup, hooksPath: configuredHooksPath(configFile) }
 }
 
-export const huskyEquivalent = 'echo "npx mk knowledge check --staged" > .husky/pre-commit'
+export const huskyEquivalent = 'echo "npx mk-knowledge knowledge check --staged" > .husky/pre-commit'
 
 export const lefthookEquivalent = [
   '# lefthook.yml',
   'pre-commit:',
   '  commands:',
   '    mk-knowledge-check:',
-  '      run: npx mk knowledge check --staged',
+  '      run: npx mk-knowledge knowledge check --staged',
 ].join('\n')

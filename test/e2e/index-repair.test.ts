@@ -64,4 +64,16 @@ describe('a corrupt index', () => {
     expect(healthy?.status).toBe('ok')
     expect((await readdir(join(workspace.root, '.mk'))).filter((name) => name.includes('rebuild'))).toEqual([])
   })
+
+  it('is named by doctor when it was found truncated and recreated, and is current again after a query', async () => {
+    const workspace = (ws = await makeWorkspace({ 'knowledge/adr/adr-0001-x.md': '---\ntitle: Use PostgreSQL\nstatus: accepted\n---\n# Use PostgreSQL\n' }))
+    const mk = (args: string[]): Promise<MkRun> => runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    expect((await mk(['knowledge', 'query', 'PostgreSQL', '--json'])).exitCode).toBe(0)
+    await workspace.write('.mk/index.db', 'SQLite format 3\u0000 cut short')
+    const doctor = parseJson<DoctorOutput>(await mk(['doctor', '--offline', '--json'])).checks.find((check) => check.name === 'index')
+    expect(doctor).toMatchObject({ status: 'warn', message: expect.stringContaining('truncated') })
+    expect((await mk(['knowledge', 'query', 'PostgreSQL', '--json'])).exitCode).toBe(0)
+    const after = parseJson<DoctorOutput>(await mk(['doctor', '--offline', '--json'])).checks.find((check) => check.name === 'index')
+    expect(after).toMatchObject({ status: 'ok' })
+  })
 })

@@ -124,7 +124,7 @@ describe('mk knowledge new', () => {
   it('writes a numbered ADR that lint accepts, and refuses in read-only mode', async () => {
     await setup({ '.mkrc': adrToolsConfig, ...adrToolsRepo })
     const created = parseJson<{ id: string; path: string }>(await mk(['knowledge', 'new', 'adr', 'Use gRPC', '--json']))
-    expect(created).toEqual({ id: '0004-use-grpc', path: 'doc/adr/0004-use-grpc.md' })
+    expect(created).toEqual({ id: '0004-use-grpc', path: 'doc/adr/0004-use-grpc.md', redactions: [] })
     expect((await mk(['knowledge', 'lint'])).exitCode).toBe(0)
     const shown = parseJson<{ status: string }>(await mk(['knowledge', 'show', '0004-use-grpc', '--json']))
     expect(shown.status).toBe('proposed')

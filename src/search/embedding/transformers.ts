@@ -12,9 +12,28 @@ function describe(location: ModelLocation): string {
   return location.kind === 'folder' ? `model folder ${location.folder}` : `model ${location.id}`
 }
 
-async function loadPipeline(location: ModelLocation): Promise<FeatureExtractionPipeline> {
+type Transformers = typeof import('@huggingface/transformers')
+
+/**
+ * The runtime is an optional install (about 480 MB with ONNX Runtime and sharp): mk's own
+ * package does not depend on it, so its absence is the user's one command away.
+ */
+async function importTransformers(): Promise<Transformers> {
   try {
-    const { env, pipeline } = await importPackage<typeof import('@huggingface/transformers')>('@huggingface/transformers')
+    return await importPackage<Transformers>('@huggingface/transformers')
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes('@huggingface/transformers')) throw error
+    throw new MkError('PROVIDER_ERROR', 'the transformers embedding provider needs @huggingface/transformers, which is not installed', {
+      details: {
+        hint: 'run: ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers (where mk-knowledge is installed; add -g for a global mk), or set search.embedding.provider to "bundled" in .mkrc',
+      },
+    })
+  }
+}
+
+async function loadPipeline(location: ModelLocation): Promise<FeatureExtractionPipeline> {
+  const { env, pipeline } = await importTransformers()
+  try {
     env.allowLocalModels = true
     if (location.kind === 'folder') {
       // An absolute path is not a hub id, so transformers.js reads the folder itself; nothing is fetched.
@@ -101,8 +120,8 @@ export function createTransformersProvider(location: ModelLocation, dimensions: 
 
 /** Reads the embedding size of a hub model from its config.json, downloading that one small file. */
 export async function fetchHubDimensions(location: Extract<ModelLocation, { kind: 'hub' }>): Promise<number> {
+  const { AutoConfig, env } = await importTransformers()
   try {
-    const { AutoConfig, env } = await importPackage<typeof import('@huggingface/transformers')>('@huggingface/transformers')
     env.allowRemoteModels = true
     env.cacheDir = location.cacheDir
     const config = (await AutoConfig.from_pretrained(location.id, { cache_dir: location.cacheDir })) as unknown as Record<string, unknown>

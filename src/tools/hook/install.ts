@@ -27,8 +27,8 @@ export const hookInstall = defineTool({
       output: {
         path: '.git/hooks/pre-commit',
         action: 'created',
-        husky: 'echo "npx mk knowledge check --staged" > .husky/pre-commit',
-        lefthook: '# lefthook.yml\npre-commit:\n  commands:\n    mk-knowledge-check:\n      run: npx mk knowledge check --staged',
+        husky: 'echo "npx mk-knowledge knowledge check --staged" > .husky/pre-commit',
+        lefthook: '# lefthook.yml\npre-commit:\n  commands:\n    mk-knowledge-check:\n      run: npx mk-knowledge knowledge check --staged',
       },
     },
   ],
