@@ -83,10 +83,11 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
 
   const written =
     data.status !== undefined && data.status !== null
-      ? { text: String(data.status), line: frontmatter.lineOf(['status']), inBody: false }
+      ? { text: String(data.status), line: undefined, inBody: false }
       : { ...findWrittenStatus(lines), inBody: true }
   const reading = written.text === undefined ? undefined : readStatus(written.text, file.statusMap)
-  const statusLine = written.line ?? 1
+  // Finding a frontmatter key's line loads a YAML parser (tens of ms): only a reported problem pays for it.
+  const statusLine = (): number => (written.inBody ? (written.line ?? 1) : frontmatter.lineOf(['status']))
   if (reading === undefined) {
     problems.add(
       'info',
@@ -96,7 +97,7 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
     )
   } else if (!reading.known) {
     problems.warning(
-      statusLine,
+      statusLine(),
       'unmapped-status',
       `status "${reading.raw}" maps to none of ${knowledgeStatuses.join(', ')}; it loads as written and its constraints are not enforced (map it with knowledge.statusMap in .mkrc)`,
     )
@@ -124,10 +125,10 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
   }
   const relationLines = {
     get supersedes() {
-      return data.supersedes !== undefined ? frontmatter.lineOf(['supersedes']) : statusLine
+      return data.supersedes !== undefined ? frontmatter.lineOf(['supersedes']) : statusLine()
     },
     get supersededBy() {
-      return data.superseded_by !== undefined ? frontmatter.lineOf(['superseded_by']) : statusLine
+      return data.superseded_by !== undefined ? frontmatter.lineOf(['superseded_by']) : statusLine()
     },
   }
 
