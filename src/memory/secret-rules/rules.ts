@@ -24,7 +24,7 @@ interface CompiledRule {
   entropy: number | undefined
   secretGroup: number | undefined
   allow: { regex: RE2JS; target: string }[]
-  stopwords: string[]
+  stopwords: ReadonlySet<string>
 }
 
 export interface FoundSecret {
@@ -48,7 +48,7 @@ function rules(): NonNullable<typeof compiled> {
       entropy: rule.entropy,
       secretGroup: rule.secretGroup,
       allow: (rule.allow ?? []).map((entry) => ({ regex: RE2JS.compile(entry.regex), target: entry.target })),
-      stopwords: (rule.stopwords ?? []).map((word) => word.toLowerCase()),
+      stopwords: new Set((rule.stopwords ?? []).map((word) => word.toLowerCase())),
     })),
     allow: gitleaks.allow.map((pattern) => RE2JS.compile(pattern)),
     stopwords: gitleaks.stopwords.map((word) => word.toLowerCase()),
@@ -78,9 +78,20 @@ function secretOf(matcher: ReturnType<RE2JS['matcher']>, rule: CompiledRule): st
   return matcher.group() ?? ''
 }
 
+/**
+ * gitleaks lets a value through when any stopword is a substring of it, so one random key in
+ * twenty ("…SF66L8a5…flat…") leaks. A value counts as a placeholder here only when its words
+ * (runs of letters, split at camelCase) that are stopwords make up at least half of it.
+ */
+function madeOfStopwords(secret: string, stopwords: ReadonlySet<string>): boolean {
+  const words = secret.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? []
+  const covered = words.filter((word) => stopwords.has(word.toLowerCase())).reduce((sum, word) => sum + word.length, 0)
+  return covered * 2 >= secret.length
+}
+
 function allowed(secret: string, match: string, rule: CompiledRule, set: NonNullable<typeof compiled>): boolean {
-  const lower = secret.toLowerCase()
-  if ([...set.stopwords, ...rule.stopwords].some((word) => lower.includes(word))) return true
+  if (set.stopwords.some((word) => secret.toLowerCase().includes(word))) return true
+  if (rule.stopwords.size > 0 && madeOfStopwords(secret, rule.stopwords)) return true
   if (set.allow.some((pattern) => pattern.matcher(secret).find())) return true
   return rule.allow.some((entry) => entry.regex.matcher(entry.target === 'match' ? match : secret).find())
 }
