@@ -38,7 +38,6 @@ export function pendingCount(db: Database.Database): number {
   return db.prepare('SELECT count(*) FROM docs WHERE embedded = 0').pluck().get() as number
 }
 
-/** Embed every document that has no vector yet. Returns how many were embedded. */
 /** Embed the documents waiting for a vector, a batch at a time; each batch is committed, so stopping (an aborted signal) loses nothing. */
 export async function embedPending(
   db: Database.Database,

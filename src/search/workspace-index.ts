@@ -67,20 +67,31 @@ export async function ensureFresh(index: SearchIndex, workspace: Workspace, opti
   return report
 }
 
-/**
- * A search embeds the documents still waiting for a vector, but only a few: embedding runs at
- * tens of texts a second, and one search must stay quick. The rest are found by full text
- * until `mk index update` (or later searches) embed them.
- */
-export const maxEmbeddedPerSearch = 64
+export interface SearchReadiness {
+  /** What the search really runs as: hybrid only when a model is configured and answered. */
+  searchMode: 'hybrid' | 'fulltext'
+  /** Documents still without a vector (found by full text only): the embedding was stopped or failed. */
+  pendingEmbeddings: number
+}
 
-export async function embedSomePending(index: SearchIndex, warn: (message: string) => void): Promise<void> {
-  if (!index.canSearchVectors) return
-  const pending = index.pendingCount()
-  if (pending === 0) return
-  if (pending > maxEmbeddedPerSearch) {
-    warn(`${pending} documents have no embedding yet and are found by full text only; run mk index update to embed them`)
-    return
+/**
+ * Embed every document still waiting for a vector before a search, in committed batches with
+ * progress, so that no memory is searched by full text alone after a bulk add, a fresh clone or
+ * a pull. A model that fails leaves the search on full text, with a warning, and says so.
+ */
+export async function embedBeforeSearch(
+  index: SearchIndex,
+  options: { warn: (message: string) => void; progress?: ((done: number, total: number) => void) | undefined; signal?: AbortSignal },
+): Promise<SearchReadiness> {
+  if (!index.canSearchVectors) return { searchMode: 'fulltext', pendingEmbeddings: 0 }
+  if (index.pendingCount() === 0) return { searchMode: 'hybrid', pendingEmbeddings: 0 }
+  try {
+    await index.embedPending(options.progress, options.signal)
+    return { searchMode: 'hybrid', pendingEmbeddings: index.pendingCount() }
+  } catch (error) {
+    if (!(error instanceof MkError) || options.signal?.aborted === true) throw error
+    const pendingEmbeddings = index.pendingCount()
+    options.warn(`${error.message}; searching full text only, ${pendingEmbeddings} documents are still waiting for an embedding`)
+    return { searchMode: 'fulltext', pendingEmbeddings }
   }
-  await index.embedPending()
 }

@@ -45,7 +45,7 @@ export const knowledgeQuery = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh, embedSomePending }, { readKnowledgeItems }] = await Promise.all([
+    const [{ ensureFresh, embedBeforeSearch }, { readKnowledgeItems }] = await Promise.all([
       import('../../search/workspace-index.js'),
       import('../../search/knowledge-items.js'),
     ])
@@ -67,8 +67,12 @@ export const knowledgeQuery = defineTool({
         .map((doc) => doc.id)
         .sort((a, b) => a.localeCompare(b))
     } else {
-      await embedSomePending(index, ctx.warn)
-      const hits = await index.search({ text: input.text, mode: 'hybrid', limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
+      const { searchMode } = await embedBeforeSearch(index, {
+        warn: ctx.warn,
+        progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
+        signal: ctx.signal,
+      })
+      const hits = await index.search({ text: input.text, mode: searchMode, limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
       // Similarities of the bundled encoder have no usable absolute floor (unrelated texts reach 0.6), so an item
       // must contain a query word to match; meaning then decides the order among the matches.
       ids = hits.filter((hit) => hit.scores.text !== undefined).map((hit) => hit.id)

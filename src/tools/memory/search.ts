@@ -51,7 +51,11 @@ export const memorySearch = defineTool({
         `How many memories matched before limit: those sharing a word with the query or passing threshold, plus those shown (counted among the best ${candidatePool})`,
       ),
     searchedLayers: z.array(memoryLayerSchema),
-    searchMode: z.enum(['hybrid', 'fulltext']).describe('fulltext when no embedding model is configured'),
+    searchMode: z.enum(['hybrid', 'fulltext']).describe('What really ran: fulltext when no embedding model is configured or it failed'),
+    pendingEmbeddings: z
+      .number()
+      .int()
+      .describe('Memories and knowledge items still without an embedding, found by full text only (0 unless embedding was stopped or failed)'),
   }),
   examples: [
     {
@@ -74,11 +78,12 @@ export const memorySearch = defineTool({
         totalCount: 1,
         searchedLayers: ['user', 'project'],
         searchMode: 'hybrid',
+        pendingEmbeddings: 0,
       },
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFolders }, { ensureFresh, embedSomePending }] = await Promise.all([
+    const [{ visibleFolders }, { ensureFresh, embedBeforeSearch }] = await Promise.all([
       import('../../memory/locations.js'),
       import('../../search/workspace-index.js'),
     ])
@@ -92,13 +97,16 @@ export const memorySearch = defineTool({
     }
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
-    const searchMode: 'hybrid' | 'fulltext' = index.effectiveMode('hybrid') === 'hybrid' ? 'hybrid' : 'fulltext'
-    await embedSomePending(index, ctx.warn)
+    const { searchMode, pendingEmbeddings } = await embedBeforeSearch(index, {
+      warn: ctx.warn,
+      progress: (done, total) => ctx.progress?.({ phase: 'embedding new memories', done, total }),
+      signal: ctx.signal,
+    })
     // Ranked past the limit, so that copies of one fact in several layers collapse into one
     // result and totalCount says how many matched, not how many were shown.
     const hits = await index.search({
       text: input.query,
-      mode: 'hybrid',
+      mode: searchMode,
       limit: candidatePool,
       textWeight: ctx.workspace.config.search.textWeight,
       filters: { kind: 'memory', sources: folders.map((folder) => folder.key), ...(input.tags === undefined ? {} : { tags: input.tags }) },
@@ -145,7 +153,7 @@ export const memorySearch = defineTool({
             ),
             style.dim(`${results.length} of ${totalCount} ${totalCount === 1 ? 'memory' : 'memories'} (${searchMode}; layers ${searchedLayers.join(', ')})`),
           ].join('\n')
-    return { output: { success: true as const, results: marked, totalCount, searchedLayers, searchMode }, display }
+    return { output: { success: true as const, results: marked, totalCount, searchedLayers, searchMode, pendingEmbeddings }, display }
   },
 })
 
