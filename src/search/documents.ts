@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import { filterClause } from './filters.js'
+import { compoundWordParts } from './identifier-parts.js'
 import { contentHash, dedupKey } from './normalise.js'
 import type { IndexDocument, SearchFilters } from './types.js'
 
@@ -99,7 +100,8 @@ export function upsertDocuments(db: Database.Database, docs: readonly IndexDocum
         deleteTags.run(rowid)
         if (existing.content_hash !== values.contentHash) deleteVector?.run(BigInt(rowid))
       }
-      insertText.run(rowid, text)
+      const parts = compoundWordParts(text)
+      insertText.run(rowid, parts === '' ? text : `${text}\n${parts}`)
       for (const tag of doc.tags) insertTag.run(tag, rowid)
     }
   }).immediate()

@@ -1,3 +1,5 @@
+import { compoundWordParts } from './identifier-parts.js'
+
 /** Common English words that carry no meaning for retrieval; dropping them from queries keeps BM25 on the content words. */
 const stopWords = new Set(
   (
@@ -11,7 +13,8 @@ const stopWords = new Set(
 
 /** Words of a text as FTS5 sees them (letters and digits, lower case). */
 export function queryTerms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const parts = compoundWordParts(text)
+  const words = `${text} ${parts}`.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
   const content = words.filter((word) => !stopWords.has(word))
   // A query of only stop words ("who is it") still searches for them rather than for nothing.
   return [...new Set(content.length > 0 ? content : words)]

@@ -1,5 +1,5 @@
 /** Bump when the tables change: an index of another version is rebuilt from the files. */
-export const schemaVersion = 1
+export const schemaVersion = 2
 
 /** Written into `meta` so a SQLite file that is not ours is never mistaken for an index. */
 export const applicationTag = 'mk-index'

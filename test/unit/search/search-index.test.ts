@@ -19,6 +19,24 @@ function memory(id: string, content: string, extra: Partial<IndexDocument> = {})
 }
 
 describe('search index', () => {
+  // Issue 13: full text matches the parts of product names and identifiers.
+  it('finds PostgreSQL by "postgres", getUserName by "user name" and userId by "user_id"', async () => {
+    const index = openIndex(path)
+    index.upsert([
+      memory('adr', 'Use PostgreSQL for relational data'),
+      memory('call', 'Call getUserName from the OrderService'),
+      memory('field', 'Every event carries a userId'),
+      memory('other', 'Lunch is at noon'),
+    ])
+    const ids = async (text: string) => (await index.search({ text, mode: 'fulltext', limit: 10 })).map((hit) => hit.id)
+    expect(await ids('postgres')).toEqual(['adr'])
+    expect((await ids('user name'))[0]).toBe('call')
+    expect(await ids('order service')).toEqual(['call'])
+    expect((await ids('user_id'))[0]).toBe('field')
+    expect((await ids('userId'))[0]).toBe('field')
+    index.close()
+  })
+
   it('finds documents by full text, ranked by BM25, with filters', async () => {
     const index = openIndex(path)
     index.upsert([
