@@ -62,6 +62,12 @@ describe('stopwords never let a random value through', () => {
     expect((await redactSecrets(`the vault login gave ${token} for now`)).text).not.toContain(token)
   })
 
+  it('redacts a generic key made only of letters, as a random one sometimes is', async () => {
+    const key = 'QwhTbRkzPmXcVnLaSdFgJyUeIoWqZxCv'
+    expect((await redactSecrets(`api_key=${key}`)).text).not.toContain(key)
+    expect((await redactSecrets('api_key=ThisIsMyApiKeyPlaceholderValue')).text).toBe('api_key=ThisIsMyApiKeyPlaceholderValue')
+  })
+
   it('still leaves placeholders made of stopwords alone', async () => {
     for (const text of ['api_key=your_api_key_here', 'token: example-token-value', 'secret=changeme-placeholder'])
       expect((await redactSecrets(text)).text).toBe(text)
