@@ -23,6 +23,12 @@ export function recallAtK(ranked: readonly string[], relevant: ReadonlySet<strin
   return found.size / relevant.size
 }
 
+/** 1 / the rank of the first relevant document within the top k, else 0. */
+export function reciprocalRankAtK(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
+  const position = ranked.slice(0, k).findIndex((id) => relevant.has(id))
+  return position < 0 ? 0 : 1 / (position + 1)
+}
+
 export function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length
 }

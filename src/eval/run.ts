@@ -5,9 +5,10 @@ import { openIndex, type SearchIndex } from '../search/search-index.js'
 import type { SearchMode } from '../search/types.js'
 import { loadBeir } from './beir.js'
 import type { DatasetSpec } from './dataset.js'
-import { loadLocomo, locomoCategories } from './locomo.js'
+import { loadLocomo } from './locomo.js'
 import { mean, percentile } from './metrics.js'
-import { beirSuite, limitQueries, locomoSuite, type Suite, type SuiteQuery } from './suites.js'
+import { beirSuite, limitQueries, locomoSuite, teamSuite, type Suite, type SuiteQuery } from './suites.js'
+import { loadTeam } from './team.js'
 
 export interface EvalRequest {
   dataset: DatasetSpec
@@ -46,7 +47,14 @@ export interface EvalReport {
 }
 
 async function loadSuite(dataset: DatasetSpec): Promise<Suite> {
-  return dataset.kind === 'beir' ? beirSuite(await loadBeir(dataset.path)) : locomoSuite(await loadLocomo(dataset.path))
+  switch (dataset.kind) {
+    case 'beir':
+      return beirSuite(await loadBeir(dataset.path))
+    case 'locomo':
+      return locomoSuite(await loadLocomo(dataset.path))
+    case 'team':
+      return teamSuite(await loadTeam(dataset.path))
+  }
 }
 
 function averages(rows: readonly Record<string, number>[]): Record<string, number> {
@@ -54,12 +62,15 @@ function averages(rows: readonly Record<string, number>[]): Record<string, numbe
   return Object.fromEntries(names.map((name) => [name, mean(rows.map((row) => row[name] ?? 0))]))
 }
 
-function byCategory(scored: readonly { query: SuiteQuery; metrics: Record<string, number> }[]): CategoryResult[] | undefined {
+function byCategory(
+  scored: readonly { query: SuiteQuery; metrics: Record<string, number> }[],
+  names: Readonly<Record<number, string>> = {},
+): CategoryResult[] | undefined {
   const categories = [...new Set(scored.flatMap(({ query }) => (query.category === undefined ? [] : [query.category])))].sort((a, b) => a - b)
   if (categories.length === 0) return undefined
   return categories.map((category) => {
     const rows = scored.filter(({ query }) => query.category === category).map(({ metrics }) => metrics)
-    return { category, name: locomoCategories[category] ?? `category ${category}`, questions: rows.length, metrics: averages(rows) }
+    return { category, name: names[category] ?? `category ${category}`, questions: rows.length, metrics: averages(rows) }
   })
 }
 
@@ -121,7 +132,7 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
           request.progress?.(`searching (${mode})`, scored.length, totalQueries)
         }
       }
-      const categories = byCategory(scored)
+      const categories = byCategory(scored, suite.categoryNames)
       results.push({
         mode,
         metrics: averages(scored.map(({ metrics }) => metrics)),

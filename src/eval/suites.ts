@@ -1,7 +1,8 @@
 import type { IndexDocument } from '../search/types.js'
 import type { BeirDataset } from './beir.js'
-import type { LocomoConversation } from './locomo.js'
-import { ndcgAtK, recallAtK } from './metrics.js'
+import { locomoCategories, type LocomoConversation } from './locomo.js'
+import { ndcgAtK, recallAtK, reciprocalRankAtK } from './metrics.js'
+import { teamQuestionKinds, type TeamDataset } from './team.js'
 
 export interface SuiteQuery {
   text: string
@@ -20,6 +21,8 @@ export interface SuiteGroup {
 export interface Suite {
   /** How many results each query retrieves. */
   depth: number
+  /** Names of the query categories, for the per-category report. */
+  categoryNames?: Readonly<Record<number, string>>
   groups: SuiteGroup[]
 }
 
@@ -51,6 +54,7 @@ export function beirSuite(dataset: BeirDataset): Suite {
 export function locomoSuite(conversations: readonly LocomoConversation[]): Suite {
   return {
     depth: 25,
+    categoryNames: locomoCategories,
     groups: conversations.map((conversation) => ({
       name: conversation.id,
       documents: conversation.turns.map((turn) => document(turn.id, turn.text)),
@@ -67,6 +71,33 @@ export function locomoSuite(conversations: readonly LocomoConversation[]): Suite
         }
       }),
     })),
+  }
+}
+
+/** Team memories: one index; P@1, R@3, R@10 and MRR@10 per question, reported per kind of question. */
+export function teamSuite(dataset: TeamDataset): Suite {
+  return {
+    depth: 10,
+    categoryNames: Object.fromEntries(teamQuestionKinds.map((kind, index) => [index + 1, kind])),
+    groups: [
+      {
+        name: 'team',
+        documents: dataset.memories.map((memory) => document(memory.id, memory.content)),
+        queries: dataset.questions.map((question) => {
+          const answers = new Set(question.answers)
+          return {
+            text: question.text,
+            category: teamQuestionKinds.indexOf(question.kind) + 1,
+            score: (ranked) => ({
+              precisionAt1: ranked[0] !== undefined && answers.has(ranked[0]) ? 1 : 0,
+              recallAt3: recallAtK(ranked, answers, 3),
+              recallAt10: recallAtK(ranked, answers, 10),
+              mrrAt10: reciprocalRankAtK(ranked, answers, 10),
+            }),
+          }
+        }),
+      },
+    ],
   }
 }
 

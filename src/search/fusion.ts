@@ -1,21 +1,7 @@
 export interface Scored {
   rowid: number
+  /** Evidence in [0, 1] on a scale shared by every query (see text-evidence.ts and vector-evidence.ts). */
   score: number
-}
-
-/** Scale scores to [0, 1] over one result list; a list whose scores are all equal maps to 1. */
-export function minMaxNormalise(list: readonly Scored[]): Map<number, number> {
-  const normalised = new Map<number, number>()
-  if (list.length === 0) return normalised
-  let min = Infinity
-  let max = -Infinity
-  for (const { score } of list) {
-    min = Math.min(min, score)
-    max = Math.max(max, score)
-  }
-  const range = max - min
-  for (const { rowid, score } of list) normalised.set(rowid, range === 0 ? 1 : (score - min) / range)
-  return normalised
 }
 
 export interface Fused {
@@ -26,19 +12,18 @@ export interface Fused {
 }
 
 /**
- * Hybrid ranking: min-max normalised weighted sum. Measured on SciFact and LoCoMo it beat
- * reciprocal rank fusion whenever the vector list is weaker than BM25 (see the index ADR).
+ * Hybrid ranking: a weighted sum of the two kinds of evidence, each already on an absolute
+ * scale, so a strong match by meaning can outrank a weak match by words and a query that
+ * matches nothing well scores low (see the embedding model ADR for the measurements).
  */
 export function fuse(text: readonly Scored[], vector: readonly Scored[], textWeight: number): Fused[] {
-  const textNorm = minMaxNormalise(text)
-  const vectorNorm = minMaxNormalise(vector)
-  const raw = new Map<number, { text?: number; vector?: number }>()
-  for (const { rowid, score } of text) raw.set(rowid, { text: score })
-  for (const { rowid, score } of vector) raw.set(rowid, { ...raw.get(rowid), vector: score })
+  const parts = new Map<number, { text?: number; vector?: number }>()
+  for (const { rowid, score } of text) parts.set(rowid, { text: score })
+  for (const { rowid, score } of vector) parts.set(rowid, { ...parts.get(rowid), vector: score })
   const fused: Fused[] = []
-  for (const [rowid, parts] of raw) {
-    const score = textWeight * (textNorm.get(rowid) ?? 0) + (1 - textWeight) * (vectorNorm.get(rowid) ?? 0)
-    fused.push({ rowid, score, text: parts.text, vector: parts.vector })
+  for (const [rowid, part] of parts) {
+    const score = textWeight * (part.text ?? 0) + (1 - textWeight) * (part.vector ?? 0)
+    fused.push({ rowid, score, text: part.text, vector: part.vector })
   }
   return fused.sort((a, b) => b.score - a.score || a.rowid - b.rowid)
 }

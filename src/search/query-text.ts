@@ -19,9 +19,3 @@ export function queryTerms(text: string): string[] {
   // A query of only stop words ("who is it") still searches for them rather than for nothing.
   return [...new Set(content.length > 0 ? content : words)]
 }
-
-/** An FTS5 MATCH expression for documents holding at least one of the terms, each quoted so no word is read as an operator. */
-export function ftsQuery(text: string): string | undefined {
-  const terms = queryTerms(text)
-  return terms.length === 0 ? undefined : terms.map((term) => `"${term}"`).join(' OR ')
-}

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3'
 import { filterClause, hasNarrowingFilter } from './filters.js'
 import { fuse, type Scored } from './fusion.js'
-import { ftsQuery } from './query-text.js'
+import { textEvidence } from './text-evidence.js'
 import type { SearchFilters, SearchHit, SearchRequest } from './types.js'
+import { vectorCalibration } from './vector-evidence.js'
 import type { Embed } from './vector-store.js'
 
 /** How many candidates each list contributes to fusion, at least. */
@@ -14,8 +15,8 @@ const maxKnn = 4096
 export async function rank(db: Database.Database, embed: Embed | undefined, request: SearchRequest): Promise<SearchHit[]> {
   const mode = request.mode
   const candidates = Math.max(request.limit, minCandidates)
-  const textList = mode === 'vector' ? [] : textCandidates(db, request.text, request.filters, candidates)
-  const vectorList = mode === 'fulltext' ? [] : await vectorCandidates(db, embed, request.text, request.filters, candidates)
+  const textList = mode === 'vector' ? [] : textEvidence(db, request.text, request.filters, candidates)
+  const vectorList = mode === 'fulltext' ? [] : await vectorEvidence(db, embed, request.text, request.filters, candidates)
   const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.7)
   const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
   const idOf = db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
@@ -38,24 +39,11 @@ export async function nearDuplicates(
   minSimilarity: number,
   limit: number,
 ): Promise<SearchHit[]> {
-  const candidates = await vectorCandidates(db, embed, text, filters, limit)
+  const { scored: candidates } = await vectorCandidates(db, embed, text, filters, limit)
   const idOf = db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
   return candidates
     .filter((candidate) => candidate.score >= minSimilarity)
     .map((candidate) => ({ id: idOf.get(candidate.rowid) as string, score: candidate.score, scores: { vector: candidate.score } }))
-}
-
-function textCandidates(db: Database.Database, text: string, filters: SearchFilters | undefined, limit: number): Scored[] {
-  const match = ftsQuery(text)
-  if (match === undefined) return []
-  const where = filterClause(filters)
-  const rows = db
-    .prepare(
-      `SELECT d.rowid AS rowid, -bm25(docs_fts) AS score FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
-       WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
-    )
-    .all(match, ...where.params, limit) as Scored[]
-  return rows
 }
 
 async function vectorCandidates(
@@ -64,10 +52,10 @@ async function vectorCandidates(
   text: string,
   filters: SearchFilters | undefined,
   limit: number,
-): Promise<Scored[]> {
-  if (embed === undefined || text.trim() === '') return []
+): Promise<{ query: Float32Array | undefined; scored: Scored[] }> {
+  if (embed === undefined || text.trim() === '') return { query: undefined, scored: [] }
   const [query] = await embed([text], 'query')
-  if (query === undefined) return []
+  if (query === undefined) return { query: undefined, scored: [] }
   const where = filterClause(filters)
   const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
   const nearest = db.prepare('SELECT rowid, distance FROM vectors WHERE embedding MATCH ? AND k = ?').all(query, k) as {
@@ -77,7 +65,7 @@ async function vectorCandidates(
   const allowed = db.prepare(`SELECT 1 FROM docs d WHERE d.rowid = ? AND ${where.sql}`)
   const kept = nearest.filter((row) => allowed.get(row.rowid, ...where.params) !== undefined)
   if (kept.length >= limit || nearest.length < k) {
-    return kept.slice(0, limit).map((row) => ({ rowid: row.rowid, score: 1 - row.distance }))
+    return { query, scored: kept.slice(0, limit).map((row) => ({ rowid: row.rowid, score: 1 - row.distance })) }
   }
   // The filters are narrow: rank exactly the documents they allow.
   const exact = db
@@ -86,5 +74,18 @@ async function vectorCandidates(
        WHERE ${where.sql} ORDER BY score DESC LIMIT ?`,
     )
     .all(query, ...where.params, limit) as Scored[]
-  return exact
+  return { query, scored: exact }
+}
+
+async function vectorEvidence(
+  db: Database.Database,
+  embed: Embed | undefined,
+  text: string,
+  filters: SearchFilters | undefined,
+  limit: number,
+): Promise<Scored[]> {
+  const nearest = await vectorCandidates(db, embed, text, filters, limit)
+  if (nearest.query === undefined) return []
+  const calibrate = vectorCalibration(db, nearest.query)
+  return nearest.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) }))
 }

@@ -38,7 +38,7 @@ describe('mk eval', () => {
   it('refuses bad input with one line and exit 2', async () => {
     const spec = await mk(['eval', '--dataset', 'msmarco:x', '--cwd', workspace.root])
     expect(spec.exitCode).toBe(2)
-    expect(spec.stderr).toContain('invalid dataset "msmarco:x": expected beir:DIR or locomo:FILE')
+    expect(spec.stderr).toContain('invalid dataset "msmarco:x": expected beir:DIR, locomo:FILE or team:FILE')
     expect(spec.stderr).not.toMatch(/\n\s+at /)
 
     const missing = await mk(['eval', '--dataset', 'beir:nowhere', '--mode', 'fulltext', '--cwd', workspace.root, '--json'])

@@ -10,6 +10,9 @@ const metricLabels: Record<string, string> = {
   recallAt5: 'R@5',
   recallAt10: 'R@10',
   recallAt25: 'R@25',
+  precisionAt1: 'P@1',
+  recallAt3: 'R@3',
+  mrrAt10: 'MRR@10',
 }
 
 /** BEIR figures are read as fractions (0.683), LoCoMo recalls as percentages (67.4), as their papers print them. */

@@ -13,6 +13,7 @@ export const evalRun = defineTool({
   description:
     'Build temporary search indexes (never the workspace index) from a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/test.tsv: reports nDCG@10 and Recall@100) ' +
     'or a LoCoMo conversation file (one index per conversation, one memory per dialog turn: reports Recall@5/10/25 overall and per question category), ' +
+    'or a team memory set (JSON {memories: [{id, content}], questions: [{text, kind, answers}]}: reports P@1, R@3, R@10 and MRR@10 overall and per kind of question), ' +
     'search every query in each mode (fulltext, vector, hybrid) and report the scores, index build time and search latency (p50, p95). ' +
     'Uses the configured embedding model. Slow on large corpora (embedding thousands of documents takes minutes), so document vectors are cached in the temp folder between runs.',
   tier: 'read_only',
@@ -23,7 +24,7 @@ export const evalRun = defineTool({
       .string()
       .min(1)
       .describe(
-        'beir:DIR or locomo:FILE (relative to the working directory); bare "beir" or "locomo" is SciFact or LoCoMo dev in the benchmark folder ($MK_BENCH_DIR, default ../shared/bench)',
+        'beir:DIR, locomo:FILE or team:FILE (relative to the working directory); bare "beir" or "locomo" is SciFact or LoCoMo dev in the benchmark folder ($MK_BENCH_DIR, default ../shared/bench), bare "team" the team-dev set in the mk repository',
       ),
     mode: oneOrMany(searchModeSchema).default(['hybrid']).describe('Search modes to measure; default hybrid'),
     limitQueries: z.number().int().min(1).optional().describe('Score only the first N queries (a quick run)'),

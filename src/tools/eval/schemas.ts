@@ -7,10 +7,10 @@ const metricsSchema = z.record(z.string(), z.number()).describe('Each metric ave
 export const evalReportSchema = z.strictObject({
   dataset: z.strictObject({
     spec: z.string().describe('The dataset as given'),
-    kind: z.enum(['beir', 'locomo']),
+    kind: z.enum(['beir', 'locomo', 'team']),
     documents: z.number().int(),
     queries: z.number().int(),
-    indexes: z.number().int().describe('Temporary indexes built: 1 for BEIR, one per conversation for LoCoMo'),
+    indexes: z.number().int().describe('Temporary indexes built: 1 for BEIR and team sets, one per conversation for LoCoMo'),
   }),
   model: z.string().optional().describe('Embedding model id; absent when only full text ran'),
   textWeight: z.number(),
@@ -28,7 +28,7 @@ export const evalReportSchema = z.strictObject({
       categories: z
         .array(z.strictObject({ category: z.number().int(), name: z.string(), questions: z.number().int(), metrics: metricsSchema }))
         .optional()
-        .describe('LoCoMo only: the metrics per question category'),
+        .describe('LoCoMo and team sets: the metrics per question category (LoCoMo) or kind (team: lexical, paraphrase, category, multi)'),
       latency: z.strictObject({ p50Ms: z.number(), p95Ms: z.number() }).describe('Search time per query, query embedding included'),
     }),
   ),

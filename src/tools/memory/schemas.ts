@@ -16,8 +16,11 @@ export const identityFields = {
 }
 
 export const scoresSchema = z.strictObject({
-  text: z.number().optional().describe('BM25 full-text score'),
-  vector: z.number().optional().describe('Cosine similarity of the embeddings'),
+  text: z
+    .number()
+    .optional()
+    .describe("Full-text evidence, 0-1: the share of the query's words (weighted by how rare they are) the text holds, with their BM25"),
+  vector: z.number().optional().describe("Meaning evidence, 0-1: how far the embedding similarity stands above the query's similarity to memories in general"),
 })
 
 export function identityOf(

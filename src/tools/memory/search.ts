@@ -6,6 +6,8 @@ import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 /** How many ranked memories a search looks at before it collapses layers and applies the limit. */
 const candidatePool = 1000
+/** Scores are evidence on one scale for every query; on mk's team set 4% of results below 0.3 were relevant and nonsense queries top out near 0.25. */
+const defaultThreshold = 0.25
 
 export const memorySearch = defineTool({
   name: 'memory_search',
@@ -23,7 +25,14 @@ export const memorySearch = defineTool({
       .describe('What you want to recall, in plain language'),
     layers: oneOrMany(memoryLayerSchema).optional().describe('Only these layers (default: every layer visible here)'),
     limit: z.number().int().min(1).max(100).default(10).describe('Most results to return (1-100)'),
-    threshold: z.number().min(0).max(1).optional().describe('Only results scoring at least this (0-1)'),
+    threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(defaultThreshold)
+      .describe(
+        `Only results scoring at least this (0-1; default ${defaultThreshold}, below which results are almost never what was asked; 0 returns every neighbour)`,
+      ),
     tags: z.array(z.string().min(1)).optional().describe('Only memories carrying all of these tags'),
     ...identityFields,
   }),
@@ -34,7 +43,9 @@ export const memorySearch = defineTool({
         memoryId: z.string(),
         content: z.string(),
         layer: memoryLayerSchema,
-        score: z.number().describe('Fused score, 0-1'),
+        score: z
+          .number()
+          .describe('Evidence that this memory answers the query, 0-1, on one scale for every query: 0.6 and above is usually the answer, below 0.3 rarely'),
         scores: scoresSchema,
         tags: z.array(z.string()),
         stale: z.boolean().describe('True when a ref names a knowledge item that is superseded, deprecated or gone, or a workspace file that no longer exists'),
@@ -44,12 +55,7 @@ export const memorySearch = defineTool({
           .describe('The same fact stored in less specific layers, hidden behind this one'),
       }),
     ),
-    totalCount: z
-      .number()
-      .int()
-      .describe(
-        `How many memories matched before limit: those sharing a word with the query or passing threshold, plus those shown (counted among the best ${candidatePool})`,
-      ),
+    totalCount: z.number().int().describe(`How many memories scored at least threshold before limit (counted among the best ${candidatePool})`),
     searchedLayers: z.array(memoryLayerSchema),
     searchMode: z.enum(['hybrid', 'fulltext']).describe('What really ran: fulltext when no embedding model is configured or it failed'),
     pendingEmbeddings: z
@@ -68,8 +74,8 @@ export const memorySearch = defineTool({
             memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
             content: 'We store everything in Postgres',
             layer: 'project',
-            score: 1,
-            scores: { text: 1.2, vector: 0.61 },
+            score: 0.74,
+            scores: { text: 0.72, vector: 0.79 },
             tags: ['database'],
             stale: false,
             shadows: [],
@@ -111,7 +117,7 @@ export const memorySearch = defineTool({
       textWeight: ctx.workspace.config.search.textWeight,
       filters: { kind: 'memory', sources: folders.map((folder) => folder.key), ...(input.tags === undefined ? {} : { tags: input.tags }) },
     })
-    const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
+    const kept = hits.filter((hit) => hit.score >= input.threshold)
     const documents = new Map(index.getMany(kept.map((hit) => hit.id)).map((doc) => [doc.id, doc]))
     const found = kept.flatMap((hit) => {
       const doc = documents.get(hit.id)
@@ -122,10 +128,7 @@ export const memorySearch = defineTool({
     const { collapseAcrossLayers } = await import('../../search/layer-precedence.js')
     const collapsed = collapseAcrossLayers(found)
     const results = collapsed.slice(0, input.limit)
-    // A match shares a word with the query or passes the threshold; meaning-only neighbours count when shown.
-    const totalCount = collapsed.filter(
-      (result, position) => position < input.limit || result.scores.text !== undefined || input.threshold !== undefined,
-    ).length
+    const totalCount = collapsed.length
     // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
     const { staleReasons } = await import('../../sync/stale.js')
     const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))

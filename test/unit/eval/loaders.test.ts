@@ -120,6 +120,6 @@ describe('dataset spec', () => {
   })
 
   it('rejects anything else, saying what is expected', () => {
-    expect(() => parseDatasetSpec('msmarco:x', options)).toThrow('invalid dataset "msmarco:x": expected beir:DIR or locomo:FILE')
+    expect(() => parseDatasetSpec('msmarco:x', options)).toThrow('invalid dataset "msmarco:x": expected beir:DIR, locomo:FILE or team:FILE')
   })
 })
