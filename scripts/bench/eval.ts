@@ -32,8 +32,8 @@ function summary(report: EvalReport): Record<string, unknown> {
 }
 
 /**
- * Retrieval quality of the default configuration (bundled model, default text weight) on the public benchmarks in
- * $MK_BENCH_DIR (default ../shared/bench): LoCoMo dev always; SciFact, which
+ * Retrieval quality of the default configuration (bundled model, default text weight) on mk's team-dev set
+ * and the public benchmarks in $MK_BENCH_DIR (default ../shared/bench): team-dev and LoCoMo dev always; SciFact, which
  * takes about ten minutes to embed the first time, only with MK_BENCH_FULL=1.
  * Document vectors are cached in the temp folder, so repeated runs are quick.
  */
@@ -43,7 +43,7 @@ export async function benchEval(): Promise<Record<string, unknown>> {
   const { embedding, textWeight } = configSchema.parse({}).search
   const provider = await createEmbeddingProvider(embedding, { workspaceRoot: repoRoot })
   const embedder = provider === undefined ? undefined : await withVectorCache(provider, join(tmpdir(), 'mk-eval-vectors'))
-  const datasets = process.env.MK_BENCH_FULL === '1' ? ['locomo', 'beir'] : ['locomo']
+  const datasets = process.env.MK_BENCH_FULL === '1' ? ['team', 'locomo', 'beir'] : ['team', 'locomo']
   const results: Record<string, unknown> = { model: embedder?.modelId, text_weight: textWeight }
   try {
     for (const name of datasets) {
@@ -56,7 +56,7 @@ export async function benchEval(): Promise<Record<string, unknown>> {
           embedder,
           workDir,
         })
-        results[name === 'beir' ? 'scifact' : 'locomo_dev'] = summary(report)
+        results[{ beir: 'scifact', locomo: 'locomo_dev', team: 'team_dev' }[name] ?? name] = summary(report)
       } finally {
         await rm(workDir, { recursive: true, force: true })
       }

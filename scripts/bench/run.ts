@@ -3,6 +3,7 @@ import { benchEval } from './eval.js'
 import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
 import { benchMemory } from './memory.js'
+import { benchRecall } from './recall.js'
 import { benchStartup } from './startup.js'
 import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
@@ -14,6 +15,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   memory: benchMemory,
   sync: benchSync,
   eval: benchEval,
+  recall: benchRecall,
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
 }

@@ -69,7 +69,7 @@ export const configSchema = z.strictObject({
           documentPrefix: z.string().optional(),
         })
         .prefault({}),
-      textWeight: z.number().min(0).max(1).default(0.7),
+      textWeight: z.number().min(0).max(1).default(0.8),
     })
     .prefault({}),
 })

@@ -17,7 +17,7 @@ export async function rank(db: Database.Database, embed: Embed | undefined, requ
   const candidates = Math.max(request.limit, minCandidates)
   const textList = mode === 'vector' ? [] : textEvidence(db, request.text, request.filters, candidates)
   const vectorList = mode === 'fulltext' ? [] : await vectorEvidence(db, embed, request.text, request.filters, candidates)
-  const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.7)
+  const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.8)
   const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
   const idOf = db.prepare('SELECT id FROM docs WHERE rowid = ?').pluck()
   return fused.map((hit) => ({

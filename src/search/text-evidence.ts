@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import { filterClause } from './filters.js'
-import { queryGroups } from './query-groups.js'
+import { queryGroups, type QueryGroup } from './query-groups.js'
 import type { SearchFilters } from './types.js'
 
 export interface TextEvidence {
@@ -15,37 +15,51 @@ function idf(documents: number, containing: number): number {
 }
 
 const quoted = (phrase: string): string => `"${phrase}"`
+const isOwnWord = (group: QueryGroup): boolean => group.full.length === 1 && group.partial.length === 0
 
 /**
  * Full-text evidence on an absolute scale: the same score means the same thing for every query.
  * Min-max scaling made the best word match of every query 1.0, so a lone match on an incidental
- * word ("use", "system") outranked a clear match by meaning. Here each query group (a word, or
- * a category the query names with its products) counts by its specificity (idf), and a document
- * scores half by the share of the query's specificity it holds and half by its BM25 over the
- * BM25 of a document holding each group once at average length (the sum of the idfs), capped at 1.
+ * word ("system", "leave") outranked a clear match by meaning. Each query group (a word, or a
+ * category the query names with its products) weighs its specificity (idf). A document scores
+ * half by the share of that weight it holds, and half by a BM25 reading of the same: the BM25 of
+ * the query's own words, plus the weight of each category it holds, over the sum of the weights
+ * (what a document holding every word once at average length scores), capped at 1. Products
+ * count by weight, not BM25, or "which database" would favour the rarest database named.
  */
 export function textEvidence(db: Database.Database, text: string, filters: SearchFilters | undefined, limit: number): TextEvidence[] {
   const groups = queryGroups(text)
   if (groups.length === 0) return []
-  const where = filterClause(filters)
   const matching = db.prepare('SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?').pluck()
   const holdersOf = (phrases: readonly string[]): Set<number> =>
     phrases.length === 0 ? new Set() : new Set(matching.all(phrases.map(quoted).join(' OR ')) as number[])
   const documents = db.prepare('SELECT count(*) FROM docs').pluck().get() as number
-  const held = groups.map((group) => ({ full: holdersOf(group.full), partial: holdersOf(group.partial) }))
-  // A word no document holds weighs as a word one document holds: in a small store its idf would
-  // otherwise outweigh every word that matched, and it says little about the ones that did.
-  const weights = held.map(({ full, partial }) => idf(documents, Math.max(1, new Set([...full, ...partial]).size)))
-  const total = weights.reduce((sum, weight) => sum + weight, 0)
-  const phrases = [...new Set(groups.flatMap((group) => [...group.full, ...group.partial]))]
-  const ranked = db
+  const evidence = groups.map((group) => {
+    const full = holdersOf(group.full)
+    const partial = holdersOf(group.partial)
+    // A word no document holds weighs as a word one document holds: in a small store its idf would
+    // otherwise outweigh every word that matched, and it says little about the ones that did.
+    const weight = idf(documents, Math.max(1, new Set([...full, ...partial]).size))
+    return { own: isOwnWord(group), weight, held: (rowid: number) => (full.has(rowid) ? 1 : partial.has(rowid) ? 0.5 : 0) * weight }
+  })
+  const total = evidence.reduce((sum, group) => sum + group.weight, 0)
+  const ownWords = groups.filter(isOwnWord).map((group) => quoted(group.full[0] ?? ''))
+  const bm25 = db.prepare('SELECT rowid, -bm25(docs_fts) AS bm25 FROM docs_fts WHERE docs_fts MATCH ?')
+  const ownBm25 = new Map(
+    ownWords.length === 0 ? [] : (bm25.all(ownWords.join(' OR ')) as { rowid: number; bm25: number }[]).map((row) => [row.rowid, row.bm25]),
+  )
+  const where = filterClause(filters)
+  const phrases = [...new Set(groups.flatMap((group) => [...group.full, ...group.partial]))].map(quoted)
+  const candidates = db
     .prepare(
-      `SELECT d.rowid AS rowid, -bm25(docs_fts) AS bm25 FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
+      `SELECT d.rowid AS rowid FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
        WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
     )
-    .all(phrases.map(quoted).join(' OR '), ...where.params, limit) as { rowid: number; bm25: number }[]
-  return ranked.map(({ rowid, bm25 }) => {
-    const share = held.reduce((sum, { full, partial }, index) => sum + (weights[index] ?? 0) * (full.has(rowid) ? 1 : partial.has(rowid) ? 0.5 : 0), 0)
-    return { rowid, score: 0.5 * (share / total) + 0.5 * Math.min(1, bm25 / total) }
+    .pluck()
+    .all(phrases.join(' OR '), ...where.params, limit) as number[]
+  return candidates.map((rowid) => {
+    const share = evidence.reduce((sum, group) => sum + group.held(rowid), 0)
+    const categories = evidence.reduce((sum, group) => sum + (group.own ? 0 : group.held(rowid)), 0)
+    return { rowid, score: 0.5 * (share / total) + 0.5 * Math.min(1, ((ownBm25.get(rowid) ?? 0) + categories) / total) }
   })
 }

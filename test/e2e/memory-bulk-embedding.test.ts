@@ -1,10 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { loadTeam } from '../../src/eval/team.js'
 import { formatMemory } from '../../src/memory/format.js'
 import { newMemoryId } from '../../src/memory/ids.js'
 import { parseJson, runMk, type MkRun } from '../helpers/mk.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
+
+const teamSet = fileURLToPath(new URL('../../bench/recall/team-dev.json', import.meta.url))
 
 interface SearchOutput {
   results: { content: string; scores: { text?: number; vector?: number } }[]
@@ -26,8 +30,8 @@ describe('memories that arrive in bulk', () => {
     const mk = (args: string[]): Promise<MkRun> => runMk(args, { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     const folder = join(workspace.root, 'knowledge', 'memory')
     await mkdir(folder, { recursive: true })
-    const facts = Array.from({ length: 90 }, (_, n) => `Service number ${n} keeps its settings in a file called service-${n}.toml`)
-    facts.push('We store everything in Postgres 15')
+    // A team's 125 memories (bench/recall/team-dev.json), arriving as a pull would bring them.
+    const facts = (await loadTeam(teamSet)).memories.map((memory) => memory.content)
     const now = new Date().toISOString()
     for (const content of facts) {
       const id = newMemoryId()
@@ -49,12 +53,22 @@ describe('memories that arrive in bulk', () => {
       await writeFile(join(folder, `${id}.md`), text)
     }
 
-    const run = await mk(['memory', 'search', 'which relational database holds our data', '--json'])
+    const run = await mk(['memory', 'search', 'what database do we use', '--json'])
     expect(run.exitCode, run.stderr).toBe(0)
     expect(run.stderr).not.toMatch(/full text only/)
     const found = parseJson<SearchOutput>(run)
     expect(found).toMatchObject({ searchMode: 'hybrid', pendingEmbeddings: 0 })
     expect(found.results.every((result) => result.scores.vector !== undefined)).toBe(true)
+    // The README's example: memories naming a database come first, not one that merely says
+    // "database" ("The biggest customers are on a dedicated database cluster"). The legacy MySQL
+    // memory is a fair answer too, so the Postgres one must be in the first two.
+    const contents = found.results.map((result) => result.content)
+    expect(contents[0]).toMatch(/Postgres|MySQL/)
+    expect(contents.slice(0, 2)).toContain('We store everything in Postgres 15, one cluster per region.')
+    expect(contents.indexOf('The biggest customers are on a dedicated database cluster.')).toBeGreaterThan(3)
+    // Scores mean the same for every query: nonsense finds nothing at the default threshold.
+    const nonsense = parseJson<SearchOutput>(await mk(['memory', 'search', 'flurb zanquil morpadex', '--json']))
+    expect(nonsense.results).toEqual([])
     const status = parseJson<{ pendingEmbeddings: number }>(await mk(['index', 'status', '--json']))
     expect(status.pendingEmbeddings).toBe(0)
   }, 300_000)

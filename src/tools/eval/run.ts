@@ -38,7 +38,7 @@ export const evalRun = defineTool({
       output: {
         dataset: { spec: 'locomo:../shared/bench/locomo/locomo-dev.json', kind: 'locomo', documents: 2760, queries: 999, indexes: 5 },
         model: 'bundled:universal-sentence-encoder-lite@1',
-        textWeight: 0.7,
+        textWeight: 0.8,
         build: { totalMs: 64000, indexMs: 120, embedMs: 63880, embeddedDocuments: 2760, cachedDocuments: 0 },
         results: [
           { mode: 'fulltext', metrics: { recallAt5: 0.546, recallAt10: 0.63, recallAt25: 0.717 }, latency: { p50Ms: 0.6, p95Ms: 4.9 } },
