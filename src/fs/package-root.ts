@@ -2,6 +2,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+/** mk's name on npm (the command is `mk`). */
+export const packageName = 'mk-knowledge'
+
 let cached: string | undefined
 
 /**
@@ -13,7 +16,7 @@ export function packageRoot(): string {
   let directory = dirname(fileURLToPath(import.meta.url))
   for (;;) {
     const manifest = join(directory, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'mk-knowledge') return (cached = directory)
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === packageName) return (cached = directory)
     const parent = dirname(directory)
     if (parent === directory) throw new Error('cannot find the mk package folder')
     directory = parent

@@ -261,7 +261,8 @@ describe('mk mcp --print-config', () => {
     const run = await runMk(['mcp', '--print-config', '--profile', 'worker'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     expect(run.exitCode).toBe(0)
     for (const client of ['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'Codex', 'Gemini CLI']) expect(run.stdout).toContain(client)
-    expect(run.stdout).toContain(`claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp --profile worker`)
+    // Issue 12: by the package name, so the snippet works whether or not mk is installed globally.
+    expect(run.stdout).toContain(`claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- npx -y mk-knowledge mcp --profile worker`)
   })
 
   it('prints parseable JSON snippets with --json, the user-wide ones pinned to the workspace with --cwd', async () => {
@@ -270,7 +271,7 @@ describe('mk mcp --print-config', () => {
     const snippets = parseJson<{ client: string; language: string; text: string }[]>(run)
     const desktop = snippets.find((snippet) => snippet.client === 'Claude Desktop')
     expect(JSON.parse(desktop?.text ?? '{}')).toEqual({
-      mcpServers: { mk: { command: 'mk', args: ['mcp', '--cwd', workspace.root], env: { MK_HOME: workspace.mkHome } } },
+      mcpServers: { mk: { command: 'npx', args: ['-y', 'mk-knowledge', 'mcp', '--cwd', workspace.root], env: { MK_HOME: workspace.mkHome } } },
     })
     for (const snippet of snippets.filter((candidate) => candidate.language === 'json')) expect(() => JSON.parse(snippet.text) as unknown).not.toThrow()
   })
@@ -282,7 +283,7 @@ describe('mk mcp --print-config', () => {
     )
     for (const snippet of withHome) expect(snippet.text, snippet.client).toContain(workspace.mkHome)
     expect(withHome.find((snippet) => snippet.client === 'Claude Code')?.text).toContain(
-      `claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- mk mcp`,
+      `claude mcp add --scope project --env MK_HOME=${workspace.mkHome} mk -- npx -y mk-knowledge mcp`,
     )
     expect(withHome.find((snippet) => snippet.language === 'toml')?.text).toContain(`env = { MK_HOME = ${JSON.stringify(workspace.mkHome)} }`)
     const vsCode = JSON.parse(withHome.find((snippet) => snippet.client.startsWith('VS Code'))?.text ?? '{}') as { servers: { mk: { env?: unknown } } }
