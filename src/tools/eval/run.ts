@@ -41,8 +41,8 @@ export const evalRun = defineTool({
         textWeight: 0.8,
         build: { totalMs: 64000, indexMs: 120, embedMs: 63880, embeddedDocuments: 2760, cachedDocuments: 0 },
         results: [
-          { mode: 'fulltext', metrics: { recallAt5: 0.546, recallAt10: 0.63, recallAt25: 0.717 }, latency: { p50Ms: 0.6, p95Ms: 4.9 } },
-          { mode: 'hybrid', metrics: { recallAt5: 0.578, recallAt10: 0.674, recallAt25: 0.775 }, latency: { p50Ms: 31, p95Ms: 45 } },
+          { mode: 'fulltext', metrics: { recallAt5: 0.565, recallAt10: 0.641, recallAt25: 0.72 }, latency: { p50Ms: 1.4, p95Ms: 5.8 } },
+          { mode: 'hybrid', metrics: { recallAt5: 0.585, recallAt10: 0.683, recallAt25: 0.765 }, latency: { p50Ms: 21, p95Ms: 31 } },
         ],
       },
     },
