@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { isNodeError } from '../../errors.js'
+import { writeFileAtomic } from '../../fs/atomic-write.js'
+import type { EmbeddingProvider } from './provider.js'
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+/**
+ * Keeps the vector of every query asked, on disk, per model: a question asked again (agents ask
+ * the same ones at every task start) skips the model, and a fresh process that only searches
+ * with known questions never loads it. One file per query, `<dir>/<model hash>/<text hash>.f32`;
+ * a file of the wrong size is a miss and is written again. Documents are never cached here:
+ * their vectors live in the index.
+ */
+export function withQueryCache(provider: EmbeddingProvider, dir: string): EmbeddingProvider {
+  const folder = join(dir, sha256(provider.modelId).slice(0, 16))
+  const pathOf = (text: string): string => join(folder, `${sha256(text)}.f32`)
+  const bytes = provider.dimensions * 4
+
+  async function read(text: string): Promise<Float32Array | undefined> {
+    try {
+      const data = await readFile(pathOf(text))
+      if (data.length !== bytes) return undefined
+      return new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + bytes))
+    } catch (error) {
+      if (isNodeError(error) && error.code === 'ENOENT') return undefined
+      throw error
+    }
+  }
+
+  return {
+    modelId: provider.modelId,
+    dimensions: provider.dimensions,
+    async embed(texts, kind) {
+      if (kind !== 'query') return provider.embed(texts, kind)
+      const cached = await Promise.all(texts.map(read))
+      const missing = texts.filter((_, index) => cached[index] === undefined)
+      if (missing.length === 0) return cached as Float32Array[]
+      const fresh = await provider.embed(missing, 'query')
+      await mkdir(folder, { recursive: true })
+      await Promise.all(
+        missing.map((text, index) => {
+          const vector = fresh[index] as Float32Array
+          return writeFileAtomic(pathOf(text), new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength))
+        }),
+      )
+      let next = 0
+      return cached.map((vector) => vector ?? (fresh[next++] as Float32Array))
+    },
+    ...(provider.close === undefined ? {} : { close: () => provider.close?.() ?? Promise.resolve() }),
+  }
+}
