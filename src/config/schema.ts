@@ -61,8 +61,16 @@ export const configSchema = z.strictObject({
     .strictObject({
       embedding: z
         .strictObject({
-          provider: z.enum(['bundled', 'transformers', 'none']).default('bundled'),
+          provider: z.enum(['bundled', 'transformers', 'openai-compatible', 'none']).default('bundled'),
           model: z.string().min(1).optional(),
+          /** openai-compatible: the API root (`http://127.0.0.1:11434/v1`), the vector size, the variable holding the key, the request timeout. */
+          baseURL: z.url({ protocol: /^https?$/ }).optional(),
+          dimensions: z.number().int().min(1).max(8192).optional(),
+          apiKeyEnv: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+            .optional(),
+          timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
           allowDownload: z.boolean().default(false),
           /** Text put before every query or document, for asymmetric models (e5: "query: " / "passage: "). transformers only. */
           queryPrefix: z.string().optional(),

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { Config } from '../../config/schema.js'
+import { MkError } from '../../errors.js'
 import { createBundledProvider } from './bundled.js'
 import { locateModel } from './model-folder.js'
 import type { EmbeddingProvider } from './provider.js'
@@ -26,6 +27,29 @@ export async function createEmbeddingProvider(settings: EmbeddingSettings, optio
       return undefined
     case 'bundled':
       return createBundledProvider()
+    case 'openai-compatible': {
+      const missing = (['baseURL', 'model', 'dimensions'] as const).filter((field) => settings[field] === undefined)
+      if (missing.length > 0 || settings.baseURL === undefined || settings.model === undefined || settings.dimensions === undefined) {
+        throw new MkError(
+          'INVALID_INPUT',
+          `search.embedding.provider openai-compatible needs ${missing.map((field) => `search.embedding.${field}`).join(', ')} in .mkrc`,
+          {
+            details: {
+              field: `search.embedding.${missing[0] ?? 'baseURL'}`,
+              hint: 'e.g. baseURL: http://127.0.0.1:11434/v1, model: nomic-embed-text, dimensions: 768',
+            },
+          },
+        )
+      }
+      const { createOpenAiCompatibleProvider } = await import('./openai-compatible.js')
+      return createOpenAiCompatibleProvider({
+        baseURL: settings.baseURL,
+        model: settings.model,
+        dimensions: settings.dimensions,
+        apiKeyEnv: settings.apiKeyEnv,
+        timeoutMs: settings.timeoutMs,
+      })
+    }
     case 'transformers': {
       const location = locateModel(settings.model, {
         workspaceRoot: options.workspaceRoot,

@@ -7,7 +7,12 @@ import { makeWorkspace, type TempWorkspace } from '../../../helpers/workspace.js
 import { expectedVector, tinyHiddenSize, tokenId, writeTinyBert } from './tiny-bert.js'
 import { failure } from '../../../helpers/errors.js'
 
-const transformers = (model: string | undefined, allowDownload = false): EmbeddingSettings => ({ provider: 'transformers', model, allowDownload })
+const transformers = (model: string | undefined, allowDownload = false): EmbeddingSettings => ({
+  provider: 'transformers',
+  model,
+  allowDownload,
+  timeoutMs: 30_000,
+})
 
 describe('transformers embedding provider on a tiny generated BERT model', () => {
   let workspace: TempWorkspace
