@@ -72,6 +72,8 @@ export const configSchema = z.strictObject({
             .optional(),
           timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
           allowDownload: z.boolean().default(false),
+          /** Where mk model pull downloads from: the Hugging Face hub or a mirror laid out like it. */
+          hubUrl: z.url({ protocol: /^https?$/ }).default('https://huggingface.co'),
           /** Text put before every query or document, for asymmetric models (e5: "query: " / "passage: "). transformers only. */
           queryPrefix: z.string().optional(),
           documentPrefix: z.string().optional(),

@@ -12,6 +12,8 @@ import { evalRun } from './eval/run.js'
 import { indexRebuild } from './index/rebuild.js'
 import { indexStatus } from './index/status.js'
 import { indexUpdate } from './index/update.js'
+import { modelList } from './model/list.js'
+import { modelPull } from './model/pull.js'
 import { memoryAdd } from './memory/add.js'
 import { memoryDelete } from './memory/delete.js'
 import { memoryList } from './memory/list.js'
@@ -46,6 +48,8 @@ export const tools: readonly AnyTool[] = [
   indexStatus,
   indexUpdate,
   indexRebuild,
+  modelPull,
+  modelList,
   evalRun,
   // sync
   syncNow,

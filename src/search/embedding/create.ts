@@ -13,6 +13,8 @@ export interface EmbeddingProviderOptions {
   workspaceRoot: string
   /** Where downloaded models are kept; default `<workspace>/.mk/models`. */
   modelCacheDir?: string
+  /** Where `mk model pull` puts models: `$MK_HOME/models`. */
+  pulledModelsDir?: string
 }
 
 /**
@@ -54,6 +56,7 @@ export async function createEmbeddingProvider(settings: EmbeddingSettings, optio
       const location = locateModel(settings.model, {
         workspaceRoot: options.workspaceRoot,
         cacheDir: options.modelCacheDir ?? join(options.workspaceRoot, '.mk', 'models'),
+        pulledDir: options.pulledModelsDir,
         allowDownload: settings.allowDownload,
       })
       const dimensions = location.kind === 'folder' ? location.dimensions : await fetchHubDimensions(location)

@@ -11,6 +11,8 @@ export interface LocateOptions {
   workspaceRoot: string
   /** Where downloaded models are kept (and looked for first). */
   cacheDir: string
+  /** Where `mk model pull` puts models (`$MK_HOME/models`), looked for before cacheDir. */
+  pulledDir?: string | undefined
   allowDownload: boolean
 }
 
@@ -90,13 +92,15 @@ export function locateModel(model: string | undefined, options: LocateOptions): 
   const looksLikePath = isAbsolute(model) || model.startsWith('.') || model.startsWith('~') || model.includes('\\')
   if (looksLikePath || existsSync(folder) || !hubId.test(model)) return inspectModelFolder(folder)
   const modelId = `transformers:${model}`
-  const cached = join(options.cacheDir, model)
-  if (isCompleteModelFolder(cached)) return inspectModelFolder(cached, modelId)
+  for (const dir of [options.pulledDir, options.cacheDir]) {
+    const cached = dir === undefined ? undefined : join(dir, model)
+    if (cached !== undefined && isCompleteModelFolder(cached)) return inspectModelFolder(cached, modelId)
+  }
   if (!options.allowDownload) {
     throw new MkError('INVALID_INPUT', `embedding model ${model} is neither a folder in ${options.workspaceRoot} nor downloaded into ${options.cacheDir}`, {
       details: {
         field: 'search.embedding.model',
-        hint: 'set search.embedding.allowDownload: true in .mkrc to download it once, or point search.embedding.model at a local model folder',
+        hint: `run mk model pull ${model}, or point search.embedding.model at a local model folder`,
       },
     })
   }

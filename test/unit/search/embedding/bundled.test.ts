@@ -28,7 +28,10 @@ describe('truncateForBundled', () => {
 
 describe('bundled embedding provider (Universal Sentence Encoder Lite)', () => {
   it('embeds by meaning, offline: 512-d unit vectors', async () => {
-    const provider = await createEmbeddingProvider({ provider: 'bundled', allowDownload: false, timeoutMs: 30_000 }, { workspaceRoot: '/nonexistent' })
+    const provider = await createEmbeddingProvider(
+      { provider: 'bundled', allowDownload: false, timeoutMs: 30_000, hubUrl: 'https://huggingface.co' },
+      { workspaceRoot: '/nonexistent' },
+    )
     expect(provider?.modelId).toBe('bundled:universal-sentence-encoder-lite@1')
     const [query, postgres, weather, empty] =
       (await provider?.embed(['what database do we use', 'We store everything in Postgres', 'It will rain tomorrow afternoon', ''], 'document')) ?? []
@@ -40,11 +43,19 @@ describe('bundled embedding provider (Universal Sentence Encoder Lite)', () => {
   })
 
   it('returns no vectors for no texts', async () => {
-    const provider = await createEmbeddingProvider({ provider: 'bundled', allowDownload: false, timeoutMs: 30_000 }, { workspaceRoot: '/nonexistent' })
+    const provider = await createEmbeddingProvider(
+      { provider: 'bundled', allowDownload: false, timeoutMs: 30_000, hubUrl: 'https://huggingface.co' },
+      { workspaceRoot: '/nonexistent' },
+    )
     expect(await provider?.embed([], 'query')).toEqual([])
   })
 
   it('is absent for provider none: full text only', async () => {
-    expect(await createEmbeddingProvider({ provider: 'none', allowDownload: false, timeoutMs: 30_000 }, { workspaceRoot: '/nonexistent' })).toBeUndefined()
+    expect(
+      await createEmbeddingProvider(
+        { provider: 'none', allowDownload: false, timeoutMs: 30_000, hubUrl: 'https://huggingface.co' },
+        { workspaceRoot: '/nonexistent' },
+      ),
+    ).toBeUndefined()
   })
 })

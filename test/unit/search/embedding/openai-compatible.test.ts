@@ -100,7 +100,10 @@ describe('openai-compatible settings', () => {
   it('names the settings .mkrc is missing', async () => {
     const { createEmbeddingProvider } = await import('../../../../src/search/embedding/create.js')
     const error = await failure(
-      createEmbeddingProvider({ provider: 'openai-compatible', model: 'nomic-embed-text', allowDownload: false, timeoutMs: 1000 }, { workspaceRoot: '/x' }),
+      createEmbeddingProvider(
+        { provider: 'openai-compatible', model: 'nomic-embed-text', allowDownload: false, timeoutMs: 1000, hubUrl: 'https://huggingface.co' },
+        { workspaceRoot: '/x' },
+      ),
     )
     expect(error).toMatchObject({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search.embedding.baseURL' }) })
     expect(error.message).toContain('search.embedding.baseURL, search.embedding.dimensions')

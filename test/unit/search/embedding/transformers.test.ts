@@ -12,6 +12,7 @@ const transformers = (model: string | undefined, allowDownload = false): Embeddi
   model,
   allowDownload,
   timeoutMs: 30_000,
+  hubUrl: 'https://huggingface.co',
 })
 
 describe('transformers embedding provider on a tiny generated BERT model', () => {
