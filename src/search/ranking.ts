@@ -86,6 +86,7 @@ async function vectorEvidence(
 ): Promise<Scored[]> {
   const nearest = await vectorCandidates(db, embed, text, filters, limit)
   if (nearest.query === undefined) return []
-  const calibrate = vectorCalibration(db, nearest.query)
+  if (embed === undefined) return []
+  const calibrate = await vectorCalibration(db, embed, nearest.query)
   return nearest.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) }))
 }

@@ -24,6 +24,7 @@ export function prepareVectorTable(db: Database.Database, embedder: EmbeddingPro
       if (readMeta(db, 'model_id') === embedder.modelId && tableExists(db, 'vectors')) return undefined
       const documents = documentCount(db)
       db.exec('DROP TABLE IF EXISTS vectors')
+      db.exec('DROP TABLE IF EXISTS background_vectors')
       db.exec(createVectorTable(embedder.dimensions))
       db.prepare('UPDATE docs SET embedded = 0').run()
       writeMeta(db, 'model_id', embedder.modelId)

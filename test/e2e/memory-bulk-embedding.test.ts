@@ -11,7 +11,7 @@ import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 const teamSet = fileURLToPath(new URL('../../bench/recall/team-dev.json', import.meta.url))
 
 interface SearchOutput {
-  results: { content: string; scores: { text?: number; vector?: number } }[]
+  results: { content: string; score: number; scores: { text?: number; vector?: number } }[]
   searchMode: string
   pendingEmbeddings: number
 }
@@ -66,9 +66,10 @@ describe('memories that arrive in bulk', () => {
     expect(contents[0]).toMatch(/Postgres|MySQL/)
     expect(contents.slice(0, 2)).toContain('We store everything in Postgres 15, one cluster per region.')
     expect(contents.indexOf('The biggest customers are on a dedicated database cluster.')).toBeGreaterThan(3)
-    // Scores mean the same for every query: nonsense finds nothing at the default threshold.
+    // Scores mean the same for every query: nonsense scores low, and a threshold drops it.
     const nonsense = parseJson<SearchOutput>(await mk(['memory', 'search', 'flurb zanquil morpadex', '--json']))
-    expect(nonsense.results).toEqual([])
+    expect(Math.max(...nonsense.results.map((result) => result.score))).toBeLessThan(0.3)
+    expect(parseJson<SearchOutput>(await mk(['memory', 'search', 'flurb zanquil morpadex', '--threshold', '0.3', '--json'])).results).toEqual([])
     const status = parseJson<{ pendingEmbeddings: number }>(await mk(['index', 'status', '--json']))
     expect(status.pendingEmbeddings).toBe(0)
   }, 300_000)

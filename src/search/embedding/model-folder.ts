@@ -100,7 +100,7 @@ export function locateModel(model: string | undefined, options: LocateOptions): 
     throw new MkError('INVALID_INPUT', `embedding model ${model} is neither a folder in ${options.workspaceRoot} nor downloaded into ${options.cacheDir}`, {
       details: {
         field: 'search.embedding.model',
-        hint: `run mk model pull ${model}, or point search.embedding.model at a local model folder`,
+        hint: `run mk model pull ${model} (or set search.embedding.allowDownload: true to download it on first use), or point search.embedding.model at a local model folder`,
       },
     })
   }

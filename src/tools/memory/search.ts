@@ -6,8 +6,6 @@ import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 /** How many ranked memories a search looks at before it collapses layers and applies the limit. */
 const candidatePool = 1000
-/** Scores are evidence on one scale for every query; on mk's team set 4% of results below 0.3 were relevant and nonsense queries top out near 0.25. */
-const defaultThreshold = 0.25
 
 export const memorySearch = defineTool({
   name: 'memory_search',
@@ -29,10 +27,8 @@ export const memorySearch = defineTool({
       .number()
       .min(0)
       .max(1)
-      .default(defaultThreshold)
-      .describe(
-        `Only results scoring at least this (0-1; default ${defaultThreshold}, below which results are almost never what was asked; 0 returns every neighbour)`,
-      ),
+      .optional()
+      .describe('Only results scoring at least this (0-1; scores mean the same for every query: 0.3 drops weak matches, 0.6 keeps what is usually the answer)'),
     tags: z.array(z.string().min(1)).optional().describe('Only memories carrying all of these tags'),
     ...identityFields,
   }),
@@ -117,7 +113,7 @@ export const memorySearch = defineTool({
       textWeight: ctx.workspace.config.search.textWeight,
       filters: { kind: 'memory', sources: folders.map((folder) => folder.key), ...(input.tags === undefined ? {} : { tags: input.tags }) },
     })
-    const kept = hits.filter((hit) => hit.score >= input.threshold)
+    const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
     const documents = new Map(index.getMany(kept.map((hit) => hit.id)).map((doc) => [doc.id, doc]))
     const found = kept.flatMap((hit) => {
       const doc = documents.get(hit.id)
@@ -128,7 +124,10 @@ export const memorySearch = defineTool({
     const { collapseAcrossLayers } = await import('../../search/layer-precedence.js')
     const collapsed = collapseAcrossLayers(found)
     const results = collapsed.slice(0, input.limit)
-    const totalCount = collapsed.length
+    // A match shares a word with the query or passes the threshold; meaning-only neighbours count when shown.
+    const totalCount = collapsed.filter(
+      (result, position) => position < input.limit || result.scores.text !== undefined || input.threshold !== undefined,
+    ).length
     // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
     const { staleReasons } = await import('../../sync/stale.js')
     const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
