@@ -68,6 +68,11 @@ describe('stopwords never let a random value through', () => {
     expect((await redactSecrets('api_key=ThisIsMyApiKeyPlaceholderValue')).text).toBe('api_key=ThisIsMyApiKeyPlaceholderValue')
   })
 
+  it('redacts an AWS secret access key that starts and ends with / or +', async () => {
+    for (const key of ['/NdzBDnqYOndw14m42QjRfS1gGdklIfyB3PVBvl/', '+AjQ8JAgBxApQns7E4yRtH1/1bzG29EZ2Ma1MZC+'])
+      expect((await redactSecrets(`aws_secret_access_key = ${key}\n`)).text).not.toContain(key)
+  })
+
   it('still leaves placeholders made of stopwords alone', async () => {
     for (const text of ['api_key=your_api_key_here', 'token: example-token-value', 'secret=changeme-placeholder'])
       expect((await redactSecrets(text)).text).toBe(text)
