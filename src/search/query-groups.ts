@@ -18,6 +18,8 @@ interface Category {
 }
 
 const categories = technologies.categories as Category[]
+/** Names that mean the same thing ("k8s", "kubernetes"): a query word matches all of its set. */
+const synonymSets = technologies.synonyms as string[][]
 
 /** Words of a phrase as FTS5 tokenizes them, for comparing a phrase with the query's words. */
 const wordsOf = (phrase: string): string[] => phrase.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
@@ -30,7 +32,8 @@ function containsPhrase(words: readonly string[], phrase: readonly string[]): bo
 }
 
 /**
- * The evidence groups of a query: each content word, and for each category it names ("what
+ * The evidence groups of a query: each content word (with its synonyms: "k8s" is also
+ * "kubernetes"), and for each category it names ("what
  * database do we use", "which message queue") one group of that category's products, which
  * absorbs a single-word category name so the question counts a product named as its answer.
  */
@@ -48,6 +51,8 @@ export function queryGroups(text: string): QueryGroup[] {
     }
     expanded.push({ full: category.members.map((member) => wordsOf(member).join(' ')), partial: named.map((phrase) => wordsOf(phrase).join(' ')) })
   }
-  const plain = terms.filter((term) => !absorbed.has(term)).map((term) => ({ full: [term], partial: [] }))
+  const plain = terms
+    .filter((term) => !absorbed.has(term))
+    .map((term) => ({ full: synonymSets.find((names) => names.includes(term))?.map((name) => wordsOf(name).join(' ')) ?? [term], partial: [] }))
   return [...plain, ...expanded]
 }

@@ -27,6 +27,12 @@ describe('query groups', () => {
     expect(groups[2]?.partial).toEqual(['database'])
   })
 
+  it('gives a word its synonyms, so k8s finds Kubernetes and kubernetes finds k8s', async () => {
+    expect(queryGroups('k8s upgrades')[0]).toEqual({ full: ['kubernetes', 'k8s', 'kube'], partial: [] })
+    index.upsert([...filler, memory('kube', 'Services are deployed to Kubernetes by Argo CD'), memory('short', 'The k8s nodes are upgraded monthly')])
+    expect((await index.search({ text: 'k8s', mode: 'fulltext', limit: 5 })).map((hit) => hit.id).sort()).toEqual(['kube', 'short'])
+  })
+
   it('matches category phrases of several words and leaves other queries as plain words', () => {
     expect(queryGroups('which message queue do we run').some((group) => group.full.includes('rabbitmq'))).toBe(true)
     expect(queryGroups('lunch at noon')).toEqual([
