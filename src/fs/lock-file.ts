@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { readFile, rm, stat, utimes } from 'node:fs/promises'
+import { readFile, readdir, rm, stat, utimes } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { MkError, isNodeError } from '../errors.js'
 import { writeFileExclusiveWhole } from './atomic-write.js'
@@ -128,6 +129,23 @@ export async function breakStale(path: string, stale: string): Promise<void> {
     if ((await readContent(path)) === stale) await rm(path, { force: true })
   } finally {
     await release(marker, mine)
+  }
+}
+
+/**
+ * Remove the break markers beside a lock that breakers killed mid-break left behind. A marker is
+ * named after the stale content it was breaking, which no process will read again once that lock
+ * is gone, so only the holder of the lock itself can clear them; a live breaker's is left alone.
+ */
+export async function removeAbandonedBreakMarkers(path: string): Promise<void> {
+  const prefix = `${basename(path)}.`
+  const names = await readdir(dirname(path)).catch(() => [] as string[])
+  for (const name of names.filter((entry) => entry.startsWith(prefix) && entry.endsWith('.break'))) {
+    const marker = join(dirname(path), name)
+    const found = await readLock(marker)
+    if (found === undefined) continue
+    if (found.content !== '' && isLive(parseHolder(found.content), found.touchedMs)) continue
+    await breakStale(marker, found.content)
   }
 }
 

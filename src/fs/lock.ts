@@ -2,7 +2,7 @@ import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { removeAbandonedTemporaryFiles } from './atomic-write.js'
 import { MkError } from '../errors.js'
-import { newLockContent, refresh, refreshEveryMs, release, tryAcquire, type Holder } from './lock-file.js'
+import { newLockContent, refresh, refreshEveryMs, release, removeAbandonedBreakMarkers, tryAcquire, type Holder } from './lock-file.js'
 
 export interface LockOptions {
   /** What the lock guards, for messages: `this workspace`, `source "company"`. */
@@ -70,8 +70,10 @@ export async function withLock<T>(path: string, options: LockOptions, work: () =
     if (Date.now() - started > waitMs) throw timedOut(path, options, waitMs, holder)
     await pause(5 + Math.random() * Math.min(50, 5 * (attempt + 1)))
   }
-  // Lock files are written through temp files: those of holders killed mid-write go here.
+  // Lock files are written through temp files: those of holders killed mid-write go here, and so
+  // do the markers of breakers killed mid-break.
   await removeAbandonedTemporaryFiles(dirname(path))
+  await removeAbandonedBreakMarkers(path)
   const keepFresh = setInterval(() => void refresh(path, content), refreshEveryMs)
   keepFresh.unref()
   try {

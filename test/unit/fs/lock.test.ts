@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { once } from 'node:events'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { withLock } from '../../../src/fs/lock.js'
@@ -129,6 +129,23 @@ describe('withLock', () => {
     await writeFile(marker, `${dead}\n${hostname()}\nbreakerToken\n`)
     expect(await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => 'ran')).toBe('ran')
     expect(await readdir(join(base, 'locks'))).toEqual([])
+  })
+
+  // CI found one beside a sync lock after 12 kill -9s: a breaker killed holding its marker leaves
+  // a marker named after a lock content that no longer exists, which nothing would ever try again.
+  it('removes the break marker a killed breaker left for a lock that is long gone, but not a live one', async () => {
+    const dead = await deadPid()
+    const abandoned = `${lock}.${createHash('sha256').update('a lock content long gone').digest('hex').slice(0, 12)}.break`
+    await writeFile(abandoned, `${dead}\n${hostname()}\nbreakerToken\n`)
+    const live = `${lock}.${createHash('sha256').update('another stale content').digest('hex').slice(0, 12)}.break`
+    const breaker = await liveChild()
+    try {
+      await writeFile(live, `${breaker.pid}\n${hostname()}\nliveBreakerToken\n`)
+      expect(await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => 'ran')).toBe('ran')
+      expect(await readdir(join(base, 'locks'))).toEqual([basename(live)])
+    } finally {
+      breaker.kill()
+    }
   })
 
   it('never breaks a live holder that took its lock after it started: CONFLICT when failing fast, TIMEOUT after the wait', async () => {
