@@ -10,10 +10,12 @@ export default class Eval extends MkCommand {
     '<%= config.bin %> eval --dataset beir:./scifact --mode hybrid',
     '<%= config.bin %> eval --dataset locomo:./locomo10.json --mode fulltext --mode vector --mode hybrid',
     '<%= config.bin %> eval --dataset locomo --limit-queries 100 --json',
+    '<%= config.bin %> eval --dataset team:bench/recall/team-holdout.json --mode fulltext --mode hybrid',
   ]
   static override flags = {
     dataset: Flags.string({
-      description: 'beir:DIR (corpus.jsonl, queries.jsonl, qrels/test.tsv) or locomo:FILE; bare beir or locomo reads $MK_BENCH_DIR (default ../shared/bench).',
+      description:
+        "beir:DIR (corpus.jsonl, queries.jsonl, qrels/test.tsv), locomo:FILE or team:FILE (team memories and questions); bare beir or locomo reads $MK_BENCH_DIR (default ../shared/bench), bare team is mk's team-dev set. One dataset per run.",
       required: true,
     }),
     mode: Flags.string({ description: 'Search mode to measure; repeat for several.', options: ['fulltext', 'vector', 'hybrid'], multiple: true }),
