@@ -63,6 +63,12 @@ export interface KnowledgeItem {
   /** Default severity of its constraints. */
   severity: Severity | undefined
   tags: string[]
+  /** Subjects its directives are about (`security`, `persistence`); optional frontmatter `topics`. */
+  topics: string[]
+  /** Architecture layers (`persistence`) or path globs (`src/api/**`) its directives apply to; empty means everywhere. */
+  appliesTo: string[]
+  /** Topics this item is the authority on: its directives rank first when a task touches them. */
+  authoritativeFor: string[]
   summary: string | undefined
   supersedes: string[]
   supersededBy: string[]
