@@ -12,7 +12,7 @@ export type StoredDocument = IndexDocument
 export interface DocRow {
   rowid: number
   id: string
-  kind: 'memory' | 'knowledge'
+  kind: IndexDocument['kind']
   layer: string
   source: string | null
   path: string | null
@@ -24,6 +24,7 @@ export interface DocRow {
   updated_at: number
   expires_at: number | null
   embedded: number
+  meta: string | null
 }
 
 /** The text that is searched, by full text and by vector. */
@@ -45,6 +46,7 @@ function fromRow(row: DocRow): StoredDocument {
     expiresAt: row.expires_at ?? undefined,
     type: row.type ?? undefined,
     status: row.status ?? undefined,
+    meta: row.meta ?? undefined,
   }
 }
 
@@ -56,12 +58,12 @@ export function documentCount(db: Database.Database): number {
 export function upsertDocuments(db: Database.Database, docs: readonly IndexDocument[], hasVectorTable: boolean): void {
   const find = db.prepare('SELECT rowid, content_hash FROM docs WHERE id = ?')
   const insert = db.prepare(
-    `INSERT INTO docs (id, kind, layer, source, path, type, status, title, content, tags, content_hash, dedup_key, updated_at, expires_at, embedded)
-     VALUES (@id, @kind, @layer, @source, @path, @type, @status, @title, @content, @tags, @contentHash, @dedupKey, @updatedAt, @expiresAt, 0)`,
+    `INSERT INTO docs (id, kind, layer, source, path, type, status, title, content, tags, content_hash, dedup_key, updated_at, expires_at, embedded, meta)
+     VALUES (@id, @kind, @layer, @source, @path, @type, @status, @title, @content, @tags, @contentHash, @dedupKey, @updatedAt, @expiresAt, 0, @meta)`,
   )
   const update = db.prepare(
     `UPDATE docs SET kind = @kind, layer = @layer, source = @source, path = @path, type = @type, status = @status, title = @title,
-     content = @content, tags = @tags, content_hash = @contentHash, dedup_key = @dedupKey, updated_at = @updatedAt, expires_at = @expiresAt,
+     content = @content, tags = @tags, content_hash = @contentHash, dedup_key = @dedupKey, updated_at = @updatedAt, expires_at = @expiresAt, meta = @meta,
      embedded = CASE WHEN content_hash = @contentHash THEN embedded ELSE 0 END
      WHERE rowid = @rowid`,
   )
@@ -88,6 +90,7 @@ export function upsertDocuments(db: Database.Database, docs: readonly IndexDocum
         dedupKey: dedupKey(doc.content),
         updatedAt: doc.updatedAt,
         expiresAt: doc.expiresAt ?? null,
+        meta: doc.meta ?? null,
       }
       const existing = find.get(doc.id) as { rowid: number; content_hash: string } | undefined
       let rowid: number

@@ -6,10 +6,15 @@ import type { IndexStats } from './types.js'
 import { pendingCount } from './vector-store.js'
 
 export function indexStats(db: Database.Database, path: string): IndexStats {
-  const counts = db.prepare("SELECT count(*) AS documents, sum(kind = 'memory') AS memories, sum(kind = 'knowledge') AS knowledge FROM docs").get() as {
+  const counts = db
+    .prepare(
+      "SELECT count(*) AS documents, sum(kind = 'memory') AS memories, sum(kind = 'knowledge') AS knowledge, sum(kind = 'directive') AS directives FROM docs",
+    )
+    .get() as {
     documents: number
     memories: number | null
     knowledge: number | null
+    directives: number | null
   }
   const dimensions = readMeta(db, 'dimensions')
   let sizeBytes = 0
@@ -24,6 +29,7 @@ export function indexStats(db: Database.Database, path: string): IndexStats {
     documents: counts.documents,
     memories: counts.memories ?? 0,
     knowledge: counts.knowledge ?? 0,
+    directives: counts.directives ?? 0,
     pending: pendingCount(db),
     modelId: readMeta(db, 'model_id'),
     dimensions: dimensions === undefined ? undefined : Number(dimensions),

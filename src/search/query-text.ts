@@ -11,6 +11,10 @@ const stopWords = new Set(
   ).split(' '),
 )
 
+export function isStopWord(word: string): boolean {
+  return stopWords.has(word)
+}
+
 /** Words of a text as FTS5 sees them (letters and digits, lower case). */
 export function queryTerms(text: string): string[] {
   const parts = compoundWordParts(text)

@@ -174,12 +174,16 @@ export async function refreshKnowledge(index: SearchIndex, workspace: Workspace,
   if (options.force !== true && index.state('knowledge') === signature) {
     return { added: 0, removed: 0, knowledgeReloaded: false, problems: storedProblems(index.state('knowledge:problems')) }
   }
-  const { loadKnowledge } = await import('../knowledge/load.js')
+  const [{ loadKnowledge }, { extractDirectives }, { directiveDocument }] = await Promise.all([
+    import('../knowledge/load.js'),
+    import('../directives/extract.js'),
+    import('../directives/stored.js'),
+  ])
   const base = await loadKnowledge(workspace)
-  const documents = base.items.map(knowledgeDocument)
+  // Only the winning item of each id: a project item that overrides a company item replaces its directives too.
+  const documents = [...base.items.map(knowledgeDocument), ...base.items.flatMap((item) => extractDirectives(item).map(directiveDocument))]
   const current = new Set(documents.map((doc) => doc.id))
-  const stale = index
-    .list({ kind: 'knowledge', includeExpired: true })
+  const stale = [...index.list({ kind: 'knowledge', includeExpired: true }), ...index.list({ kind: 'directive', includeExpired: true })]
     .map((doc) => doc.id)
     .filter((id) => !current.has(id))
   index.upsert(documents)

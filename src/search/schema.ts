@@ -1,5 +1,5 @@
 /** Bump when the tables change: an index of another version is rebuilt from the files. */
-export const schemaVersion = 2
+export const schemaVersion = 3
 
 /** Written into `meta` so a SQLite file that is not ours is never mistaken for an index. */
 export const applicationTag = 'mk-index'
@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS docs (
   dedup_key TEXT NOT NULL,
   updated_at INTEGER NOT NULL,
   expires_at INTEGER,
-  embedded INTEGER NOT NULL DEFAULT 0
+  embedded INTEGER NOT NULL DEFAULT 0,
+  meta TEXT
 );
 CREATE INDEX IF NOT EXISTS docs_kind_layer ON docs (kind, layer);
 CREATE INDEX IF NOT EXISTS docs_source ON docs (source);

@@ -112,7 +112,7 @@ export class SearchIndex {
   }
 
   /** Ids of the documents that came from one source (a memory folder or knowledge source). */
-  idsOfSource(kind: 'memory' | 'knowledge', source: string): Set<string> {
+  idsOfSource(kind: IndexDocument['kind'], source: string): Set<string> {
     return this.guard(() => idsOfSource(this.db, kind, source))
   }
 

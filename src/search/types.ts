@@ -1,7 +1,7 @@
-export type DocumentKind = 'memory' | 'knowledge'
+export type DocumentKind = 'memory' | 'knowledge' | 'directive'
 export type SearchMode = 'hybrid' | 'fulltext' | 'vector'
 
-/** One searchable unit: a memory or a knowledge item. The files are the truth; this is derived from them. */
+/** One searchable unit: a memory, a knowledge item or one of its directives. The files are the truth; this is derived from them. */
 export interface IndexDocument {
   id: string
   kind: DocumentKind
@@ -18,6 +18,8 @@ export interface IndexDocument {
   expiresAt?: number | undefined
   type?: string | undefined
   status?: string | undefined
+  /** What a kind keeps beyond the common fields, as JSON (a directive's severity and breadcrumb). */
+  meta?: string | undefined
 }
 
 export interface SearchFilters {
@@ -54,6 +56,8 @@ export interface IndexStats {
   documents: number
   memories: number
   knowledge: number
+  /** Normative statements extracted from the knowledge items. */
+  directives: number
   /** Documents still waiting for an embedding. */
   pending: number
   modelId: string | undefined

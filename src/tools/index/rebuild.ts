@@ -18,9 +18,10 @@ export const indexRebuild = defineTool({
       title: 'Rebuild',
       input: {},
       output: {
-        documents: 120,
+        documents: 180,
         memories: 100,
         knowledge: 20,
+        directives: 60,
         pendingEmbeddings: 0,
         model: 'bundled:use-lite-512',
         searchMode: 'hybrid',
@@ -39,7 +40,7 @@ export const indexRebuild = defineTool({
     const output = { ...summarise(index), embedded, durationMs: Math.round(performance.now() - started) }
     return {
       output,
-      display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge), ${embedded} embedded in ${output.durationMs} ms`,
+      display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge, ${output.directives} directives), ${embedded} embedded in ${output.durationMs} ms`,
     }
   },
 })

@@ -22,15 +22,16 @@ export const indexStatus = defineTool({
       title: 'Index status',
       input: {},
       output: {
-        documents: 120,
+        documents: 180,
         memories: 100,
         knowledge: 20,
+        directives: 60,
         pendingEmbeddings: 0,
         model: 'bundled:use-lite-512',
         searchMode: 'hybrid',
         path: '.mk/index.db',
         sizeBytes: 1_048_576,
-        schemaVersion: 2,
+        schemaVersion: 3,
         refreshedAt: '2026-11-20T10:00:00.000Z',
       },
     },
@@ -49,7 +50,7 @@ export const indexStatus = defineTool({
     const { style } = ctx
     const rows: [string, string][] = [
       ['index', `${output.path} (${(output.sizeBytes / 1024).toFixed(0)} KiB, schema ${output.schemaVersion})`],
-      ['documents', `${output.documents} (${output.memories} memories, ${output.knowledge} knowledge items)`],
+      ['documents', `${output.documents} (${output.memories} memories, ${output.knowledge} knowledge items, ${output.directives} directives)`],
       ['search', output.searchMode],
       ['model', output.model ?? 'none'],
       ['pending', `${output.pendingEmbeddings} documents waiting for an embedding`],

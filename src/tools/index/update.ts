@@ -17,9 +17,10 @@ export const indexUpdate = defineTool({
       title: 'Embed new memories',
       input: {},
       output: {
-        documents: 120,
+        documents: 180,
         memories: 100,
         knowledge: 20,
+        directives: 60,
         pendingEmbeddings: 0,
         model: 'bundled:use-lite-512',
         searchMode: 'hybrid',
