@@ -82,6 +82,15 @@ export const configSchema = z.strictObject({
       textWeight: z.number().min(0).max(1).default(0.8),
     })
     .prefault({}),
+  rules: z
+    .strictObject({
+      /** Items whose directives make the block when nothing in the knowledge matches a task. */
+      coreItems: z.array(z.string().min(1)).default([]),
+      /** Topic and architecture-layer vocabulary beyond the shipped one: a name and its keywords or path globs. */
+      topics: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
+      layers: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
+    })
+    .prefault({}),
 })
 
 export type Config = z.output<typeof configSchema>

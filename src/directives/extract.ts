@@ -144,6 +144,7 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
         itemTitle: item.title,
         layer: item.layer,
         status: item.status,
+        source: item.source,
         path: item.path,
         section: anchor,
         breadcrumb: section.headingPath,

@@ -17,6 +17,8 @@ export interface Directive {
   /** Knowledge layer of the item (company … project). */
   layer: string
   status: string
+  /** Knowledge source name from `.mkrc`. */
+  source: string
   /** Workspace-relative path of the item's file. */
   path: string
   /** The heading the statement sits under, as a GitHub-style anchor (`input-validation`); `top` before any heading. */

@@ -20,6 +20,8 @@ import { memoryList } from './memory/list.js'
 import { memoryRestore } from './memory/restore.js'
 import { memorySearch } from './memory/search.js'
 import { memoryShow } from './memory/show.js'
+import { rulesDetectContext } from './rules/context.js'
+import { rulesQueryDirectives } from './rules/directives.js'
 
 import { doctorCheck } from './doctor/check.js'
 import { syncNow } from './sync/now.js'
@@ -45,6 +47,8 @@ export const tools: readonly AnyTool[] = [
   memoryShow,
   memoryDelete,
   memoryRestore,
+  rulesQueryDirectives,
+  rulesDetectContext,
   indexStatus,
   indexUpdate,
   indexRebuild,

@@ -1,0 +1,96 @@
+import type { TokenCounter } from '../token-count.js'
+import type { DirectiveSeverity } from './model.js'
+import type { RankedDirective } from './rank.js'
+
+export const blockTitle = 'Contextual rules for this task'
+
+export interface RememberedFact {
+  memoryId: string
+  content: string
+  layer: string
+}
+
+export interface Citation {
+  sourcePath: string
+  section: string
+  severity: DirectiveSeverity
+  itemId: string
+  directiveId: string
+}
+
+export interface ComposedBlock {
+  contextBlock: string
+  citations: Citation[]
+  tokens: number
+  /** Directives and memories that ranked but did not fit, or passed maxItems. */
+  cut: { directives: string[]; memories: string[]; reason: string[] }
+  memoriesIncluded: number
+}
+
+const memoryCharacters = 240
+
+function directiveLine(entry: RankedDirective, includeBreadcrumbs: boolean, citationNumber: number): string {
+  const { directive } = entry
+  const where = includeBreadcrumbs && directive.breadcrumb.length > 0 ? ` — ${directive.breadcrumb.join(' > ')}` : ''
+  const why = entry.rationale === '' ? '' : ` (${entry.rationale})`
+  return `- [${directive.severity}] ${directive.text}${where}${why} [${citationNumber}: ${directive.path}#${directive.section}]`
+}
+
+function memoryLine(fact: RememberedFact): string {
+  const text = fact.content.replace(/\s+/g, ' ').trim()
+  const short = text.length > memoryCharacters ? `${text.slice(0, memoryCharacters - 1)}…` : text
+  return `- ${short} (memory ${fact.memoryId}, ${fact.layer})`
+}
+
+/**
+ * The markdown an agent reads at task start: directives in rank order, then remembered facts,
+ * each line added only while the whole block stays within the budget as the counter counts it.
+ * A line that does not fit is skipped and a shorter, lower one may still fit: rank decides
+ * what is tried first, never what is pushed out.
+ */
+export function composeBlock(
+  ranked: readonly RankedDirective[],
+  memories: readonly RememberedFact[],
+  options: { tokenBudget: number; maxItems: number; includeBreadcrumbs: boolean; countTokens: TokenCounter; heading?: string },
+): ComposedBlock {
+  const lines = [`# ${options.heading ?? blockTitle}`, '']
+  const citations: Citation[] = []
+  const cut: ComposedBlock['cut'] = { directives: [], memories: [], reason: [] }
+  const fits = (candidate: readonly string[]): boolean => options.countTokens(`${candidate.join('\n')}\n`) <= options.tokenBudget
+  for (const entry of ranked) {
+    if (citations.length >= options.maxItems) {
+      cut.directives.push(entry.directive.id)
+      continue
+    }
+    const line = directiveLine(entry, options.includeBreadcrumbs, citations.length + 1)
+    if (!fits([...lines, line])) {
+      cut.directives.push(entry.directive.id)
+      continue
+    }
+    lines.push(line)
+    const { directive } = entry
+    citations.push({
+      sourcePath: directive.path,
+      section: directive.section,
+      severity: directive.severity,
+      itemId: directive.itemId,
+      directiveId: directive.id,
+    })
+  }
+  if (cut.directives.length > 0) cut.reason.push(`${cut.directives.length} ranked directives left out by maxItems ${options.maxItems} or the token budget`)
+  let memoriesIncluded = 0
+  const rememberedHeading = ['', '## Remembered', '']
+  for (const fact of memories) {
+    const heading = memoriesIncluded === 0 ? rememberedHeading : []
+    const candidate = [...lines, ...heading, memoryLine(fact)]
+    if (!fits(candidate)) {
+      cut.memories.push(fact.memoryId)
+      continue
+    }
+    lines.splice(0, lines.length, ...candidate)
+    memoriesIncluded++
+  }
+  if (cut.memories.length > 0) cut.reason.push(`${cut.memories.length} memories left out by the token budget`)
+  const contextBlock = `${lines.join('\n')}\n`
+  return { contextBlock, citations, tokens: options.countTokens(contextBlock), cut, memoriesIncluded }
+}

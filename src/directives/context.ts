@@ -1,0 +1,137 @@
+import { Minimatch } from 'minimatch'
+import { isStopWord } from '../search/query-text.js'
+import { matchTerms, pathsIn, stem, termKey, words } from './terms.js'
+import { modes, type ModeSlug } from './modes.js'
+import shipped from './vocabulary.json' with { type: 'json' }
+
+/** `.mkrc` rules.topics / rules.layers: a name and its keywords; an entry with `/` or `*` is a path glob. */
+export type VocabularyExtension = Readonly<Record<string, readonly string[]>>
+
+export interface ContextVocabulary {
+  topicsByTerm: ReadonlyMap<string, readonly string[]>
+  layersByTerm: ReadonlyMap<string, readonly string[]>
+  topicGlobs: readonly { name: string; glob: Minimatch }[]
+  layerGlobs: readonly { name: string; glob: Minimatch }[]
+  layers: ReadonlySet<string>
+}
+
+export interface DetectedContext {
+  /** The architecture layer the task is most about, if any word says. */
+  detectedLayer: string | undefined
+  /** Every layer with at least half the evidence of the first: a task can span persistence and application. */
+  layers: string[]
+  topics: string[]
+  /** The task's most specific technical words. */
+  keywords: string[]
+  /** 0–1: how much vocabulary evidence the detection rests on. */
+  confidence: number
+  /** Paths named in the task, matched against applies_to globs. */
+  paths: string[]
+}
+
+/** Words every task uses ("add a new ..."): they say what to do, not what it is about. */
+const taskVerbs = new Set(
+  'add adds added adding new create creates make makes update updates change changes fix fixes implement implements write writes need needs want let please also now'.split(
+    ' ',
+  ),
+)
+
+const isGlob = (entry: string): boolean => entry.includes('/') || entry.includes('*')
+
+function addTerms(target: Map<string, string[]>, name: string, phrases: readonly string[]): void {
+  for (const phrase of phrases) {
+    if (isGlob(phrase)) continue
+    const key = termKey(phrase)
+    if (key === '') continue
+    const names = target.get(key) ?? []
+    if (!names.includes(name)) target.set(key, [...names, name])
+  }
+}
+
+function globsOf(extension: VocabularyExtension): { name: string; glob: Minimatch }[] {
+  return Object.entries(extension).flatMap(([name, entries]) => entries.filter(isGlob).map((entry) => ({ name, glob: new Minimatch(entry, { dot: true }) })))
+}
+
+/**
+ * The shipped vocabulary, the organisation's additions from `.mkrc`, and the topics and tags the
+ * knowledge itself uses (a tag `pii` is a topic a task can name).
+ */
+export function buildVocabulary(options: {
+  topics?: VocabularyExtension
+  layers?: VocabularyExtension
+  knowledgeTopics?: readonly string[]
+}): ContextVocabulary {
+  const topicsByTerm = new Map<string, string[]>()
+  const layersByTerm = new Map<string, string[]>()
+  for (const [name, phrases] of Object.entries(shipped.topics)) addTerms(topicsByTerm, name, [name, ...phrases])
+  for (const [name, phrases] of Object.entries(options.topics ?? {})) addTerms(topicsByTerm, name, [name, ...phrases])
+  for (const topic of options.knowledgeTopics ?? []) addTerms(topicsByTerm, topic.toLowerCase(), [topic])
+  for (const [name, phrases] of Object.entries(shipped.layers)) addTerms(layersByTerm, name, [name, ...phrases])
+  for (const [name, phrases] of Object.entries(options.layers ?? {})) addTerms(layersByTerm, name, [name, ...phrases])
+  return {
+    topicsByTerm,
+    layersByTerm,
+    topicGlobs: globsOf(options.topics ?? {}),
+    layerGlobs: globsOf(options.layers ?? {}),
+    layers: new Set([...Object.keys(shipped.layers), ...Object.keys(options.layers ?? {})]),
+  }
+}
+
+/** How many distinct vocabulary terms of the text name each topic or layer. */
+function tally(text: string, byTerm: ReadonlyMap<string, readonly string[]>): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const term of new Set(matchTerms(text, byTerm))) for (const name of byTerm.get(term) ?? []) counts.set(name, (counts.get(name) ?? 0) + 1)
+  return counts
+}
+
+/** The topics a text is about, by the vocabulary alone: what a directive's own words say when its item declares none. */
+export function topicsOf(text: string, vocabulary: ContextVocabulary): string[] {
+  return [...tally(text, vocabulary.topicsByTerm).keys()]
+}
+
+function rankedNames(counts: ReadonlyMap<string, number>): string[] {
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name)
+}
+
+/** The task's words that say most: vocabulary terms (longest first), then other content words, longest first. */
+function specificKeywords(text: string, vocabulary: ContextVocabulary, limit: number): string[] {
+  const known: string[] = []
+  const other: string[] = []
+  for (const word of words(text)) {
+    if (word.length < 3 || isStopWord(word) || taskVerbs.has(word) || /^\d+$/.test(word)) continue
+    const key = stem(word)
+    const target = vocabulary.topicsByTerm.has(key) || vocabulary.layersByTerm.has(key) ? known : other
+    if (!target.includes(word)) target.push(word)
+  }
+  const byLength = (a: string, b: string): number => b.length - a.length
+  return [...known.sort(byLength), ...other.sort(byLength)].slice(0, limit)
+}
+
+/** Which topics and architecture layer a task is about: vocabulary words, path globs, and the agent's mode. */
+export function detectContext(text: string, vocabulary: ContextVocabulary, modeSlug?: ModeSlug): DetectedContext {
+  const paths = pathsIn(text)
+  const topicCounts = tally(text, vocabulary.topicsByTerm)
+  const layerCounts = tally(text, vocabulary.layersByTerm)
+  for (const path of paths) {
+    for (const { name, glob } of vocabulary.topicGlobs) if (glob.match(path)) topicCounts.set(name, (topicCounts.get(name) ?? 0) + 2)
+    for (const { name, glob } of vocabulary.layerGlobs) if (glob.match(path)) layerCounts.set(name, (layerCounts.get(name) ?? 0) + 2)
+  }
+  const mode = modeSlug === undefined ? undefined : modes[modeSlug]
+  // A bias below 1 only tips a layer the words already name; a full bias names it on its own.
+  for (const [layer, bias] of Object.entries<number>(mode?.layers ?? {})) {
+    if ((layerCounts.get(layer) ?? 0) > 0 || bias >= 1) layerCounts.set(layer, (layerCounts.get(layer) ?? 0) + bias)
+  }
+  for (const topic of mode?.topics ?? []) topicCounts.set(topic, (topicCounts.get(topic) ?? 0) + 1)
+
+  const layers = rankedNames(layerCounts)
+  const top = layerCounts.get(layers[0] ?? '') ?? 0
+  const evidence = [...topicCounts.values(), ...layerCounts.values()].reduce((sum, count) => sum + count, 0)
+  return {
+    detectedLayer: layers[0],
+    layers: layers.filter((layer) => (layerCounts.get(layer) ?? 0) * 2 >= top),
+    topics: rankedNames(topicCounts),
+    keywords: specificKeywords(text, vocabulary, 8),
+    confidence: Math.round((1 - 0.6 ** evidence) * 100) / 100,
+    paths,
+  }
+}

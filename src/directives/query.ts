@@ -1,0 +1,144 @@
+import type { SearchIndex } from '../search/search-index.js'
+import type { SearchMode } from '../search/types.js'
+import type { TokenCounter } from '../token-count.js'
+import { composeBlock, type Citation, type RememberedFact } from './block.js'
+import { buildVocabulary, detectContext, type ContextVocabulary, type VocabularyExtension } from './context.js'
+import { severityRank } from './model.js'
+import type { ModeSlug } from './modes.js'
+import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
+import { storedDirective } from './stored.js'
+
+/** Longer task texts are cut to this many characters before detection and search. */
+export const maxTaskCharacters = 2000
+
+/** A hybrid score at or above this makes a directive relevant without a shared topic (a weak match without a shared word scores under 0.2). */
+const similarityFloor = 0.35
+
+const rememberedLimit = 3
+
+export interface DirectiveQuery {
+  taskDescription: string
+  modeSlug: ModeSlug | undefined
+  strictLayer: boolean
+  maxItems: number
+  tokenBudget: number
+  includeBreadcrumbs: boolean
+  topicsBias: readonly string[]
+  includeMemories: boolean
+}
+
+export interface RulesSettings {
+  coreItems: readonly string[]
+  topics: VocabularyExtension
+  layers: VocabularyExtension
+}
+
+/** Every directive that may be served, prepared for ranking; built once per knowledge version. */
+export interface DirectiveSet {
+  directives: readonly RankableDirective[]
+  vocabulary: ContextVocabulary
+}
+
+export function loadDirectiveSet(index: SearchIndex, settings: RulesSettings, statuses: readonly string[]): DirectiveSet {
+  const directives = index.list({ kind: 'directive', statuses, includeExpired: true }).flatMap((doc) => storedDirective(doc) ?? [])
+  const knowledgeTopics = [...new Set(directives.flatMap((directive) => [...directive.topics, ...directive.authoritativeFor, ...directive.tags]))]
+  const vocabulary = buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics })
+  return { directives: directives.map((directive) => prepareDirective(directive, vocabulary)), vocabulary }
+}
+
+export interface DirectiveDiagnostics {
+  detectedLayer: string | undefined
+  topics: string[]
+  keywords: string[]
+  scoringNotes: string[]
+  retrievalStats: { searched: number; considered: number; selected: number }
+  cut: { directives: string[]; memories: string[] }
+}
+
+export interface DirectiveAnswer {
+  contextBlock: string
+  citations: Citation[]
+  tokens: number
+  diagnostics: DirectiveDiagnostics
+}
+
+export interface DirectiveSources {
+  set: DirectiveSet
+  index: SearchIndex
+  searchMode: SearchMode
+  textWeight: number
+  statuses: readonly string[]
+  countTokens: TokenCounter
+  /** The memories most relevant to a text, best first (only called when memories are wanted). */
+  recall: (text: string, limit: number) => Promise<(RememberedFact & { score: number })[]>
+}
+
+function coreFallback(set: DirectiveSet, coreItems: readonly string[]): RankedDirective[] {
+  const core = new Set(coreItems)
+  return set.directives
+    .filter((candidate) => core.has(candidate.directive.itemId))
+    .sort((a, b) => severityRank(b.directive.severity) - severityRank(a.directive.severity) || a.directive.id.localeCompare(b.directive.id))
+    .map((candidate) => ({ directive: candidate.directive, rationale: 'core rule', keys: [] }))
+}
+
+/** The directives that apply to a task, ranked, cut to the budget, with what was detected and why. */
+export async function queryDirectives(query: DirectiveQuery, settings: RulesSettings, sources: DirectiveSources): Promise<DirectiveAnswer> {
+  const notes: string[] = []
+  let task = query.taskDescription.trim()
+  if (task.length > maxTaskCharacters) {
+    notes.push(`taskDescription truncated from ${task.length} to ${maxTaskCharacters} characters`)
+    task = task.slice(0, maxTaskCharacters)
+  }
+  const { set } = sources
+  const context = detectContext(task, set.vocabulary, query.modeSlug)
+  for (const topic of query.topicsBias) if (!context.topics.includes(topic.toLowerCase())) context.topics.push(topic.toLowerCase())
+
+  const similarity = new Map<string, number>()
+  if (set.directives.length > 0) {
+    const hits = await sources.index.search({
+      text: task,
+      mode: sources.searchMode,
+      limit: 200,
+      textWeight: sources.textWeight,
+      filters: { kind: 'directive', statuses: sources.statuses, includeExpired: true },
+    })
+    for (const hit of hits) similarity.set(hit.id, hit.score)
+    if (sources.searchMode !== 'hybrid') notes.push('similarity by full text only: the embedding model is not available')
+  }
+  const ranking = rankDirectives(set.directives, context, similarity, { strictLayer: query.strictLayer, similarityFloor })
+  let ranked = ranking.ranked
+  if (ranking.droppedByLayer > 0) notes.push(`${ranking.droppedByLayer} directives left out because they apply only to other layers (strictLayer)`)
+  if (ranking.duplicates > 0) notes.push(`${ranking.duplicates} near-duplicate directives removed`)
+  if (ranked.length === 0) {
+    ranked = coreFallback(set, settings.coreItems)
+    notes.push(
+      set.directives.length === 0
+        ? 'no directives in the index: no accepted knowledge item states a rule yet'
+        : 'no directive matched the task: showing the core items (rules.coreItems in .mkrc)',
+    )
+    if (settings.coreItems.length === 0) notes.push('rules.coreItems is empty, so the block has no rules')
+  }
+
+  const memories = query.includeMemories ? (await sources.recall(task, rememberedLimit)).filter((fact) => fact.score >= similarityFloor) : []
+  const composed = composeBlock(ranked, memories, {
+    tokenBudget: query.tokenBudget,
+    maxItems: query.maxItems,
+    includeBreadcrumbs: query.includeBreadcrumbs,
+    countTokens: sources.countTokens,
+  })
+  notes.push(...composed.cut.reason)
+  notes.push('ranked by authority on a detected topic, applies_to paths, layer, topic overlap, severity, similarity, then directive over rule over pattern')
+  return {
+    contextBlock: composed.contextBlock,
+    citations: composed.citations,
+    tokens: composed.tokens,
+    diagnostics: {
+      detectedLayer: context.detectedLayer,
+      topics: context.topics,
+      keywords: context.keywords,
+      scoringNotes: notes,
+      retrievalStats: { searched: set.directives.length, considered: ranking.considered, selected: composed.citations.length },
+      cut: { directives: composed.cut.directives, memories: composed.cut.memories },
+    },
+  }
+}

@@ -1,0 +1,133 @@
+import { Minimatch } from 'minimatch'
+import type { ContextVocabulary, DetectedContext } from './context.js'
+import { topicsOf } from './context.js'
+import { severityRank, type Directive } from './model.js'
+
+/** A directive with what ranking needs precomputed once per knowledge version. */
+export interface RankableDirective {
+  directive: Directive
+  /** Vocabulary topics of its own words and of the headings it sits under (the item's title aside). */
+  ownTopics: ReadonlySet<string>
+  /** Declared topics and tags of its item and the topics of the item's title: true of every directive in it. */
+  itemTopics: ReadonlySet<string>
+  authoritativeFor: ReadonlySet<string>
+  /** applies_to entries that are architecture layers. */
+  appliesToLayers: readonly string[]
+  /** applies_to entries that are path globs. */
+  appliesToGlobs: readonly Minimatch[]
+}
+
+export function prepareDirective(directive: Directive, vocabulary: ContextVocabulary): RankableDirective {
+  const lower = (values: readonly string[]): string[] => values.map((value) => value.toLowerCase())
+  return {
+    directive,
+    ownTopics: new Set(topicsOf(`${directive.breadcrumb.slice(1).join(' ')} ${directive.text}`, vocabulary)),
+    itemTopics: new Set([...lower(directive.topics), ...lower(directive.tags), ...topicsOf(directive.itemTitle, vocabulary)]),
+    authoritativeFor: new Set(lower(directive.authoritativeFor)),
+    appliesToLayers: lower(directive.appliesTo).filter((entry) => vocabulary.layers.has(entry)),
+    appliesToGlobs: directive.appliesTo.filter((entry) => entry.includes('/') || entry.includes('*')).map((entry) => new Minimatch(entry, { dot: true })),
+  }
+}
+
+export interface RankOptions {
+  /** Leave out directives that apply only to other layers (default); otherwise they rank lower. */
+  strictLayer: boolean
+  /** A hybrid score at or above this counts as relevant on its own, without a shared topic. */
+  similarityFloor: number
+}
+
+export interface RankedDirective {
+  directive: Directive
+  /** Why it was chosen, in a few words ("applies to persistence; covers security"). */
+  rationale: string
+  /** Ranking keys in priority order, for diagnostics. */
+  keys: number[]
+}
+
+/** directive > rule > section > pattern: a sentence written with a keyword says more than a list item in a rules file or a pattern. */
+function entityPreference(directive: Directive): number {
+  if (directive.itemType === 'pattern') return 0
+  return directive.keyword === undefined ? 2 : 3
+}
+
+function compareKeys(a: readonly number[], b: readonly number[]): number {
+  for (let position = 0; position < a.length; position++) {
+    const difference = (b[position] ?? 0) - (a[position] ?? 0)
+    if (difference !== 0) return difference
+  }
+  return 0
+}
+
+/** Lower case, letters and digits only, first 100 characters: the same rule written twice in two items. */
+function duplicateKey(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .slice(0, 100)
+}
+
+/**
+ * Rank in the issue's priority order: authority on a detected topic, applies_to paths, layer,
+ * topic overlap, severity, similarity, entity. Only directives with a reason to be there take part.
+ */
+export function rankDirectives(
+  candidates: readonly RankableDirective[],
+  context: DetectedContext,
+  similarity: ReadonlyMap<string, number>,
+  options: RankOptions,
+): { ranked: RankedDirective[]; considered: number; droppedByLayer: number; duplicates: number } {
+  const topics = new Set(context.topics)
+  const layers = new Set(context.layers)
+  const scored: RankedDirective[] = []
+  let considered = 0
+  let droppedByLayer = 0
+  for (const candidate of candidates) {
+    // The item's authority counts for the directives that are about the topic, or that name no topic at all.
+    const about = candidate.ownTopics.size > 0 ? candidate.ownTopics : candidate.itemTopics
+    const authority = [...candidate.authoritativeFor].filter((topic) => topics.has(topic) && about.has(topic))
+    const ownOverlap = [...candidate.ownTopics].filter((topic) => topics.has(topic))
+    const itemOverlap = [...candidate.itemTopics].filter((topic) => topics.has(topic) && !candidate.ownTopics.has(topic))
+    const overlap = [...ownOverlap, ...itemOverlap]
+    const pathMatch = candidate.appliesToGlobs.some((glob) => context.paths.some((path) => glob.match(path)))
+    const score = similarity.get(candidate.directive.id) ?? 0
+    if (authority.length === 0 && overlap.length === 0 && !pathMatch && score < options.similarityFloor) continue
+    considered++
+    const layerMatches = candidate.appliesToLayers.filter((layer) => layers.has(layer))
+    const layerMismatch = candidate.appliesToLayers.length > 0 && layers.size > 0 && layerMatches.length === 0
+    if (layerMismatch && options.strictLayer) {
+      droppedByLayer++
+      continue
+    }
+    const reasons = [
+      authority.length > 0 ? `authority on ${authority.join(', ')}` : undefined,
+      pathMatch ? 'matches the paths named' : undefined,
+      layerMatches.length > 0 ? `applies to ${layerMatches.join(', ')}` : undefined,
+      overlap.length > 0 ? `covers ${overlap.slice(0, 3).join(', ')}` : undefined,
+      authority.length === 0 && overlap.length === 0 && !pathMatch ? 'similar wording' : undefined,
+    ].filter((reason): reason is string => reason !== undefined)
+    scored.push({
+      directive: candidate.directive,
+      rationale: reasons.join('; '),
+      keys: [
+        authority.length > 0 ? 1 : 0,
+        pathMatch ? 1 : 0,
+        layerMatches.length > 0 ? 1 : layerMismatch ? -1 : 0,
+        overlap.length > 0 ? 1 : 0,
+        severityRank(candidate.directive.severity),
+        // A topic the directive's own words name counts twice one it has only from its item.
+        Math.min(ownOverlap.length + itemOverlap.length / 2, 3) + score,
+        entityPreference(candidate.directive),
+      ],
+    })
+  }
+  scored.sort((a, b) => compareKeys(a.keys, b.keys) || a.directive.id.localeCompare(b.directive.id))
+  const seen = new Set<string>()
+  const ranked = scored.filter((entry) => {
+    const key = duplicateKey(entry.directive.text)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+  return { ranked, considered, droppedByLayer, duplicates: scored.length - ranked.length }
+}

@@ -1,0 +1,43 @@
+/** Lower-case words of a text, keeping the characters of technical names (node.js, k8s, c++, n+1). */
+export function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}+#.'_-]*/gu) ?? []).map((word) => word.replace(/[.'_-]+$/, ''))
+}
+
+/** Plural to singular, the same way for a task and for the vocabulary: "addresses" and "address", "policies" and "policy" meet. */
+export function stem(word: string): string {
+  if (word.length <= 3) return word
+  if (word.endsWith('sses')) return word.slice(0, -2)
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`
+  if (word.endsWith('s') && !/(ss|us|is)$/.test(word)) return word.slice(0, -1)
+  return word
+}
+
+/**
+ * The vocabulary terms of a text, longest first at each word: "pull request" is one term, so its
+ * "request" does not also count as an API word.
+ */
+export function matchTerms(text: string, known: ReadonlyMap<string, unknown>): string[] {
+  const stems = words(text).map(stem)
+  const found: string[] = []
+  let start = 0
+  while (start < stems.length) {
+    const length = [3, 2, 1].find((candidate) => start + candidate <= stems.length && known.has(stems.slice(start, start + candidate).join(' ')))
+    if (length === undefined) {
+      start++
+      continue
+    }
+    found.push(stems.slice(start, start + length).join(' '))
+    start += length
+  }
+  return found
+}
+
+/** A vocabulary phrase in the form `termsOf` produces. */
+export function termKey(phrase: string): string {
+  return words(phrase).map(stem).join(' ')
+}
+
+/** Words that look like paths or file names (`src/api/users.ts`), for path globs in applies_to. */
+export function pathsIn(text: string): string[] {
+  return (text.match(/[\w.@-]*(?:\/[\w.@*-]+)+\/?|[\w-]+\.[a-z]{1,5}\b/g) ?? []).filter((token) => token.includes('/') || /\.[a-z]{1,5}$/.test(token))
+}
