@@ -4,7 +4,7 @@
  */
 export const modes = {
   code: { layers: {}, topics: [] },
-  architect: { layers: { domain: 1, application: 0.5 }, topics: [] },
+  architect: { layers: { domain: 2, application: 0.5 }, topics: [] },
   debug: { layers: { infrastructure: 0.5, application: 0.5 }, topics: ['errors', 'observability'] },
   test: { layers: { application: 0.5 }, topics: ['testing'] },
   review: { layers: {}, topics: [] },

@@ -1,4 +1,5 @@
 import { Minimatch } from 'minimatch'
+import { knowledgeLayers } from '../config/layers.js'
 import type { ContextVocabulary, DetectedContext } from './context.js'
 import { topicsOf } from './context.js'
 import { severityRank, type Directive } from './model.js'
@@ -50,6 +51,10 @@ function entityPreference(directive: Directive): number {
   return directive.keyword === undefined ? 2 : 3
 }
 
+function specificity(directive: Directive): number {
+  return (knowledgeLayers as readonly string[]).indexOf(directive.layer)
+}
+
 function compareKeys(a: readonly number[], b: readonly number[]): number {
   for (let position = 0; position < a.length; position++) {
     const difference = (b[position] ?? 0) - (a[position] ?? 0)
@@ -68,8 +73,8 @@ function duplicateKey(text: string): string {
 }
 
 /**
- * Rank in the issue's priority order: authority on a detected topic, applies_to paths, layer,
- * topic overlap, severity, similarity, entity. Only directives with a reason to be there take part.
+ * Rank in priority order: authority on a detected topic, applies_to paths, layer, topic overlap,
+ * severity, similarity, entity. Only directives with a reason to be there take part.
  */
 export function rankDirectives(
   candidates: readonly RankableDirective[],
@@ -112,16 +117,18 @@ export function rankDirectives(
       keys: [
         authority.length > 0 ? 1 : 0,
         pathMatch ? 1 : 0,
-        layerMatches.length > 0 ? 1 : layerMismatch ? -1 : 0,
-        overlap.length > 0 ? 1 : 0,
+        // Strict mode has already dropped the rules for other layers; the rest (for this layer or for every layer) rank alike.
+        layerMismatch ? -1 : 0,
+        // Topics its own words name count whole, those it has only from its item half: a rule on two of the task's topics beats one on one.
+        Math.min(2, Math.floor(ownOverlap.length + itemOverlap.length / 2)),
         severityRank(candidate.directive.severity),
-        // A topic the directive's own words name counts twice one it has only from its item.
-        Math.min(ownOverlap.length + itemOverlap.length / 2, 3) + score,
+        score,
         entityPreference(candidate.directive),
       ],
     })
   }
-  scored.sort((a, b) => compareKeys(a.keys, b.keys) || a.directive.id.localeCompare(b.directive.id))
+  // On equal keys the more specific layer goes first, so of two copies of a rule the project's is kept.
+  scored.sort((a, b) => compareKeys(a.keys, b.keys) || specificity(a.directive) - specificity(b.directive) || a.directive.id.localeCompare(b.directive.id))
   const seen = new Set<string>()
   const ranked = scored.filter((entry) => {
     const key = duplicateKey(entry.directive.text)

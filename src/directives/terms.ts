@@ -39,5 +39,5 @@ export function termKey(phrase: string): string {
 
 /** Words that look like paths or file names (`src/api/users.ts`), for path globs in applies_to. */
 export function pathsIn(text: string): string[] {
-  return (text.match(/[\w.@-]*(?:\/[\w.@*-]+)+\/?|[\w-]+\.[a-z]{1,5}\b/g) ?? []).filter((token) => token.includes('/') || /\.[a-z]{1,5}$/.test(token))
+  return (text.match(/[\w.@-]*(?:\/[\w.@*-]+)+\/?|[\w-]{2,}\.[a-z]{1,5}\b/g) ?? []).filter((token) => token.includes('/') || /\.[a-z]{1,5}$/.test(token))
 }

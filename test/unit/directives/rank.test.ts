@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { composeBlock } from '../../../src/directives/block.js'
+import { buildVocabulary, detectContext } from '../../../src/directives/context.js'
+import type { Directive } from '../../../src/directives/model.js'
+import { prepareDirective, rankDirectives } from '../../../src/directives/rank.js'
+
+const vocabulary = buildVocabulary({})
+
+function directive(id: string, text: string, fields: Partial<Directive> = {}): Directive {
+  return {
+    id,
+    itemId: id.split('#')[0] ?? id,
+    itemType: 'policy',
+    itemTitle: 'Rules',
+    layer: 'project',
+    status: 'accepted',
+    source: 'project',
+    path: `knowledge/policies/${id.split('#')[0] ?? id}.md`,
+    section: 'rules',
+    breadcrumb: ['Rules'],
+    text,
+    severity: 'MUST',
+    keyword: 'MUST',
+    line: 3,
+    tags: [],
+    topics: [],
+    appliesTo: [],
+    authoritativeFor: [],
+    ...fields,
+  }
+}
+
+const all = [
+  directive('style#rules-1', 'Field names SHOULD be camelCase in every endpoint response.', { severity: 'SHOULD', keyword: 'SHOULD' }),
+  directive('pii#rules-1', 'Customer addresses MUST be encrypted at rest.', { topics: ['privacy'], authoritativeFor: ['privacy'] }),
+  directive('db#rules-1', 'New tables MUST have a primary key.', { appliesTo: ['persistence'] }),
+  directive('ui#rules-1', 'Form components MUST show errors next to the field.', { appliesTo: ['presentation'] }),
+  directive('migrations#rules-1', 'Every change MUST ship a rollback.', { appliesTo: ['db/migrations/**'] }),
+  directive('copy#rules-1', 'New tables MUST have a primary key!', { layer: 'company' }),
+  directive('cake#rules-1', 'Birthday cake MUST be shared.'),
+].map((entry) => prepareDirective(entry, vocabulary))
+
+const rankFor = (task: string, strictLayer = true): ReturnType<typeof rankDirectives> =>
+  rankDirectives(all, detectContext(task, vocabulary), new Map(), { strictLayer, similarityFloor: 0.35 })
+
+describe('rankDirectives', () => {
+  it('puts authority first, then the applies_to paths and layer, then severity; drops other layers and unrelated rules', () => {
+    const result = rankFor('add a customer address table in Postgres and a migration in db/migrations/002.sql')
+    expect(result.ranked.map((entry) => entry.directive.id)).toEqual(['pii#rules-1', 'migrations#rules-1', 'db#rules-1'])
+    expect(result.ranked[0]?.rationale).toBe('authority on privacy; covers privacy')
+    expect(result.duplicates).toBe(1)
+  })
+
+  it('keeps rules for other layers, lower, when strictLayer is off', () => {
+    const task = 'add a form that saves the address to a database table'
+    expect(rankFor(task).ranked.map((entry) => entry.directive.id)).not.toContain('ui#rules-1')
+    const loose = rankFor(task, false).ranked.map((entry) => entry.directive.id)
+    expect(loose).toContain('ui#rules-1')
+    expect(loose.indexOf('ui#rules-1')).toBeGreaterThan(loose.indexOf('db#rules-1'))
+  })
+
+  it('lets similarity alone admit a rule only above the floor', () => {
+    const context = detectContext('qwzx cake', vocabulary)
+    const admitted = rankDirectives(all, context, new Map([['cake#rules-1', 0.5]]), { strictLayer: true, similarityFloor: 0.35 })
+    expect(admitted.ranked.map((entry) => [entry.directive.id, entry.rationale])).toEqual([['cake#rules-1', 'similar wording']])
+    expect(rankDirectives(all, context, new Map([['cake#rules-1', 0.2]]), { strictLayer: true, similarityFloor: 0.35 }).ranked).toEqual([])
+  })
+})
+
+describe('composeBlock', () => {
+  const words = (text: string): number => text.split(/\s+/).filter((word) => word !== '').length
+  const ranked = rankFor('add a customer address table in Postgres and a migration in db/migrations/002.sql').ranked
+
+  it('cites every bullet and stays within the budget, skipping what does not fit', () => {
+    for (const budget of [12, 30, 60, 400]) {
+      const block = composeBlock(ranked, [{ memoryId: 'mem_1', content: 'Addresses live in the billing schema', layer: 'project' }], {
+        tokenBudget: budget,
+        maxItems: 8,
+        includeBreadcrumbs: true,
+        countTokens: words,
+      })
+      expect(block.tokens).toBeLessThanOrEqual(budget)
+      const bullets = block.contextBlock.split('\n').filter((line) => line.startsWith('- ['))
+      expect(bullets).toHaveLength(block.citations.length)
+      bullets.forEach((line, position) => expect(line).toContain(`[${position + 1}: ${block.citations[position]?.sourcePath}#`))
+      expect(block.cut.directives.length + block.citations.length).toBe(ranked.length)
+    }
+  })
+
+  it('puts remembered facts after every rule, and only when they fit', () => {
+    const block = composeBlock(ranked, [{ memoryId: 'mem_1', content: 'Addresses live in the billing schema', layer: 'project' }], {
+      tokenBudget: 400,
+      maxItems: 8,
+      includeBreadcrumbs: false,
+      countTokens: words,
+    })
+    const lines = block.contextBlock.split('\n')
+    expect(lines.indexOf('## Remembered')).toBeGreaterThan(lines.findLastIndex((line) => line.startsWith('- [MUST]')))
+    expect(block.contextBlock).toContain('- Addresses live in the billing schema (memory mem_1, project)')
+    expect(block.contextBlock).not.toContain(' — Rules')
+  })
+
+  it('stops at maxItems', () => {
+    const block = composeBlock(ranked, [], { tokenBudget: 4000, maxItems: 2, includeBreadcrumbs: true, countTokens: words })
+    expect(block.citations).toHaveLength(2)
+    expect(block.cut.directives).toEqual([ranked[2]?.directive.id])
+  })
+})
