@@ -22,6 +22,9 @@ import { memorySearch } from './memory/search.js'
 import { memoryShow } from './memory/show.js'
 
 import { doctorCheck } from './doctor/check.js'
+import { rulesExport } from './rules/export.js'
+import { rulesExportWrite } from './rules/export-write.js'
+import { rulesUpsertMarkdown } from './rules/ingest.js'
 import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
 
@@ -55,4 +58,8 @@ export const tools: readonly AnyTool[] = [
   syncNow,
   syncStatusTool,
   doctorCheck,
+  // agent rules files
+  rulesUpsertMarkdown,
+  rulesExport,
+  rulesExportWrite,
 ]

@@ -11,6 +11,7 @@ import { FrontmatterSyntaxError, parseFrontmatter } from '../../knowledge/frontm
 import type { KnowledgeBase } from '../../knowledge/load.js'
 import { parseKnowledgeFile } from '../../knowledge/parse.js'
 import { redactSecrets } from '../../memory/redact.js'
+import { generatedMarker } from '../export/render.js'
 import { extractDirectives } from '../extract.js'
 import type { Directive } from '../model.js'
 import type { RuleFormat } from './formats.js'
@@ -120,7 +121,12 @@ export async function upsertRuleDocuments(
   requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), directory, `knowledge source "${source.name}"`)
   const warnings: string[] = []
   const planned: Planned[] = []
-  for (const document of sources) planned.push(await plan(workspace, directory, document, warnings))
+  for (const document of sources) {
+    // Ingesting what export wrote would copy every item's rules into one more item.
+    if (document.text.includes(generatedMarker))
+      warnings.push(`${document.path}: skipped: mk rules export wrote it from the knowledge, which holds its rules already`)
+    else planned.push(await plan(workspace, directory, document, warnings))
+  }
 
   const actions: UpsertAction[] = []
   const lock = join(workspace.stateDir, 'locks', `knowledge-${source.name}`)
