@@ -4,16 +4,6 @@ import { basename } from 'node:path'
 export const ruleFormats = ['agents-md', 'claude', 'cursor', 'copilot', 'windsurf', 'cline', 'kilocode'] as const
 export type RuleFormat = (typeof ruleFormats)[number]
 
-export const formatLabels: Readonly<Record<RuleFormat, string>> = {
-  'agents-md': 'AGENTS.md',
-  claude: 'Claude Code',
-  cursor: 'Cursor rule',
-  copilot: 'Copilot instructions',
-  windsurf: 'Windsurf rules',
-  cline: 'Cline rules',
-  kilocode: 'Kilo Code rule',
-}
-
 /** How each format is recognised by its workspace-relative posix path; first match wins. */
 const recognisers: readonly { format: RuleFormat; test: (path: string) => boolean }[] = [
   { format: 'agents-md', test: (path) => basename(path) === 'AGENTS.md' },
