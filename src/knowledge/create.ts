@@ -32,7 +32,8 @@ export interface NewItemPlan {
   content: string
 }
 
-function pickSource(base: KnowledgeBase, workspace: Workspace, name: string | undefined): ResolvedSource {
+/** The local source to write into: the named one, else the project source, else the first local one. */
+export function pickSource(base: KnowledgeBase, workspace: Workspace, name: string | undefined): ResolvedSource {
   const writable = base.sources.filter((source) => source.kind === 'path')
   const source =
     name === undefined ? (writable.find((candidate) => candidate.layer === 'project') ?? writable[0]) : writable.find((candidate) => candidate.name === name)

@@ -24,6 +24,9 @@ import { rulesDetectContext } from './rules/context.js'
 import { rulesQueryDirectives } from './rules/directives.js'
 
 import { doctorCheck } from './doctor/check.js'
+import { rulesExport } from './rules/export.js'
+import { rulesExportWrite } from './rules/export-write.js'
+import { rulesUpsertMarkdown } from './rules/ingest.js'
 import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
 
@@ -59,4 +62,8 @@ export const tools: readonly AnyTool[] = [
   syncNow,
   syncStatusTool,
   doctorCheck,
+  // agent rules files
+  rulesUpsertMarkdown,
+  rulesExport,
+  rulesExportWrite,
 ]

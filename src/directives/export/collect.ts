@@ -1,0 +1,34 @@
+import type { KnowledgeBase } from '../../knowledge/load.js'
+import { extractDirectives } from '../extract.js'
+import type { Directive } from '../model.js'
+
+/** An accepted item with what an agent rules file says about it. */
+export interface ExportedItem {
+  id: string
+  title: string
+  summary: string | undefined
+  /** The path globs of its applies_to; architecture layers (`persistence`) are not paths and stay out. */
+  globs: string[]
+  /** In the order they are written in the item. */
+  directives: Directive[]
+}
+
+/** `src/api/**`, `*.ts`, `Dockerfile.dev` are paths; `persistence` is an architecture layer. */
+export function isPathGlob(entry: string): boolean {
+  return /[/*?.{[]/.test(entry)
+}
+
+/** The accepted items that state at least one directive, sorted by id so the files come out the same every time. */
+export function collectAccepted(base: KnowledgeBase): ExportedItem[] {
+  return base.items
+    .filter((item) => item.status === 'accepted')
+    .map((item) => ({
+      id: item.id,
+      title: item.title,
+      summary: item.summary === undefined || item.summary.trim() === '' ? undefined : item.summary.trim(),
+      globs: item.appliesTo.filter(isPathGlob),
+      directives: extractDirectives(item),
+    }))
+    .filter((item) => item.directives.length > 0)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}

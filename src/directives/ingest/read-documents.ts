@@ -1,0 +1,98 @@
+import { readFile, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { MkError, isNodeError } from '../../errors.js'
+import { insideWorkspace, requireInsideWorkspace } from '../../fs/path-guard.js'
+import { walkFiles } from '../../fs/walk.js'
+import { formatOf, knownRuleFiles, type RuleFormat } from './formats.js'
+
+export interface IngestDocument {
+  /** Relative to the workspace root. */
+  path: string
+  /** The file's text; when given, the path is not read, only recorded. */
+  content?: string | undefined
+}
+
+export interface SourceDocument {
+  /** Workspace-relative posix path. */
+  path: string
+  format: RuleFormat
+  text: string
+}
+
+function unknownFormat(field: string, path: string): MkError {
+  return new MkError('INVALID_INPUT', `${field}: ${JSON.stringify(path)} is not an agent rules file mk knows`, {
+    details: { field, path, hint: `mk reads ${knownRuleFiles}` },
+  })
+}
+
+function unreadable(field: string, path: string, error: unknown): MkError {
+  const reason = isNodeError(error) && error.code === 'ENOENT' ? 'no such file or folder' : error instanceof Error ? error.message : String(error)
+  return new MkError('INVALID_INPUT', `${field}: cannot read ${JSON.stringify(path)}: ${reason}`, {
+    details: { field, path, hint: 'give a path relative to the workspace root, or pass the text as content' },
+  })
+}
+
+async function readText(root: string, path: string, field: string): Promise<string> {
+  try {
+    return await readFile(join(root, path), 'utf8')
+  } catch (error) {
+    throw unreadable(field, path, error)
+  }
+}
+
+/** The rule files in a folder (`.cursor/rules`, `.clinerules`, or the whole workspace), by their paths. */
+async function rulesInFolder(root: string, folder: string, field: string): Promise<SourceDocument[]> {
+  const found: SourceDocument[] = []
+  for (const file of await walkFiles(join(root, folder))) {
+    const path = folder === '' ? file : `${folder}/${file}`
+    const format = formatOf(path)
+    if (format === undefined) continue
+    requireInsideWorkspace(root, path, field)
+    found.push({ path, format, text: await readText(root, path, field) })
+  }
+  if (found.length === 0) {
+    throw new MkError('INVALID_INPUT', `${field}: the folder ${JSON.stringify(folder || '.')} holds no agent rules file mk knows`, {
+      details: { field, path: folder || '.', hint: `mk reads ${knownRuleFiles}` },
+    })
+  }
+  return found
+}
+
+async function readOne(root: string, document: IngestDocument, field: string): Promise<SourceDocument[]> {
+  if (document.content !== undefined) {
+    const path = insideWorkspace(root, document.path)
+    if (path === undefined) {
+      throw new MkError('INVALID_INPUT', `${field}: ${JSON.stringify(document.path)} is outside the workspace ${root}`, {
+        details: { field, path: document.path, hint: 'name the file by its path relative to the workspace root' },
+      })
+    }
+    const format = formatOf(path)
+    if (format === undefined) throw unknownFormat(field, document.path)
+    return [{ path, format, text: document.content }]
+  }
+  // The workspace root itself (`mk rules ingest .`) is a folder like any other.
+  const path = resolve(root, document.path) === resolve(root) ? '' : requireInsideWorkspace(root, document.path, field)
+  let isFolder: boolean
+  try {
+    isFolder = (await stat(join(root, path))).isDirectory()
+  } catch (error) {
+    throw unreadable(field, document.path, error)
+  }
+  if (isFolder) return rulesInFolder(root, path, field)
+  const format = formatOf(path)
+  if (format === undefined) throw unknownFormat(field, document.path)
+  return [{ path, format, text: await readText(root, path, field) }]
+}
+
+/**
+ * The rule files the documents name, read through the path guard; a folder stands for the rule
+ * files in it. A file named twice is read once. Fails on the first path that is outside the
+ * workspace, unreadable or of no known format, naming its field (`documents[2].path`).
+ */
+export async function readSourceDocuments(root: string, documents: readonly IngestDocument[]): Promise<SourceDocument[]> {
+  const byPath = new Map<string, SourceDocument>()
+  for (const [index, document] of documents.entries()) {
+    for (const source of await readOne(root, document, `documents[${index}].path`)) if (!byPath.has(source.path)) byPath.set(source.path, source)
+  }
+  return [...byPath.values()]
+}
