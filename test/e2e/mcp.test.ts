@@ -304,7 +304,7 @@ tags: [database]
 ---
 # Use PostgreSQL for relational data
 
-New services store relational data in PostgreSQL.
+New services MUST store relational data in PostgreSQL.
 `
 
 async function setUpResources(): Promise<string> {
@@ -340,7 +340,7 @@ describe('mk mcp resources and prompts', () => {
     const item = await client.readResource({ uri: 'mk://knowledge/adr-0001-use-postgresql' })
     expect(item.contents).toHaveLength(1)
     expect(item.contents[0]).toMatchObject({ uri: 'mk://knowledge/adr-0001-use-postgresql', mimeType: 'text/markdown' })
-    expect((item.contents[0] as { text: string }).text).toContain('New services store relational data in PostgreSQL.')
+    expect((item.contents[0] as { text: string }).text).toContain('New services MUST store relational data in PostgreSQL.')
 
     const memory = await client.readResource({ uri: `mk://memory/${memoryId}` })
     expect((memory.contents[0] as { text: string }).text).toContain('The staging database refuses writes on Fridays')
@@ -354,19 +354,21 @@ describe('mk mcp resources and prompts', () => {
     expect((await client.listResources()).resources.length).toBe(2)
   })
 
-  it('offers task_start, which gathers the knowledge and memories relevant to a task', { timeout: 120_000 }, async () => {
+  it('offers task-start, which gathers the rules, knowledge and memories relevant to a task', { timeout: 120_000 }, async () => {
     const memoryId = await setUpResources()
     const client = connection!.client
     const { prompts } = await client.listPrompts()
-    expect(prompts).toEqual([expect.objectContaining({ name: 'task_start', arguments: [expect.objectContaining({ name: 'task', required: true })] })])
+    expect(prompts).toEqual([expect.objectContaining({ name: 'task-start', arguments: [expect.objectContaining({ name: 'task', required: true })] })])
 
-    const prompt = await client.getPrompt({ name: 'task_start', arguments: { task: 'add a staging database migration for the orders service' } })
+    const prompt = await client.getPrompt({ name: 'task-start', arguments: { task: 'add a staging database migration for the orders service' } })
     expect(prompt.messages).toHaveLength(1)
     const text = (prompt.messages[0]?.content as { text: string }).text
     expect(text).toContain('Task: add a staging database migration for the orders service')
+    expect(text).toContain('# Contextual rules for this task')
+    expect(text).toContain('- [MUST] New services MUST store relational data in PostgreSQL.')
     expect(text).toContain('adr-0001-use-postgresql: Use PostgreSQL for relational data')
     expect(text).toContain(memoryId)
 
-    await expect(client.getPrompt({ name: 'task_start', arguments: { task: ' ' } })).rejects.toMatchObject({ code: -32602 })
+    await expect(client.getPrompt({ name: 'task-start', arguments: { task: ' ' } })).rejects.toMatchObject({ code: -32602 })
   })
 })

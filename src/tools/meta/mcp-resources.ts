@@ -64,7 +64,7 @@ async function section<Output>(run: RunTool, name: string, input: Record<string,
 
 /**
  * Knowledge items and memories as MCP resources (`mk://knowledge/<id>`, `mk://memory/<id>`),
- * and a `task_start` prompt that gathers what is relevant to a task. All of it runs mk's
+ * and a `task-start` prompt that gathers the rules and what else is relevant to a task. All of it runs mk's
  * read-only tools, so it sees exactly what those tools see.
  */
 export function knowledgeResources(run: RunTool): Served {
@@ -113,17 +113,24 @@ export function knowledgeResources(run: RunTool): Served {
 
     prompts: [
       {
-        name: 'task_start',
+        name: 'task-start',
         title: 'Start a task with what mk knows',
-        description: 'The accepted knowledge and the memories relevant to a task, to read before planning it.',
+        description:
+          'The rules that apply to a task (ranked, cited MUST/SHOULD/MAY directives), the knowledge items behind them and the memories relevant to it, to read before planning it.',
         arguments: [{ name: 'task', description: 'What you are about to do, in a sentence or two', required: true }],
       },
     ],
 
     async getPrompt(name, args) {
-      if (name !== 'task_start') throw new McpHostError(`no prompt named "${name}": mk offers task_start`, 'invalidParams')
+      if (name !== 'task-start') throw new McpHostError(`no prompt named "${name}": mk offers task-start`, 'invalidParams')
       const task = args.task?.trim() ?? ''
-      if (task === '') throw new McpHostError('task_start needs the argument "task": what you are about to do', 'invalidParams')
+      if (task === '') throw new McpHostError('task-start needs the argument "task": what you are about to do', 'invalidParams')
+      const rules = await section<{ context_block: string }>(
+        run,
+        'rules_query_directives',
+        { taskDescription: task, options: { includeMemories: false } },
+        (output) => [output.context_block.trimEnd()],
+      )
       const knowledge = await section<{ items: KnowledgeSummary[] }>(run, 'knowledge_query', { text: task, limit: 5 }, (output) =>
         output.items.map((item) => `- ${item.id}: ${item.title} (${item.type}, ${item.status}; read ${knowledgePrefix}${item.id})`),
       )
@@ -133,6 +140,7 @@ export function knowledgeResources(run: RunTool): Served {
       const text = [
         `Task: ${task}`,
         '',
+        ...(rules.length === 0 ? [] : [...rules, '']),
         'Knowledge that may govern it (accepted decisions and rules):',
         ...(knowledge.length === 0 ? ['- none found'] : knowledge),
         '',
