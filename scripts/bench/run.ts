@@ -4,6 +4,7 @@ import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
 import { benchMemory } from './memory.js'
 import { benchRecall } from './recall.js'
+import { benchRules } from './rules.js'
 import { benchStartup } from './startup.js'
 import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
@@ -16,6 +17,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   sync: benchSync,
   eval: benchEval,
   recall: benchRecall,
+  rules: benchRules,
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
 }

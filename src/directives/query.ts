@@ -3,7 +3,7 @@ import type { SearchMode } from '../search/types.js'
 import type { TokenCounter } from '../token-count.js'
 import { composeBlock, type Citation, type RememberedFact } from './block.js'
 import { buildVocabulary, detectContext, type ContextVocabulary, type VocabularyExtension } from './context.js'
-import { severityRank } from './model.js'
+import { severityRank, type Directive } from './model.js'
 import type { ModeSlug } from './modes.js'
 import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
 import { storedDirective } from './stored.js'
@@ -39,11 +39,20 @@ export interface DirectiveSet {
   vocabulary: ContextVocabulary
 }
 
+/** The vocabulary a task is read with: the shipped words, `.mkrc`'s, and every topic and tag the knowledge uses. */
+export function rulesVocabulary(settings: Pick<RulesSettings, 'topics' | 'layers'>, directives: readonly Directive[]): ContextVocabulary {
+  const knowledgeTopics = new Set<string>()
+  for (const directive of directives) for (const topic of [...directive.topics, ...directive.authoritativeFor, ...directive.tags]) knowledgeTopics.add(topic)
+  return buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics: [...knowledgeTopics] })
+}
+
 export function loadDirectiveSet(index: SearchIndex, settings: RulesSettings, statuses: readonly string[]): DirectiveSet {
-  const directives = index.list({ kind: 'directive', statuses, includeExpired: true }).flatMap((doc) => storedDirective(doc) ?? [])
-  const knowledgeTopics = [...new Set(directives.flatMap((directive) => [...directive.topics, ...directive.authoritativeFor, ...directive.tags]))]
-  const vocabulary = buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics })
-  return { directives: directives.map((directive) => prepareDirective(directive, vocabulary)), vocabulary }
+  const stored = index.list({ kind: 'directive', statuses, includeExpired: true, order: 'any' }).flatMap((doc) => storedDirective(doc) ?? [])
+  const vocabulary = rulesVocabulary(
+    settings,
+    stored.map((entry) => entry.directive),
+  )
+  return { directives: stored.map((entry) => prepareDirective(entry.directive, vocabulary, entry.topics)), vocabulary }
 }
 
 export interface DirectiveDiagnostics {

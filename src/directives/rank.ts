@@ -18,12 +18,26 @@ export interface RankableDirective {
   appliesToGlobs: readonly Minimatch[]
 }
 
-export function prepareDirective(directive: Directive, vocabulary: ContextVocabulary): RankableDirective {
-  const lower = (values: readonly string[]): string[] => values.map((value) => value.toLowerCase())
+export interface DirectiveTopics {
+  ownTopics: string[]
+  itemTopics: string[]
+}
+
+const lower = (values: readonly string[]): string[] => values.map((value) => value.toLowerCase())
+
+/** What a directive is about; computed when the index is refreshed, because the vocabulary pass is the costly part of ranking. */
+export function directiveTopics(directive: Directive, vocabulary: ContextVocabulary): DirectiveTopics {
+  return {
+    ownTopics: topicsOf(`${directive.breadcrumb.slice(1).join(' ')} ${directive.text}`, vocabulary),
+    itemTopics: [...new Set([...lower(directive.topics), ...lower(directive.tags), ...topicsOf(directive.itemTitle, vocabulary)])],
+  }
+}
+
+export function prepareDirective(directive: Directive, vocabulary: ContextVocabulary, topics = directiveTopics(directive, vocabulary)): RankableDirective {
   return {
     directive,
-    ownTopics: new Set(topicsOf(`${directive.breadcrumb.slice(1).join(' ')} ${directive.text}`, vocabulary)),
-    itemTopics: new Set([...lower(directive.topics), ...lower(directive.tags), ...topicsOf(directive.itemTitle, vocabulary)]),
+    ownTopics: new Set(topics.ownTopics),
+    itemTopics: new Set(topics.itemTopics),
     authoritativeFor: new Set(lower(directive.authoritativeFor)),
     appliesToLayers: lower(directive.appliesTo).filter((entry) => vocabulary.layers.has(entry)),
     appliesToGlobs: directive.appliesTo.filter((entry) => entry.includes('/') || entry.includes('*')).map((entry) => new Minimatch(entry, { dot: true })),

@@ -1,24 +1,24 @@
-import { z } from 'zod'
 import type { IndexDocument } from '../search/types.js'
-import { directiveSeverities, type Directive } from './model.js'
+import { directiveSeverities, type Directive, type DirectiveSeverity } from './model.js'
+import type { DirectiveTopics } from './rank.js'
 
 /** What a directive keeps in the index's `meta` column; the common fields hold the rest. */
-const directiveMetaSchema = z.object({
-  itemId: z.string(),
-  itemTitle: z.string(),
-  section: z.string(),
-  breadcrumb: z.array(z.string()),
-  severity: z.enum(directiveSeverities),
-  keyword: z.string().optional(),
-  line: z.number(),
-  topics: z.array(z.string()),
-  appliesTo: z.array(z.string()),
-  authoritativeFor: z.array(z.string()),
-})
+interface DirectiveMeta extends DirectiveTopics {
+  itemId: string
+  itemTitle: string
+  section: string
+  breadcrumb: string[]
+  severity: DirectiveSeverity
+  keyword?: string
+  line: number
+  topics: string[]
+  appliesTo: string[]
+  authoritativeFor: string[]
+}
 
 /** The index document of a directive: its text is what full text and vectors search; the breadcrumb is its title. */
-export function directiveDocument(directive: Directive): IndexDocument {
-  const meta: z.input<typeof directiveMetaSchema> = {
+export function directiveDocument(directive: Directive, topics: DirectiveTopics): IndexDocument {
+  const meta: DirectiveMeta = {
     itemId: directive.itemId,
     itemTitle: directive.itemTitle,
     section: directive.section,
@@ -29,6 +29,8 @@ export function directiveDocument(directive: Directive): IndexDocument {
     topics: directive.topics,
     appliesTo: directive.appliesTo,
     authoritativeFor: directive.authoritativeFor,
+    ownTopics: topics.ownTopics,
+    itemTopics: topics.itemTopics,
   }
   return {
     id: directive.id,
@@ -46,13 +48,25 @@ export function directiveDocument(directive: Directive): IndexDocument {
   }
 }
 
-/** The directive behind an index document; undefined for a document that is not one or whose meta does not parse. */
-export function storedDirective(doc: IndexDocument): Directive | undefined {
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string')
+
+/** The meta mk wrote, checked field by field: cheaper than a schema for ten thousand rows, and a row from another version is skipped, not trusted. */
+function parseMeta(json: string): DirectiveMeta | undefined {
+  const meta = JSON.parse(json) as Partial<Record<keyof DirectiveMeta, unknown>>
+  const lists = [meta.breadcrumb, meta.topics, meta.appliesTo, meta.authoritativeFor, meta.ownTopics, meta.itemTopics]
+  if (typeof meta.itemId !== 'string' || typeof meta.itemTitle !== 'string' || typeof meta.section !== 'string' || typeof meta.line !== 'number')
+    return undefined
+  if (!(directiveSeverities as readonly unknown[]).includes(meta.severity) || !lists.every(isStrings)) return undefined
+  if (meta.keyword !== undefined && typeof meta.keyword !== 'string') return undefined
+  return meta as DirectiveMeta
+}
+
+/** The directive behind an index document, with what it is about; undefined for a document that is not one or whose meta does not parse. */
+export function storedDirective(doc: IndexDocument): { directive: Directive; topics: DirectiveTopics } | undefined {
   if (doc.kind !== 'directive' || doc.meta === undefined || doc.path === undefined) return undefined
-  const parsed = directiveMetaSchema.safeParse(JSON.parse(doc.meta))
-  if (!parsed.success) return undefined
-  const meta = parsed.data
-  return {
+  const meta = parseMeta(doc.meta)
+  if (meta === undefined) return undefined
+  const directive: Directive = {
     id: doc.id,
     itemId: meta.itemId,
     itemType: doc.type ?? 'rule',
@@ -72,4 +86,5 @@ export function storedDirective(doc: IndexDocument): Directive | undefined {
     appliesTo: meta.appliesTo,
     authoritativeFor: meta.authoritativeFor,
   }
+  return { directive, topics: { ownTopics: meta.ownTopics, itemTopics: meta.itemTopics } }
 }

@@ -151,12 +151,17 @@ export function getDocuments(db: Database.Database, ids: readonly string[]): Sto
   return ids.flatMap((id) => byId.get(id) ?? [])
 }
 
-/** Documents matching the filters, newest first. */
-export function listDocuments(db: Database.Database, filters: SearchFilters & { limit?: number }): StoredDocument[] {
+export interface ListOptions {
+  limit?: number
+  /** Newest first (default), or in storage order when every match is wanted and sorting ten thousand rows would be wasted. */
+  order?: 'newest' | 'any'
+}
+
+/** Documents matching the filters. */
+export function listDocuments(db: Database.Database, filters: SearchFilters & ListOptions): StoredDocument[] {
   const where = filterClause(filters)
-  const rows = db
-    .prepare(`SELECT * FROM docs d WHERE ${where.sql} ORDER BY d.updated_at DESC, d.id DESC LIMIT ?`)
-    .all(...where.params, filters.limit ?? -1) as DocRow[]
+  const order = filters.order === 'any' ? '' : 'ORDER BY d.updated_at DESC, d.id DESC'
+  const rows = db.prepare(`SELECT * FROM docs d WHERE ${where.sql} ${order} LIMIT ?`).all(...where.params, filters.limit ?? -1) as DocRow[]
   return rows.map(fromRow)
 }
 

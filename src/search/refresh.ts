@@ -142,6 +142,8 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
 /** Every knowledge file's path, size and modification time, hashed: a change anywhere changes it. */
 export async function knowledgeSignature(workspace: Workspace): Promise<string> {
   const hash = createHash('sha256')
+  // Directives store their topics by this vocabulary: a change to it reads the knowledge again.
+  hash.update(`rules ${JSON.stringify([workspace.config.rules.topics, workspace.config.rules.layers])}\n`)
   const memoryDir = join(workspace.root, workspace.config.memory.dir)
   for (const source of resolveSources(workspace)) {
     hash.update(`source ${source.name} ${source.directory}\n`)
@@ -174,14 +176,21 @@ export async function refreshKnowledge(index: SearchIndex, workspace: Workspace,
   if (options.force !== true && index.state('knowledge') === signature) {
     return { added: 0, removed: 0, knowledgeReloaded: false, problems: storedProblems(index.state('knowledge:problems')) }
   }
-  const [{ loadKnowledge }, { extractDirectives }, { directiveDocument }] = await Promise.all([
+  const [{ loadKnowledge }, { extractDirectives }, { directiveDocument }, { rulesVocabulary }, { directiveTopics }] = await Promise.all([
     import('../knowledge/load.js'),
     import('../directives/extract.js'),
     import('../directives/stored.js'),
+    import('../directives/query.js'),
+    import('../directives/rank.js'),
   ])
   const base = await loadKnowledge(workspace)
   // Only the winning item of each id: a project item that overrides a company item replaces its directives too.
-  const documents = [...base.items.map(knowledgeDocument), ...base.items.flatMap((item) => extractDirectives(item).map(directiveDocument))]
+  const directives = base.items.flatMap(extractDirectives)
+  const vocabulary = rulesVocabulary(workspace.config.rules, directives)
+  const documents = [
+    ...base.items.map(knowledgeDocument),
+    ...directives.map((directive) => directiveDocument(directive, directiveTopics(directive, vocabulary))),
+  ]
   const current = new Set(documents.map((doc) => doc.id))
   const stale = [...index.list({ kind: 'knowledge', includeExpired: true }), ...index.list({ kind: 'directive', includeExpired: true })]
     .map((doc) => doc.id)

@@ -1,7 +1,16 @@
 import type Database from 'better-sqlite3'
 import { rmSync } from 'node:fs'
 import { explainCorruption } from './corruption.js'
-import { findSameContent, getDocuments, idsOfSource, listDocuments, removeDocuments, upsertDocuments, type StoredDocument } from './documents.js'
+import {
+  findSameContent,
+  getDocuments,
+  idsOfSource,
+  listDocuments,
+  removeDocuments,
+  upsertDocuments,
+  type ListOptions,
+  type StoredDocument,
+} from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { indexStats } from './index-stats.js'
 import { readState, tableExists, writeState } from './meta.js'
@@ -107,7 +116,7 @@ export class SearchIndex {
   }
 
   /** Documents matching the filters, newest first. */
-  list(filters: SearchFilters & { limit?: number } = {}): StoredDocument[] {
+  list(filters: SearchFilters & ListOptions = {}): StoredDocument[] {
     return this.guard(() => listDocuments(this.db, filters))
   }
 

@@ -92,10 +92,12 @@ export const rulesQueryDirectives = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh, embedBeforeSearch }, { queryDirectives }, { loadTokenCounter }, { visibleFolders }] = await Promise.all([
+    const { loadTokenCounter } = await import('../../token-count.js')
+    // Started first: reading the tokenizer's files overlaps the index's file checks below.
+    const counter = ctx.resources.get('token-counter', loadTokenCounter)
+    const [{ ensureFresh, embedBeforeSearch }, { queryDirectives }, { visibleFolders }] = await Promise.all([
       import('../../search/workspace-index.js'),
       import('../../directives/query.js'),
-      import('../../token-count.js'),
       import('../../memory/locations.js'),
     ])
     const { options } = input
@@ -109,7 +111,7 @@ export const rulesQueryDirectives = defineTool({
       signal: ctx.signal,
     })
     const statuses = options.includeProposed ? ['accepted', 'proposed'] : ['accepted']
-    const [set, countTokens] = await Promise.all([directiveSet(index, ctx, statuses), ctx.resources.get('token-counter', loadTokenCounter)])
+    const [set, countTokens] = await Promise.all([directiveSet(index, ctx, statuses), counter])
     const textWeight = ctx.workspace.config.search.textWeight
     const answer = await queryDirectives({ taskDescription: input.taskDescription, modeSlug: input.modeSlug, ...options }, ctx.workspace.config.rules, {
       set,
