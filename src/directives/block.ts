@@ -45,8 +45,8 @@ function memoryLine(fact: RememberedFact): string {
 /**
  * The markdown an agent reads at task start: directives in rank order, then remembered facts,
  * each line added only while the whole block stays within the budget as the counter counts it.
- * A line that does not fit is skipped and a shorter, lower one may still fit: rank decides
- * what is tried first, never what is pushed out.
+ * The first line that does not fit ends the block: a shorter, lower-ranked rule never takes the
+ * place of a higher one, so the block at any budget is a prefix of the ranking.
  */
 export function composeBlock(
   ranked: readonly RankedDirective[],
@@ -57,13 +57,11 @@ export function composeBlock(
   const citations: Citation[] = []
   const cut: ComposedBlock['cut'] = { directives: [], memories: [], reason: [] }
   const fits = (candidate: readonly string[]): boolean => options.countTokens(`${candidate.join('\n')}\n`) <= options.tokenBudget
+  let full = false
   for (const entry of ranked) {
-    if (citations.length >= options.maxItems) {
-      cut.directives.push(entry.directive.id)
-      continue
-    }
-    const line = directiveLine(entry, options.includeBreadcrumbs, citations.length + 1)
-    if (!fits([...lines, line])) {
+    const line = full || citations.length >= options.maxItems ? undefined : directiveLine(entry, options.includeBreadcrumbs, citations.length + 1)
+    if (line === undefined || !fits([...lines, line])) {
+      if (line !== undefined) full = true
       cut.directives.push(entry.directive.id)
       continue
     }
@@ -83,7 +81,8 @@ export function composeBlock(
   for (const fact of memories) {
     const heading = memoriesIncluded === 0 ? rememberedHeading : []
     const candidate = [...lines, ...heading, memoryLine(fact)]
-    if (!fits(candidate)) {
+    if (full || !fits(candidate)) {
+      full = true
       cut.memories.push(fact.memoryId)
       continue
     }

@@ -118,11 +118,13 @@ export function rankDirectives(
       droppedByLayer++
       continue
     }
+    // Each topic is named once: the authority or the layer already says it.
+    const covers = overlap.filter((topic) => !authority.includes(topic) && !layerMatches.includes(topic))
     const reasons = [
       authority.length > 0 ? `authority on ${authority.join(', ')}` : undefined,
       pathMatch ? 'matches the paths named' : undefined,
       layerMatches.length > 0 ? `applies to ${layerMatches.join(', ')}` : undefined,
-      overlap.length > 0 ? `covers ${overlap.slice(0, 3).join(', ')}` : undefined,
+      covers.length > 0 ? `covers ${covers.slice(0, 2).join(', ')}` : undefined,
       authority.length === 0 && overlap.length === 0 && !pathMatch ? 'similar wording' : undefined,
     ].filter((reason): reason is string => reason !== undefined)
     scored.push({

@@ -81,8 +81,9 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
       expect(countTokens(answer.context_block)).toBeLessThanOrEqual(budget)
       expect(answer.tokens).toBe(countTokens(answer.context_block))
       const ids = answer.citations.map((citation) => citation.directiveId)
-      expect(ids).toEqual(order.filter((id) => ids.includes(id)))
-      expect(ids[0]).toBe(order[0])
+      expect(ids).toEqual(order.slice(0, ids.length))
+      // Even the smallest block holds a MUST rule on each of the task's concerns.
+      expect(answer.citations.map((citation) => citation.itemId)).toEqual(expect.arrayContaining(['security-baseline', 'adr-0001-postgresql', 'privacy-pii']))
     }
     const small = await directives([task, '--budget', '300'])
     const large = await directives([task, '--budget', '2000', '--max-items', '12'])

@@ -47,7 +47,7 @@ describe('rankDirectives', () => {
   it('puts authority first, then the applies_to paths and layer, then severity; drops other layers and unrelated rules', () => {
     const result = rankFor('add a customer address table in Postgres and a migration in db/migrations/002.sql')
     expect(result.ranked.map((entry) => entry.directive.id)).toEqual(['pii#rules-1', 'migrations#rules-1', 'db#rules-1'])
-    expect(result.ranked[0]?.rationale).toBe('authority on privacy; covers privacy')
+    expect(result.ranked[0]?.rationale).toBe('authority on privacy')
     expect(result.duplicates).toBe(1)
   })
 
@@ -71,7 +71,7 @@ describe('composeBlock', () => {
   const words = (text: string): number => text.split(/\s+/).filter((word) => word !== '').length
   const ranked = rankFor('add a customer address table in Postgres and a migration in db/migrations/002.sql').ranked
 
-  it('cites every bullet and stays within the budget, skipping what does not fit', () => {
+  it('cites every bullet and stays within the budget, ending at the first rule that does not fit', () => {
     for (const budget of [12, 30, 60, 400]) {
       const block = composeBlock(ranked, [{ memoryId: 'mem_1', content: 'Addresses live in the billing schema', layer: 'project' }], {
         tokenBudget: budget,
@@ -84,6 +84,7 @@ describe('composeBlock', () => {
       expect(bullets).toHaveLength(block.citations.length)
       bullets.forEach((line, position) => expect(line).toContain(`[${position + 1}: ${block.citations[position]?.sourcePath}#`))
       expect(block.cut.directives.length + block.citations.length).toBe(ranked.length)
+      expect(block.citations.map((citation) => citation.directiveId)).toEqual(ranked.slice(0, block.citations.length).map((entry) => entry.directive.id))
     }
   })
 
