@@ -1,4 +1,4 @@
-import { cp, readFile, rm } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -120,7 +120,6 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
     const path = `${workspace.root}/knowledge/adr/0002-ulid-keys.md`
     const original = await readFile(path, 'utf8')
     await cp(path, `${path}.bak`)
-    const { writeFile } = await import('node:fs/promises')
     await writeFile(path, original.replace('New tables SHOULD use ULID primary keys instead of sequences.', 'New tables MUST use UUIDv7 primary keys.'))
     const edited = await directives(['create a table for invoices in the database', '--max-items', '12', '--budget', '2000'])
     expect(edited.context_block).toContain('New tables MUST use UUIDv7 primary keys.')
@@ -143,6 +142,17 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
     const run = await mk(['rules', 'context', task, '--json'])
     expect(run.exitCode).toBe(0)
     expect(parseJson(run)).toMatchObject({ detectedLayer: 'persistence', topics: expect.arrayContaining(['privacy']) })
+  })
+
+  it('reads the knowledge again when .mkrc adds to the vocabulary', async () => {
+    const task = 'set up quarantine for the checkout suite'
+    expect((await directives([task])).citations.map((citation) => citation.directiveId)).not.toContain('testing#rules-3')
+    const config = await readFile(`${workspace.root}/.mkrc`, 'utf8')
+    await writeFile(`${workspace.root}/.mkrc`, config.replace('rules:\n', 'rules:\n  topics:\n    flakiness: [quarantine, flaky]\n'))
+    const answer = await directives([task])
+    expect(answer.citations.map((citation) => citation.directiveId)).toContain('testing#rules-3')
+    expect(answer.context_block).toContain('Quarantine a flaky test within one working day — Testing > Rules (covers flakiness)')
+    await writeFile(`${workspace.root}/.mkrc`, config)
   })
 
   it.each([
