@@ -52,8 +52,10 @@ export function headingAnchor(text: string): string {
   return anchor === '' ? 'section' : anchor
 }
 
+/** The text of a node as a reader sees it; inline code keeps its backticks, because `service` in a rule names a thing. */
 function plainText(node: RootContent | Root): string {
   if (node.type === 'code' || node.type === 'html') return ''
+  if (node.type === 'inlineCode') return `\`${node.value}\``
   if ('value' in node && typeof node.value === 'string') return node.value
   if ('children' in node) return (node.children as RootContent[]).map(plainText).join(node.type === 'root' ? '\n' : '')
   return ''
@@ -63,12 +65,19 @@ function squeeze(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
-/** Sentences of a paragraph; an abbreviation such as "e.g. the" does not end one, because the next word starts in lower case. */
+/** Abbreviations a sentence does not end at, even before a capital or code ("e.g. `npm ci`", "vs. Redis"). */
+const abbreviation = /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig)\.$/i
+
+/** Sentences of a paragraph: a stop followed by a capital, a digit, a quote, code or a bracket ends one, unless it ends an abbreviation. */
 export function sentences(text: string): string[] {
-  return squeeze(text)
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence !== '')
+  const pieces = squeeze(text).split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u)
+  const joined: string[] = []
+  for (const piece of pieces) {
+    const previous = joined.at(-1)
+    if (previous !== undefined && abbreviation.test(previous)) joined[joined.length - 1] = `${previous} ${piece}`
+    else joined.push(piece)
+  }
+  return joined.map((sentence) => sentence.trim()).filter((sentence) => sentence !== '')
 }
 
 interface Statement {

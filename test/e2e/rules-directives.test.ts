@@ -68,7 +68,7 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
       expect(line.startsWith(`- [${citation.severity}] `)).toBe(true)
       const source = await readFile(`${workspace.root}/${citation.sourcePath}`, 'utf8')
       const text = line.slice(`- [${citation.severity}] `.length, line.indexOf(' — '))
-      expect(source.replace(/\s+/g, ' ').replaceAll('`', '')).toContain(text)
+      expect(source.replace(/\s+/g, ' ')).toContain(text)
     }
   })
 
@@ -92,7 +92,7 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
 
   it('serves the project layer where it overrides a company item, and never rejected or proposed items unless asked', async () => {
     const answer = await directives(['add request logging to the billing service', '--max-items', '12'])
-    expect(answer.context_block).toContain('Services MUST log in JSON with a `service` field'.replaceAll('`', ''))
+    expect(answer.context_block).toContain('Services MUST log in JSON with a `service` field')
     expect(answer.context_block).not.toMatch(/Services MUST log in JSON\. /)
     const graphql = 'expose a GraphQL schema for the new API'
     expect((await directives([graphql])).citations.map((citation) => citation.itemId)).not.toContain('graphql')

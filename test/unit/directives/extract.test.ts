@@ -83,6 +83,11 @@ describe('extractDirectives', () => {
     const spec = await item('knowledge/specs/api.md', '# API\n\n## Setup\n\nYou MUST run it.\n\n## Other\n\n### Setup\n\nYou MAY skip it.\n')
     expect(extractDirectives(spec).map((directive) => directive.id)).toEqual(['api#setup-1', 'api#setup-1-1'])
   })
+
+  it('keeps inline code as written', async () => {
+    const spec = await item('knowledge/specs/logs.md', '# Logs\n\nEvery line MUST carry a `service` field, e.g. `{"service": "billing"}`.\n')
+    expect(extractDirectives(spec).map((directive) => directive.text)).toEqual(['Every line MUST carry a `service` field, e.g. `{"service": "billing"}`.'])
+  })
 })
 
 describe('pieces', () => {
@@ -94,5 +99,6 @@ describe('pieces', () => {
   it('makes anchors and sentences', () => {
     expect(headingAnchor('Input validation & PII (v2)')).toBe('input-validation-pii-v2')
     expect(sentences('One MUST. Two e.g. three SHOULD! 4 MAY?')).toEqual(['One MUST.', 'Two e.g. three SHOULD!', '4 MAY?'])
+    expect(sentences('Use a cache, e.g. Redis. Prefer Postgres vs. MySQL. Done.')).toEqual(['Use a cache, e.g. Redis.', 'Prefer Postgres vs. MySQL.', 'Done.'])
   })
 })

@@ -181,7 +181,7 @@ describe('rules_upsert_markdown', () => {
       ],
     })
     expect(result.relations).toEqual([
-      { kind: 'duplicates', from: 'agents', to: 'claude', shared: ['Run pnpm test and make sure it passes before every commit.'] },
+      { kind: 'duplicates', from: 'agents', to: 'claude', shared: ['Run `pnpm test` and make sure it passes before every commit.'] },
       { kind: 'duplicates', from: 'clinerules-db', to: 'github-instructions-sql-instructions', shared: ['Migrations MUST be reversible.'] },
       { kind: 'shares_globs', from: 'clinerules-db', to: 'github-instructions-sql-instructions', shared: ['src/db/**'] },
     ])
