@@ -21,6 +21,9 @@ export default class MemoryAdd extends MkCommand {
       multipleNonGreedy: true,
     }),
     expires: Flags.string({ description: 'ISO date, in the future, after which searches no longer return it.' }),
+    lane: Flags.string({ description: 'private (only its owners see it) or shared; private in project and wider layers needs --owner-agent or --owner-team.' }),
+    'owner-agent': Flags.string({ description: 'The agent a private memory belongs to.' }),
+    'owner-team': Flags.string({ description: 'The team a private memory belongs to (its agents see it).' }),
     ...identityFlags,
   }
 
@@ -28,7 +31,18 @@ export default class MemoryAdd extends MkCommand {
     const { args, flags } = await this.parse(MemoryAdd)
     await this.callTool(
       memoryAdd,
-      { content: args.content, layer: flags.layer, tags: flags.tag, refs: flags.ref, expires: flags.expires, agent: flags.agent, session: flags.session },
+      {
+        content: args.content,
+        layer: flags.layer,
+        tags: flags.tag,
+        refs: flags.ref,
+        expires: flags.expires,
+        lane: flags.lane,
+        owner_agent_id: flags['owner-agent'],
+        owner_team_id: flags['owner-team'],
+        agent: flags.agent,
+        session: flags.session,
+      },
       flags,
     )
   }

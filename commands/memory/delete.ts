@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
-import { identityFlags } from '../../src/cli/memory-flags.js'
+import { consumerFlags, identityFlags } from '../../src/cli/memory-flags.js'
 import { memoryDelete } from '../../src/tools/memory/delete.js'
 
 export default class MemoryDelete extends MkCommand {
@@ -14,11 +14,17 @@ export default class MemoryDelete extends MkCommand {
   static override args = { id: Args.string({ description: 'The memory id.', required: true }) }
   static override flags = {
     ...identityFlags,
+    ...consumerFlags,
     yes: Flags.boolean({ description: 'Approve deleting from a shared layer (project, team, org, company) without asking.' }),
   }
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryDelete)
-    await this.callTool(memoryDelete, { memoryId: args.id, agent: flags.agent, session: flags.session }, flags, { yes: flags.yes })
+    await this.callTool(
+      memoryDelete,
+      { memoryId: args.id, agent: flags.agent, session: flags.session, consumer_agent_id: flags['consumer-agent'], consumer_team_id: flags['consumer-team'] },
+      flags,
+      { yes: flags.yes },
+    )
   }
 }

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
-import { identityFlags } from '../../src/cli/memory-flags.js'
+import { consumerFlags, identityFlags } from '../../src/cli/memory-flags.js'
 import { memoryList } from '../../src/tools/memory/list.js'
 
 export default class MemoryList extends MkCommand {
@@ -13,13 +13,23 @@ export default class MemoryList extends MkCommand {
     limit: Flags.integer({ description: 'Most memories (1-1000, default 50).' }),
     'include-expired': Flags.boolean({ description: 'Also list expired memories.' }),
     ...identityFlags,
+    ...consumerFlags,
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryList)
     await this.callTool(
       memoryList,
-      { layers: flags.layer, tags: flags.tag, limit: flags.limit, includeExpired: flags['include-expired'], agent: flags.agent, session: flags.session },
+      {
+        layers: flags.layer,
+        tags: flags.tag,
+        limit: flags.limit,
+        includeExpired: flags['include-expired'],
+        agent: flags.agent,
+        session: flags.session,
+        consumer_agent_id: flags['consumer-agent'],
+        consumer_team_id: flags['consumer-team'],
+      },
       flags,
     )
   }

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
-import { identityFlags } from '../../src/cli/memory-flags.js'
+import { consumerFlags, identityFlags } from '../../src/cli/memory-flags.js'
 import { memorySearch } from '../../src/tools/memory/search.js'
 
 export default class MemorySearch extends MkCommand {
@@ -18,6 +18,7 @@ export default class MemorySearch extends MkCommand {
     threshold: Flags.string({ description: 'Only results scoring at least this (0-1).' }),
     tag: Flags.string({ description: 'Only memories with this tag (repeatable).', multiple: true, multipleNonGreedy: true }),
     ...identityFlags,
+    ...consumerFlags,
   }
 
   async run(): Promise<void> {
@@ -32,6 +33,8 @@ export default class MemorySearch extends MkCommand {
         tags: flags.tag,
         agent: flags.agent,
         session: flags.session,
+        consumer_agent_id: flags['consumer-agent'],
+        consumer_team_id: flags['consumer-team'],
       },
       flags,
     )

@@ -20,6 +20,8 @@ export interface RuntimeEnv {
   logJson: boolean
   agentId: string | undefined
   sessionId: string | undefined
+  /** MK_TEAM_ID: the team whose private memories this agent may read. */
+  teamId: string | undefined
   /** GIT_INDEX_FILE, absolute: git points hooks at the index a commit is about to record (`git commit -a`, `git commit <path>`). */
   gitIndexFile: string | undefined
   /** Who mk's own commits (the $MK_HOME history) name: the user's git identity, when configured. */
@@ -33,6 +35,7 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
     logJson: env.MK_LOG === 'json',
     agentId: nonEmpty(env.MK_AGENT_ID),
     sessionId: nonEmpty(env.MK_SESSION_ID),
+    teamId: nonEmpty(env.MK_TEAM_ID),
     gitIndexFile: gitIndexFile === undefined ? undefined : resolve(gitIndexFile),
     author: gitIdentity(env),
   }

@@ -17,6 +17,9 @@ export function formatMemory(record: MemoryRecord): string {
     ...(record.expires === undefined ? {} : { expires: record.expires }),
     lane: record.lane,
     ...(record.owner === undefined ? {} : { owner: record.owner }),
+    ...(record.producerAgentId === undefined ? {} : { producer_agent_id: record.producerAgentId }),
+    ...(record.ownerAgentId === undefined ? {} : { owner_agent_id: record.ownerAgentId }),
+    ...(record.ownerTeamId === undefined ? {} : { owner_team_id: record.ownerTeamId }),
     ...(Object.keys(record.metadata).length === 0 ? {} : { metadata: record.metadata }),
   }
   return matter.stringify(`${record.content}\n`, frontmatter)
@@ -53,8 +56,11 @@ function metadataOf(value: unknown): Record<string, MetadataValue> {
   return Object.fromEntries(entries) as Record<string, MetadataValue>
 }
 
-/** Parse a memory file; a file that is not a valid memory throws MemoryFormatError saying what is wrong. */
-export function parseMemory(text: string): MemoryRecord {
+/**
+ * Parse a memory file; a file that is not a valid memory throws MemoryFormatError saying what is
+ * wrong. A file that names no lane gets its folder's: private in MK_HOME, shared in the repository.
+ */
+export function parseMemory(text: string, defaultLane: MemoryLane = 'private'): MemoryRecord {
   if (!/^---\r?\n/.test(text)) throw new MemoryFormatError('no frontmatter (the file must start with ---)')
   let parsed: matter.GrayMatterFile<string>
   try {
@@ -70,7 +76,7 @@ export function parseMemory(text: string): MemoryRecord {
   if (!isMemoryId(id)) throw new MemoryFormatError(`"id" ${id} is not a memory id (mem_ + ULID)`)
   const layer = requiredString(fields.layer, 'layer')
   if (!(memoryLayers as readonly string[]).includes(layer)) throw new MemoryFormatError(`"layer" ${layer} is not one of ${memoryLayers.join(', ')}`)
-  const lane = optionalString(fields.lane, 'lane') ?? 'private'
+  const lane = optionalString(fields.lane, 'lane') ?? defaultLane
   if (!(memoryLanes as readonly string[]).includes(lane)) throw new MemoryFormatError(`"lane" ${lane} is not private or shared`)
   const content = parsed.content.replace(/\r?\n$/, '')
   if (content.trim() === '') throw new MemoryFormatError('the memory has no content')
@@ -87,6 +93,9 @@ export function parseMemory(text: string): MemoryRecord {
     expires: optionalString(fields.expires, 'expires'),
     lane: lane as MemoryLane,
     owner: optionalString(fields.owner, 'owner'),
+    producerAgentId: optionalString(fields.producer_agent_id, 'producer_agent_id'),
+    ownerAgentId: optionalString(fields.owner_agent_id, 'owner_agent_id'),
+    ownerTeamId: optionalString(fields.owner_team_id, 'owner_team_id'),
     metadata: metadataOf(fields.metadata),
   }
 }

@@ -22,8 +22,18 @@ export interface MemoryRecord {
   supersedes: string[]
   /** ISO timestamp after which searches no longer return it. */
   expires: string | undefined
+  /**
+   * private: only its owners see it. In the agent, session and user layers the folder is already
+   * private to its owner; in the project layer and wider (shared through git) a private memory
+   * names its owner agent or team and other agents do not see it.
+   */
   lane: MemoryLane
   /** The agent or session id of a partitioned layer, or the user name. */
   owner: string | undefined
+  /** The agent that wrote it (MK_AGENT_ID at write time). */
+  producerAgentId?: string | undefined
+  /** Who may see a private memory in a shared layer: this agent, and the agents of this team. */
+  ownerAgentId?: string | undefined
+  ownerTeamId?: string | undefined
   metadata: Record<string, MetadataValue>
 }

@@ -8,6 +8,7 @@ import { toPosix } from '../fs/walk.js'
 import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
 import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
+import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
 import { isMemoryId } from './ids.js'
 import { requireWritableFolder, visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
 import { withLock } from '../fs/lock.js'
@@ -56,15 +57,23 @@ export async function listMemoryFiles(folder: MemoryFolder): Promise<string[]> {
 export async function readMemoryFile(workspace: Workspace, folder: MemoryFolder, file: string): Promise<StoredMemory | UnreadableMemory> {
   const shown = displayPath(workspace, file)
   try {
-    const record = parseMemory(await readFile(file, 'utf8'))
+    const record = parseMemory(await readFile(file, 'utf8'), folder.private ? 'private' : 'shared')
     const expectedId = file.slice(folder.dir.length + 1, -3)
     if (record.id !== expectedId) return { file: shown, problem: `its id ${record.id} does not match the file name` }
+    const unowned = unownedPrivateProblem(record, folder)
+    if (unowned !== undefined) return { file: shown, problem: unowned }
     return { record, folder, file }
   } catch (error) {
     if (error instanceof MemoryFormatError) return { file: shown, problem: error.message }
     if (isNodeError(error)) return { file: shown, problem: `cannot read it (${error.code ?? error.message})` }
     throw error
   }
+}
+
+/** A private memory in a layer shared through git must say whose it is; without an owner nobody may see it, so it is not read at all. */
+export function unownedPrivateProblem(record: Pick<MemoryRecord, 'lane' | 'ownerAgentId' | 'ownerTeamId'>, folder: MemoryFolder): string | undefined {
+  if (folder.private || record.lane !== 'private' || record.ownerAgentId !== undefined || record.ownerTeamId !== undefined) return undefined
+  return `it is a private memory in the ${folder.layer} layer with no owner_agent_id or owner_team_id (invalid_private_memory_owner): name its owner, or set lane: shared`
 }
 
 export function isStored(value: StoredMemory | UnreadableMemory): value is StoredMemory {
@@ -86,6 +95,13 @@ export async function findMemory(workspace: Workspace, identity: MemoryIdentity,
   throw new MkError('NOT_FOUND', `no memory ${id} in the layers visible here`, {
     details: { memoryId: id, hint: 'mk memory list shows the memories; agent and session memories need --agent or --session' },
   })
+}
+
+/** A memory by id that this consumer may read: another agent's private memory is answered as absent, since its existence is private too. */
+export async function findVisibleMemory(workspace: Workspace, identity: MemoryIdentity, consumer: MemoryConsumer, id: string): Promise<StoredMemory> {
+  const stored = await findMemory(workspace, identity, id)
+  if (!isVisibleTo(restrictionOf(stored.record, stored.folder), consumer)) throw new MkError('NOT_FOUND', `no memory ${id} in the layers visible here`)
+  return stored
 }
 
 /** Commit a written private memory file to the MK_HOME history. */

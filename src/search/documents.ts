@@ -173,9 +173,17 @@ export function idsOfSource(db: Database.Database, kind: DocRow['kind'], source:
   return new Set(db.prepare('SELECT id FROM docs WHERE kind = ? AND source = ?').pluck().all(kind, source) as string[])
 }
 
-/** A memory of one of these memory folders whose normalised content equals this content. */
-export function findSameContent(db: Database.Database, content: string, sources: readonly string[]): StoredDocument | undefined {
+/**
+ * A memory of one of these memory folders whose normalised content equals this content and that
+ * has the same owners: another agent's private copy of a fact is neither returned nor revealed.
+ */
+export function findSameContent(
+  db: Database.Database,
+  content: string,
+  sources: readonly string[],
+  restriction: string | undefined,
+): StoredDocument | undefined {
   const rows = db.prepare("SELECT * FROM docs WHERE kind = 'memory' AND dedup_key = ?").all(dedupKey(content)) as DocRow[]
-  const row = rows.find((candidate) => candidate.source !== null && sources.includes(candidate.source))
+  const row = rows.find((candidate) => candidate.source !== null && sources.includes(candidate.source) && (candidate.meta ?? undefined) === restriction)
   return row === undefined ? undefined : fromRow(row)
 }

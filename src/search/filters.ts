@@ -21,6 +21,9 @@ export function filterClause(filters: SearchFilters | undefined): { sql: string;
     clauses.push('EXISTS (SELECT 1 FROM doc_tags t WHERE t.tag = ? AND t.doc = d.rowid)')
     params.push(tag)
   }
+  // Fails closed: without a named consumer, no restricted memory matches (NULL never equals).
+  clauses.push("(d.kind <> 'memory' OR d.meta IS NULL OR json_extract(d.meta, '$.ownerAgentId') = ? OR json_extract(d.meta, '$.ownerTeamId') = ?)")
+  params.push(filters?.consumer?.agentId ?? null, filters?.consumer?.teamId ?? null)
   if (filters?.includeExpired !== true) {
     clauses.push('(d.expires_at IS NULL OR d.expires_at > ?)')
     params.push(filters?.now ?? Date.now())

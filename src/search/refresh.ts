@@ -9,12 +9,14 @@ import type { KnowledgeItem, KnowledgeProblem } from '../knowledge/model.js'
 import { resolveSources } from '../knowledge/sources.js'
 import type { MemoryFolder } from '../memory/locations.js'
 import type { MemoryRecord } from '../memory/model.js'
+import { restrictionOf } from '../memory/visibility.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
 import type { SearchIndex } from './search-index.js'
 import type { IndexDocument } from './types.js'
 
 export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): IndexDocument {
   const expires = record.expires === undefined ? undefined : Date.parse(record.expires)
+  const restriction = restrictionOf(record, folder)
   return {
     id: record.id,
     kind: 'memory',
@@ -25,6 +27,8 @@ export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): Inde
     path: `${record.id}.md`,
     updatedAt: Date.parse(record.updated) || Date.parse(record.created) || 0,
     expiresAt: expires === undefined || Number.isNaN(expires) ? undefined : expires,
+    // Read by the visibility filter (src/search/filters.ts): only the owners find a restricted memory.
+    meta: restriction === undefined ? undefined : JSON.stringify(restriction),
   }
 }
 

@@ -11,6 +11,7 @@ import {
   type ListOptions,
   type StoredDocument,
 } from './documents.js'
+import type { MemoryRestriction } from '../memory/visibility.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { indexStats } from './index-stats.js'
 import { readState, tableExists, writeState } from './meta.js'
@@ -126,8 +127,9 @@ export class SearchIndex {
   }
 
   /** A document of one of these sources whose normalised content equals this content. */
-  findSameContent(content: string, sources: readonly string[]): StoredDocument | undefined {
-    return this.guard(() => findSameContent(this.db, content, sources))
+  /** `restriction` is the owners a memory is private to (its index meta), undefined for one everyone sees. */
+  findSameContent(content: string, sources: readonly string[], restriction: MemoryRestriction | undefined): StoredDocument | undefined {
+    return this.guard(() => findSameContent(this.db, content, sources, restriction === undefined ? undefined : JSON.stringify(restriction)))
   }
 
   /** Small bookkeeping values of the callers (freshness signatures), stored in the same database. */

@@ -33,6 +33,11 @@ export interface SearchFilters {
   /** Documents whose `expiresAt` is at or before this time (ms) are left out; default now. */
   now?: number
   includeExpired?: boolean
+  /**
+   * The agent and team reading: a memory restricted to its owners (a private memory in a shared
+   * layer) is found only by them. Always applied; an unnamed consumer sees no restricted memory.
+   */
+  consumer?: { agentId: string | undefined; teamId: string | undefined }
 }
 
 export interface SearchRequest {

@@ -156,7 +156,7 @@ describe('mk memory', () => {
     const plain = await mk(['index', 'rebuild'])
     expect(plain.exitCode, plain.stderr).toBe(0)
     expect(plain.stderr).toMatch(/^reading files: 3\/3$/m)
-    expect(plain.stdout).toMatch(/Rebuilt the index: 3 documents \(2 memories, 1 knowledge\)/)
+    expect(plain.stdout).toMatch(/Rebuilt the index: 3 documents \(2 memories, 1 knowledge, 0 directives\)/)
     const json = await mk(['index', 'rebuild', '--json'])
     expect(json.stderr).toBe('')
     expect(parseJson(json)).toMatchObject({ documents: 3, memories: 2, knowledge: 1, searchMode: 'fulltext' })

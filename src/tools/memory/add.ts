@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { plural } from '../../text.js'
+import { MkError } from '../../errors.js'
+import { memoryLanes } from '../../memory/model.js'
 import { identityFields, identityOf, maxContentLength, memoryLayerSchema } from './schemas.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
@@ -41,6 +43,14 @@ export const memoryAdd = defineTool({
       )
       .optional()
       .describe('After this date searches no longer return the memory; must be in the future'),
+    lane: z
+      .enum(memoryLanes)
+      .optional()
+      .describe(
+        'private: only its owners see it; shared: everyone who reads the layer. Default private for agent, session and user, shared for project and wider; private there needs owner_agent_id or owner_team_id',
+      ),
+    owner_agent_id: z.string().min(1).optional().describe('The agent a private memory of a shared layer belongs to'),
+    owner_team_id: z.string().min(1).optional().describe('The team a private memory of a shared layer belongs to (its agents see it)'),
     ...identityFields,
   }),
   output: z.strictObject({
@@ -82,6 +92,17 @@ export const memoryAdd = defineTool({
     ])
     const identity = identityOf(input, ctx)
     const folder = folderForLayer(ctx.workspace, identity, input.layer)
+    const ownership = {
+      lane: input.lane ?? (folder.private ? ('private' as const) : ('shared' as const)),
+      ownerAgentId: input.owner_agent_id,
+      ownerTeamId: input.owner_team_id,
+    }
+    const [{ unownedPrivateProblem }, { restrictionOf }] = await Promise.all([import('../../memory/store.js'), import('../../memory/visibility.js')])
+    if (unownedPrivateProblem(ownership, folder) !== undefined) {
+      throw new MkError('INVALID_INPUT', `a private memory in the ${input.layer} layer needs owner_agent_id or owner_team_id: otherwise nobody could see it`, {
+        details: { field: 'lane', hint: 'pass --owner-agent ID or --owner-team ID, or --lane shared' },
+      })
+    }
     // Every field that is written goes through the one redaction pass, not only the content.
     const { value: written, redactions } = await redactFields({ content: input.content, tags: input.tags, metadata: input.metadata, refs: input.refs })
     const { content } = written
@@ -107,14 +128,15 @@ export const memoryAdd = defineTool({
         refs: written.refs,
         supersedes: [],
         expires: input.expires === undefined ? undefined : new Date(input.expires).toISOString(),
-        lane: folder.private ? 'private' : 'shared',
+        ...ownership,
         owner: folder.owner,
+        producerAgentId: identity.agentId,
         metadata: written.metadata,
       },
       {
         async findDuplicate(text) {
           await ensureFresh(index, ctx.workspace, { identity, folders: [folder], knowledge: false, warn: ctx.warn })
-          return index.findSameContent(text, [folder.key])?.id
+          return index.findSameContent(text, [folder.key], restrictionOf(ownership, folder))?.id
         },
         written(stored) {
           index.upsert([memoryDocument(stored.record, stored.folder)])

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { requireApproval } from '../approval.js'
 import { defineTool } from '../define.js'
-import { identityFields, identityOf, memoryIdSchema } from './schemas.js'
+import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema } from './schemas.js'
 import { workspaceIndex } from '../search-index.js'
 
 export const memoryDelete = defineTool({
@@ -13,7 +13,7 @@ export const memoryDelete = defineTool({
   // A deleted memory can be restored, but an agent's client should still ask first.
   destructive: true,
   idempotent: false,
-  input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
+  input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields, ...consumerFields }),
   output: z.strictObject({
     success: z.literal(true),
     message: z.string(),
@@ -31,8 +31,8 @@ export const memoryDelete = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { findMemory, deleteMemory } = await import('../../memory/store.js')
-    const stored = await findMemory(ctx.workspace, identityOf(input, ctx), input.memoryId)
+    const { findVisibleMemory, deleteMemory } = await import('../../memory/store.js')
+    const stored = await findVisibleMemory(ctx.workspace, identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
     // Others read a shared layer: removing from it is a person's decision, not an agent's.
     if (!stored.folder.private) {
       const what = `deleting ${input.memoryId} from the shared ${stored.folder.layer} layer`

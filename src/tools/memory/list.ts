@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { renderTable } from '../table.js'
 import { oneOrMany } from '../knowledge/schemas.js'
-import { identityFields, identityOf, memoryLayerSchema } from './schemas.js'
+import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
 import { workspaceIndex } from '../search-index.js'
 
 export const memoryList = defineTool({
@@ -17,6 +17,7 @@ export const memoryList = defineTool({
     limit: z.number().int().min(1).max(1000).default(50).describe('Most memories to list (1-1000)'),
     includeExpired: z.boolean().default(false).describe('Also list expired memories'),
     ...identityFields,
+    ...consumerFields,
   }),
   output: z.strictObject({
     memories: z.array(
@@ -58,6 +59,7 @@ export const memoryList = defineTool({
     const documents = index.list({
       kind: 'memory',
       sources: folders.map((folder) => folder.key),
+      consumer: consumerOf(input, ctx),
       includeExpired: input.includeExpired,
       limit: input.limit,
       ...(input.tags === undefined ? {} : { tags: input.tags }),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { memoryLayers } from '../../config/layers.js'
+import type { MemoryConsumer } from '../../memory/visibility.js'
 import type { ToolContext } from '../context.js'
 
 export const memoryLayerSchema = z.enum(memoryLayers)
@@ -13,6 +14,19 @@ export const memoryIdSchema = z.string().min(1).describe('A memory id, e.g. mem_
 export const identityFields = {
   agent: z.string().min(1).optional().describe('Agent id for the agent layer (default: MK_AGENT_ID)'),
   session: z.string().min(1).optional().describe('Session id for the session layer (default: MK_SESSION_ID)'),
+}
+
+/** Who is reading: private memories of shared layers are found only by their owner agent or team. */
+export const consumerFields = {
+  consumer_agent_id: z.string().min(1).optional().describe('The agent reading, for private memories it owns (default: MK_AGENT_ID)'),
+  consumer_team_id: z.string().min(1).optional().describe("The reading agent's team, for private memories the team owns (default: MK_TEAM_ID)"),
+}
+
+export function consumerOf(
+  input: { consumer_agent_id?: string | undefined; consumer_team_id?: string | undefined; agent?: string | undefined },
+  ctx: ToolContext,
+): MemoryConsumer {
+  return { agentId: input.consumer_agent_id ?? input.agent ?? ctx.runtime.agentId, teamId: input.consumer_team_id ?? ctx.runtime.teamId }
 }
 
 export const scoresSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
-import { identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
+import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 /** How many ranked memories a search looks at before it collapses layers and applies the limit. */
@@ -31,6 +31,7 @@ export const memorySearch = defineTool({
       .describe('Only results scoring at least this (0-1; scores mean the same for every query: 0.3 drops weak matches, 0.6 keeps what is usually the answer)'),
     tags: z.array(z.string().min(1)).optional().describe('Only memories carrying all of these tags'),
     ...identityFields,
+    ...consumerFields,
   }),
   output: z.strictObject({
     success: z.literal(true),
@@ -111,7 +112,12 @@ export const memorySearch = defineTool({
       mode: searchMode,
       limit: candidatePool,
       textWeight: ctx.workspace.config.search.textWeight,
-      filters: { kind: 'memory', sources: folders.map((folder) => folder.key), ...(input.tags === undefined ? {} : { tags: input.tags }) },
+      filters: {
+        kind: 'memory',
+        sources: folders.map((folder) => folder.key),
+        consumer: consumerOf(input, ctx),
+        ...(input.tags === undefined ? {} : { tags: input.tags }),
+      },
     })
     const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
     const documents = new Map(index.getMany(kept.map((hit) => hit.id)).map((doc) => [doc.id, doc]))

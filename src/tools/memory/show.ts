@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { identityFields, identityOf, memoryIdSchema, memoryLayerSchema } from './schemas.js'
+import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema, memoryLayerSchema } from './schemas.js'
 
 export const memoryShow = defineTool({
   name: 'memory_show',
@@ -8,7 +8,7 @@ export const memoryShow = defineTool({
   description: 'Show one memory with all its fields: content, layer, tags, dates, refs, expiry, and the file it lives in.',
   tier: 'read_only',
   idempotent: true,
-  input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields }),
+  input: z.strictObject({ memoryId: memoryIdSchema, ...identityFields, ...consumerFields }),
   output: z.strictObject({
     memoryId: z.string(),
     layer: memoryLayerSchema,
@@ -20,8 +20,15 @@ export const memoryShow = defineTool({
     refs: z.array(z.string()),
     supersedes: z.array(z.string()),
     expires: z.string().optional(),
-    lane: z.enum(['private', 'shared']).describe('private: only on this machine; shared: with the team through git'),
+    lane: z
+      .enum(['private', 'shared'])
+      .describe(
+        'private: only its owners see it (on this machine in the agent, session and user layers; its owner agent or team in shared layers); shared: everyone who reads the layer',
+      ),
     owner: z.string().optional(),
+    producer_agent_id: z.string().optional().describe('The agent that wrote it'),
+    owner_agent_id: z.string().optional().describe('The agent a private memory of a shared layer belongs to'),
+    owner_team_id: z.string().optional().describe('The team a private memory of a shared layer belongs to'),
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     file: z.string().describe('The file, relative to the workspace or to $MK_HOME'),
   }),
@@ -46,8 +53,8 @@ export const memoryShow = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { findMemory, displayPath } = await import('../../memory/store.js')
-    const { record, file } = await findMemory(ctx.workspace, identityOf(input, ctx), input.memoryId)
+    const { findVisibleMemory, displayPath } = await import('../../memory/store.js')
+    const { record, file } = await findVisibleMemory(ctx.workspace, identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
     const output = {
       memoryId: record.id,
       layer: record.layer,
@@ -61,6 +68,9 @@ export const memoryShow = defineTool({
       ...(record.expires === undefined ? {} : { expires: record.expires }),
       lane: record.lane,
       ...(record.owner === undefined ? {} : { owner: record.owner }),
+      ...(record.producerAgentId === undefined ? {} : { producer_agent_id: record.producerAgentId }),
+      ...(record.ownerAgentId === undefined ? {} : { owner_agent_id: record.ownerAgentId }),
+      ...(record.ownerTeamId === undefined ? {} : { owner_team_id: record.ownerTeamId }),
       metadata: record.metadata,
       file: displayPath(ctx.workspace, file),
     }

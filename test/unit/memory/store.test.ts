@@ -44,7 +44,7 @@ function record(content: string, layer: MemoryRecord['layer'] = 'user'): MemoryR
     refs: [],
     supersedes: [],
     expires: undefined,
-    lane: 'private',
+    lane: ['agent', 'session', 'user'].includes(layer) ? 'private' : 'shared',
     owner: undefined,
     metadata: {},
   }

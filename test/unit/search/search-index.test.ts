@@ -180,8 +180,17 @@ describe('search index', () => {
   it('finds the same content in a source regardless of case and spacing', () => {
     const index = openIndex(path)
     index.upsert([memory('m1', 'Deploys   happen on Tuesdays.')])
-    expect(index.findSameContent('deploys happen on tuesdays', ['user'])?.id).toBe('m1')
-    expect(index.findSameContent('deploys happen on tuesdays', ['project'])).toBeUndefined()
+    expect(index.findSameContent('deploys happen on tuesdays', ['user'], undefined)?.id).toBe('m1')
+    expect(index.findSameContent('deploys happen on tuesdays', ['project'], undefined)).toBeUndefined()
+    index.close()
+  })
+
+  it("never matches another owner's private copy of the same content", () => {
+    const index = openIndex(path)
+    index.upsert([{ ...memory('m2', 'The cache is warm at noon'), source: 'project', meta: JSON.stringify({ ownerAgentId: 'a2' }) }])
+    expect(index.findSameContent('the cache is warm at noon', ['project'], undefined)).toBeUndefined()
+    expect(index.findSameContent('the cache is warm at noon', ['project'], { ownerAgentId: 'a1' })).toBeUndefined()
+    expect(index.findSameContent('the cache is warm at noon', ['project'], { ownerAgentId: 'a2' })?.id).toBe('m2')
     index.close()
   })
 })
