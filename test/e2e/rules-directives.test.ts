@@ -99,6 +99,13 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
     expect((await directives([graphql, '--include-proposed'])).citations.map((citation) => citation.itemId)).toContain('graphql')
   })
 
+  it('cuts an oversized task and says so', async () => {
+    const long = `${task}. ${'Keep the change small and reviewable. '.repeat(80)}`.trimEnd()
+    const answer = await directives([long, '--diagnostics'])
+    expect(answer.diagnostics?.scoringNotes.join('\n')).toContain(`taskDescription truncated from ${long.length} to 2000 characters`)
+    expect(answer.citations.map((citation) => citation.itemId)).toContain('privacy-pii')
+  })
+
   it('falls back to the core items, saying why, when nothing matches', async () => {
     const answer = await directives(['qwzx blorft', '--diagnostics'])
     expect(new Set(answer.citations.map((citation) => citation.itemId))).toEqual(new Set(['security-baseline']))
