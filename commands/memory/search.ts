@@ -17,6 +17,11 @@ export default class MemorySearch extends MkCommand {
     limit: Flags.integer({ description: 'Most results (1-100, default 10).' }),
     threshold: Flags.string({ description: 'Only results scoring at least this (0-1).' }),
     tag: Flags.string({ description: 'Only memories with this tag (repeatable).', multiple: true, multipleNonGreedy: true }),
+    tier: Flags.string({
+      description: 'Search this tier: hot, warm, cold, archive (repeatable; default hot and warm).',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     ...identityFlags,
     ...consumerFlags,
   }
@@ -31,6 +36,7 @@ export default class MemorySearch extends MkCommand {
         limit: flags.limit,
         threshold: flags.threshold === undefined ? undefined : Number(flags.threshold),
         tags: flags.tag,
+        tiers: flags.tier,
         agent: flags.agent,
         session: flags.session,
         consumer_agent_id: flags['consumer-agent'],

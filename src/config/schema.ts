@@ -43,6 +43,22 @@ export const configSchema = z.strictObject({
   memory: z
     .strictObject({
       dir: z.string().min(1).default('knowledge/memory'),
+      /**
+       * mk memory maintain: a memory not used for this many days moves to warm, cold, archive.
+       * Feedback stretches or shrinks the days: each positive outcome more than negative ones
+       * multiplies them by 1 + feedbackWeight (at most four times faster decay for bad memories).
+       */
+      decay: z
+        .strictObject({
+          warmAfterDays: z.number().positive().default(30),
+          coldAfterDays: z.number().positive().default(90),
+          archiveAfterDays: z.number().positive().default(365),
+          feedbackWeight: z.number().min(0).max(10).default(0.5),
+        })
+        .refine((decay) => decay.warmAfterDays < decay.coldAfterDays && decay.coldAfterDays < decay.archiveAfterDays, {
+          message: 'warmAfterDays < coldAfterDays < archiveAfterDays',
+        })
+        .prefault({}),
     })
     .prefault({}),
   check: z

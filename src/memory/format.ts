@@ -1,6 +1,6 @@
 import matter from 'gray-matter'
 import { memoryLayers, type MemoryLayer } from '../config/layers.js'
-import { memoryLanes, type MemoryLane, type MemoryRecord, type MetadataValue } from './model.js'
+import { memoryLanes, memoryTiers, type MemoryLane, type MemoryRecord, type MemoryTier, type MetadataValue, type Rehydration } from './model.js'
 import { isMemoryId } from './ids.js'
 
 /** The file a person reads: YAML frontmatter, then the content as the body. */
@@ -21,6 +21,16 @@ export function formatMemory(record: MemoryRecord): string {
     ...(record.ownerAgentId === undefined ? {} : { owner_agent_id: record.ownerAgentId }),
     ...(record.ownerTeamId === undefined ? {} : { owner_team_id: record.ownerTeamId }),
     ...(Object.keys(record.metadata).length === 0 ? {} : { metadata: record.metadata }),
+    // Hot is the default, so files of memories that never moved stay as they were written.
+    ...(record.tier === undefined || record.tier === 'hot' ? {} : { tier: record.tier }),
+    ...(record.lastRehydrated === undefined
+      ? {}
+      : {
+          last_rehydrated_at: record.lastRehydrated.at,
+          last_rehydrated_from: record.lastRehydrated.from,
+          last_rehydrated_to: record.lastRehydrated.to,
+          ...(record.lastRehydrated.reason === undefined ? {} : { last_rehydrated_reason: record.lastRehydrated.reason }),
+        }),
   }
   return matter.stringify(`${record.content}\n`, frontmatter)
 }
@@ -44,6 +54,21 @@ function requiredString(value: unknown, field: string): string {
   const text = optionalString(value, field)
   if (text === undefined || text === '') throw new MemoryFormatError(`"${field}" is missing`)
   return text
+}
+
+function tierOf(value: unknown, field: string): MemoryTier | undefined {
+  const tier = optionalString(value, field)
+  if (tier === undefined) return undefined
+  if (!(memoryTiers as readonly string[]).includes(tier)) throw new MemoryFormatError(`"${field}" ${tier} is not one of ${memoryTiers.join(', ')}`)
+  return tier as MemoryTier
+}
+
+function rehydrationOf(fields: Record<string, unknown>): Rehydration | undefined {
+  const at = optionalString(fields.last_rehydrated_at, 'last_rehydrated_at')
+  const from = tierOf(fields.last_rehydrated_from, 'last_rehydrated_from')
+  const to = tierOf(fields.last_rehydrated_to, 'last_rehydrated_to')
+  if (at === undefined || from === undefined || to === undefined) return undefined
+  return { at, from, to, reason: optionalString(fields.last_rehydrated_reason, 'last_rehydrated_reason') }
 }
 
 function metadataOf(value: unknown): Record<string, MetadataValue> {
@@ -97,5 +122,7 @@ export function parseMemory(text: string, defaultLane: MemoryLane = 'private'): 
     ownerAgentId: optionalString(fields.owner_agent_id, 'owner_agent_id'),
     ownerTeamId: optionalString(fields.owner_team_id, 'owner_team_id'),
     metadata: metadataOf(fields.metadata),
+    tier: tierOf(fields.tier, 'tier') ?? 'hot',
+    lastRehydrated: rehydrationOf(fields),
   }
 }

@@ -3,6 +3,23 @@ import type { MemoryLayer } from '../config/layers.js'
 export const memoryLanes = ['private', 'shared'] as const
 export type MemoryLane = (typeof memoryLanes)[number]
 
+/** Hot and warm memories are recalled by default; cold and archived ones only when asked. Decay moves memories down, rehydration up. */
+export const memoryTiers = ['hot', 'warm', 'cold', 'archive'] as const
+export type MemoryTier = (typeof memoryTiers)[number]
+
+/** 0 for hot up to 3 for archive: a higher rank is further from default recall. */
+export function tierRank(tier: MemoryTier): number {
+  return memoryTiers.indexOf(tier)
+}
+
+/** The last move back up (mk memory rehydrate). */
+export interface Rehydration {
+  at: string
+  from: MemoryTier
+  to: MemoryTier
+  reason: string | undefined
+}
+
 export type MetadataValue = string | number | boolean
 
 /** One memory: the frontmatter and body of one markdown file. */
@@ -36,4 +53,7 @@ export interface MemoryRecord {
   ownerAgentId?: string | undefined
   ownerTeamId?: string | undefined
   metadata: Record<string, MetadataValue>
+  /** New memories are hot; a file that names no tier is hot. */
+  tier?: MemoryTier | undefined
+  lastRehydrated?: Rehydration | undefined
 }

@@ -9,6 +9,7 @@ import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
 import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
+import { appendLedger, ledgerFile, type LedgerEntry } from './activations.js'
 import { isMemoryId } from './ids.js'
 import { requireWritableFolder, visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
 import { withLock } from '../fs/lock.js'
@@ -174,6 +175,36 @@ export async function addMemory(workspace: Workspace, folder: MemoryFolder, reco
     hooks.written(stored)
     return { deduplicated: false, stored, commit }
   })
+}
+
+/**
+ * Rewrite memory files of one folder (a tier moved) atomically under the folder lock and, for an
+ * MK_HOME folder, record them and the folder's activation ledger in one commit. Files of shared
+ * layers are left for the person to commit with their change, like every project memory.
+ */
+export async function rewriteMemories(
+  workspace: Workspace,
+  folder: MemoryFolder,
+  records: readonly MemoryRecord[],
+  message: string,
+  author?: GitIdentity,
+): Promise<string | undefined> {
+  if (records.length === 0) return undefined
+  requireWritableFolder(workspace, folder)
+  return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
+    await finishInterrupted(workspace, folder, author)
+    for (const record of records) await writeFileAtomic(memoryFile(folder, record.id), formatMemory(record))
+    if (!folder.private) return undefined
+    const ledger = ledgerFile(folder)
+    const paths = [...records.map((record) => memoryFile(folder, record.id)), ...(existsSync(ledger) ? [ledger] : [])]
+    return commitChange(workspace.mkHome, { add: paths.map((path) => toPosix(relative(workspace.mkHome, path))), message, author })
+  })
+}
+
+/** Append to a folder's activation ledger under its lock: many agents record uses at once. */
+export async function recordInLedger(workspace: Workspace, folder: MemoryFolder, entries: readonly LedgerEntry[]): Promise<void> {
+  requireWritableFolder(workspace, folder)
+  await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, () => appendLedger(folder, entries))
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Bump when the tables change: an index of another version is rebuilt from the files. */
-export const schemaVersion = 3
+export const schemaVersion = 4
 
 /** Written into `meta` so a SQLite file that is not ours is never mistaken for an index. */
 export const applicationTag = 'mk-index'

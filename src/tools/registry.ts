@@ -20,6 +20,9 @@ import { memoryList } from './memory/list.js'
 import { memoryRestore } from './memory/restore.js'
 import { memorySearch } from './memory/search.js'
 import { memoryShow } from './memory/show.js'
+import { memoryActivate } from './memory/activate.js'
+import { memoryMaintain } from './memory/maintain.js'
+import { memoryRehydrate } from './memory/rehydrate.js'
 import { rulesDetectContext } from './rules/context.js'
 import { rulesQueryDirectives } from './rules/directives.js'
 
@@ -50,6 +53,9 @@ export const tools: readonly AnyTool[] = [
   memoryShow,
   memoryDelete,
   memoryRestore,
+  memoryActivate,
+  memoryMaintain,
+  memoryRehydrate,
   rulesQueryDirectives,
   rulesDetectContext,
   indexStatus,

@@ -161,7 +161,7 @@ describe('mk memory', () => {
     expect(json.stderr).toBe('')
     expect(parseJson(json)).toMatchObject({ documents: 3, memories: 2, knowledge: 1, searchMode: 'fulltext' })
     const status = parseJson<Record<string, unknown>>(await mk(['index', 'status', '--json']))
-    expect(status).toMatchObject({ documents: 3, path: '.mk/index.db', schemaVersion: 3, refreshedAt: expect.any(String) })
+    expect(status).toMatchObject({ documents: 3, path: '.mk/index.db', schemaVersion: 4, refreshedAt: expect.any(String) })
     expect(JSON.stringify(status)).not.toContain(ws.mkHome)
   })
 

@@ -31,7 +31,7 @@ export const indexStatus = defineTool({
         searchMode: 'hybrid',
         path: '.mk/index.db',
         sizeBytes: 1_048_576,
-        schemaVersion: 3,
+        schemaVersion: 4,
         refreshedAt: '2026-11-20T10:00:00.000Z',
       },
     },

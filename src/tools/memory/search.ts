@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
@@ -30,6 +31,11 @@ export const memorySearch = defineTool({
       .optional()
       .describe('Only results scoring at least this (0-1; scores mean the same for every query: 0.3 drops weak matches, 0.6 keeps what is usually the answer)'),
     tags: z.array(z.string().min(1)).optional().describe('Only memories carrying all of these tags'),
+    tiers: z
+      .array(z.enum(memoryTiers))
+      .min(1)
+      .default(['hot', 'warm'])
+      .describe('Tiers to search (default hot and warm; add cold or archive to reach memories decay moved down)'),
     ...identityFields,
     ...consumerFields,
   }),
@@ -116,6 +122,7 @@ export const memorySearch = defineTool({
         kind: 'memory',
         sources: folders.map((folder) => folder.key),
         consumer: consumerOf(input, ctx),
+        statuses: input.tiers,
         ...(input.tags === undefined ? {} : { tags: input.tags }),
       },
     })

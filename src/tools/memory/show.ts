@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema, memoryLayerSchema } from './schemas.js'
 
@@ -29,6 +30,11 @@ export const memoryShow = defineTool({
     producer_agent_id: z.string().optional().describe('The agent that wrote it'),
     owner_agent_id: z.string().optional().describe('The agent a private memory of a shared layer belongs to'),
     owner_team_id: z.string().optional().describe('The team a private memory of a shared layer belongs to'),
+    tier: z.enum(memoryTiers).describe('hot and warm are recalled by default; cold and archive only with --tier'),
+    activations: z.number().int().describe('Uses recorded with memory_activate'),
+    feedback_positive: z.number().int(),
+    feedback_negative: z.number().int(),
+    last_activated: z.string().optional(),
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     file: z.string().describe('The file, relative to the workspace or to $MK_HOME'),
   }),
@@ -47,14 +53,23 @@ export const memoryShow = defineTool({
         refs: [],
         supersedes: [],
         lane: 'shared',
+        tier: 'hot',
+        activations: 2,
+        feedback_positive: 1,
+        feedback_negative: 0,
+        last_activated: '2026-11-24T09:00:00.000Z',
         metadata: {},
         file: 'knowledge/memory/mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3.md',
       },
     },
   ],
   async run(input, ctx) {
-    const { findVisibleMemory, displayPath } = await import('../../memory/store.js')
-    const { record, file } = await findVisibleMemory(ctx.workspace, identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
+    const [{ findVisibleMemory, displayPath }, { readCounters, countersOf }] = await Promise.all([
+      import('../../memory/store.js'),
+      import('../../memory/activations.js'),
+    ])
+    const { record, file, folder } = await findVisibleMemory(ctx.workspace, identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
+    const counted = countersOf(await readCounters(folder), record.id)
     const output = {
       memoryId: record.id,
       layer: record.layer,
@@ -71,12 +86,24 @@ export const memoryShow = defineTool({
       ...(record.producerAgentId === undefined ? {} : { producer_agent_id: record.producerAgentId }),
       ...(record.ownerAgentId === undefined ? {} : { owner_agent_id: record.ownerAgentId }),
       ...(record.ownerTeamId === undefined ? {} : { owner_team_id: record.ownerTeamId }),
+      tier: record.tier ?? 'hot',
+      activations: counted.activations,
+      feedback_positive: counted.feedbackPositive,
+      feedback_negative: counted.feedbackNegative,
+      ...(counted.lastActivated === undefined ? {} : { last_activated: counted.lastActivated }),
       metadata: record.metadata,
       file: displayPath(ctx.workspace, file),
     }
     const { style } = ctx
     const fields: [string, string | undefined][] = [
       ['layer', record.layer],
+      ['tier', record.tier === undefined || record.tier === 'hot' ? undefined : record.tier],
+      [
+        'used',
+        counted.activations === 0
+          ? undefined
+          : `${counted.activations} times (${counted.feedbackPositive} helped, ${counted.feedbackNegative} did not), last ${counted.lastActivated ?? ''}`,
+      ],
       ['tags', record.tags.join(', ') || undefined],
       ['created', record.created],
       ['updated', record.updated === record.created ? undefined : record.updated],

@@ -15,7 +15,12 @@ const record: MemoryRecord = {
   expires: '2027-01-01T00:00:00.000Z',
   lane: 'private',
   owner: 'alice',
+  producerAgentId: 'alice',
+  ownerAgentId: 'alice',
+  ownerTeamId: 'platform',
   metadata: { confidence: 0.9, reviewed: true },
+  tier: 'warm',
+  lastRehydrated: { at: '2026-11-22T10:00:00.000Z', from: 'archive', to: 'warm', reason: 'needed again' },
 }
 
 describe('memory files', () => {
@@ -30,7 +35,7 @@ describe('memory files', () => {
 
   it('reads a hand-written file with only the required fields', () => {
     const parsed = parseMemory('---\nid: mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3\nlayer: user\ncreated: 2026-11-20\n---\nA fact\n')
-    expect(parsed).toMatchObject({ layer: 'user', tags: [], lane: 'private', content: 'A fact', updated: parsed.created })
+    expect(parsed).toMatchObject({ layer: 'user', tags: [], lane: 'private', tier: 'hot', content: 'A fact', updated: parsed.created })
   })
 
   it.each([

@@ -1,0 +1,113 @@
+import { appendFile, open, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { isNodeError } from '../errors.js'
+import type { MemoryFolder } from './locations.js'
+
+export const activationOutcomes = ['positive', 'negative', 'neutral'] as const
+export type ActivationOutcome = (typeof activationOutcomes)[number]
+
+/** One line of a folder's ledger: a use of a memory and how it went, or a move back up a tier. */
+export type LedgerEntry =
+  | { id: string; at: string; event: 'activate'; outcome: ActivationOutcome; reason?: string; run_id?: string }
+  | { id: string; at: string; event: 'rehydrate'; reason?: string }
+
+/** What the ledger says of one memory. */
+export interface MemoryCounters {
+  activations: number
+  feedbackPositive: number
+  feedbackNegative: number
+  /** ISO time of the last activation. */
+  lastActivated: string | undefined
+  /** ISO time of the last activation that was not negative: a use that did not help does not keep a memory hot. */
+  lastUseful: string | undefined
+  /** ISO time of the last rehydration. */
+  lastRehydrated: string | undefined
+}
+
+/**
+ * Counters live in an append-only ledger beside the memories (`.activations.jsonl`), not in the
+ * memory files: using a memory must not rewrite it or add a commit, and two branches that both
+ * appended merge by keeping both sides (`.gitattributes`: `.activations.jsonl merge=union`).
+ */
+export function ledgerFile(folder: Pick<MemoryFolder, 'dir'>): string {
+  return join(folder.dir, '.activations.jsonl')
+}
+
+/** True when the file exists and its last byte is not a newline: a writer died mid-line. */
+async function endsMidLine(file: string): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined
+  try {
+    handle = await open(file, 'r')
+    const { size } = await handle.stat()
+    if (size === 0) return false
+    const last = Buffer.alloc(1)
+    await handle.read(last, 0, 1, size - 1)
+    return last[0] !== 0x0a
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return false
+    throw error
+  } finally {
+    await handle?.close()
+  }
+}
+
+/** Append entries, one line each; a line torn by a crash is closed first so it costs only itself. Call under the folder lock. */
+export async function appendLedger(folder: Pick<MemoryFolder, 'dir'>, entries: readonly LedgerEntry[]): Promise<void> {
+  if (entries.length === 0) return
+  const file = ledgerFile(folder)
+  const lines = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')
+  await appendFile(file, (await endsMidLine(file)) ? `\n${lines}` : lines)
+}
+
+const emptyCounters = (): MemoryCounters => ({
+  activations: 0,
+  feedbackPositive: 0,
+  feedbackNegative: 0,
+  lastActivated: undefined,
+  lastUseful: undefined,
+  lastRehydrated: undefined,
+})
+
+function isEntry(value: unknown): value is LedgerEntry {
+  if (typeof value !== 'object' || value === null) return false
+  const entry = value as Record<string, unknown>
+  return typeof entry.id === 'string' && typeof entry.at === 'string' && (entry.event === 'activate' || entry.event === 'rehydrate')
+}
+
+/** The counters of every memory the ledger names. A line that does not parse (a merge gone wrong) is skipped, never fatal. */
+export async function readCounters(folder: Pick<MemoryFolder, 'dir'>): Promise<Map<string, MemoryCounters>> {
+  let text: string
+  try {
+    text = await readFile(ledgerFile(folder), 'utf8')
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return new Map()
+    throw error
+  }
+  const counters = new Map<string, MemoryCounters>()
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    let entry: unknown
+    try {
+      entry = JSON.parse(line)
+    } catch {
+      continue
+    }
+    if (!isEntry(entry)) continue
+    const current = counters.get(entry.id) ?? emptyCounters()
+    if (entry.event === 'rehydrate') {
+      if (current.lastRehydrated === undefined || entry.at > current.lastRehydrated) current.lastRehydrated = entry.at
+    } else {
+      current.activations++
+      if (entry.outcome === 'positive') current.feedbackPositive++
+      if (entry.outcome === 'negative') current.feedbackNegative++
+      if (current.lastActivated === undefined || entry.at > current.lastActivated) current.lastActivated = entry.at
+      if (entry.outcome !== 'negative' && (current.lastUseful === undefined || entry.at > current.lastUseful)) current.lastUseful = entry.at
+    }
+    counters.set(entry.id, current)
+  }
+  return counters
+}
+
+export function countersOf(counters: ReadonlyMap<string, MemoryCounters>, id: string): MemoryCounters {
+  return counters.get(id) ?? emptyCounters()
+}
