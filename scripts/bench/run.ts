@@ -2,6 +2,7 @@ import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
 import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
+import { benchMaintain } from './maintain.js'
 import { benchMemory } from './memory.js'
 import { benchRecall } from './recall.js'
 import { benchRules } from './rules.js'
@@ -14,6 +15,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: benchStartup,
   check: benchCheck,
   memory: benchMemory,
+  maintain: benchMaintain,
   sync: benchSync,
   eval: benchEval,
   recall: benchRecall,

@@ -1,6 +1,7 @@
 import { Minimatch } from 'minimatch'
 import { isStopWord } from '../search/query-text.js'
-import { matchTerms, pathsIn, stem, termKey, words } from './terms.js'
+import { stem, words } from '../words.js'
+import { matchTerms, pathsIn, termKey } from './terms.js'
 import { modes, type ModeSlug } from './modes.js'
 import shipped from './vocabulary.json' with { type: 'json' }
 

@@ -23,6 +23,8 @@ export function formatMemory(record: MemoryRecord): string {
     ...(Object.keys(record.metadata).length === 0 ? {} : { metadata: record.metadata }),
     // Hot is the default, so files of memories that never moved stay as they were written.
     ...(record.tier === undefined || record.tier === 'hot' ? {} : { tier: record.tier }),
+    ...(record.aliasOf === undefined ? {} : { alias_of: record.aliasOf }),
+    ...(record.mergedFrom === undefined || record.mergedFrom.length === 0 ? {} : { merged_from: record.mergedFrom, merged_count: record.mergedFrom.length }),
     ...(record.lastRehydrated === undefined
       ? {}
       : {
@@ -124,5 +126,7 @@ export function parseMemory(text: string, defaultLane: MemoryLane = 'private'): 
     metadata: metadataOf(fields.metadata),
     tier: tierOf(fields.tier, 'tier') ?? 'hot',
     lastRehydrated: rehydrationOf(fields),
+    aliasOf: optionalString(fields.alias_of, 'alias_of'),
+    mergedFrom: fields.merged_from === undefined ? undefined : stringList(fields.merged_from, 'merged_from'),
   }
 }

@@ -56,4 +56,8 @@ export interface MemoryRecord {
   /** New memories are hot; a file that names no tier is hot. */
   tier?: MemoryTier | undefined
   lastRehydrated?: Rehydration | undefined
+  /** Consolidation found it restates this memory: recall leaves it out, the file and its history stay. */
+  aliasOf?: string | undefined
+  /** On the canonical memory: the ids consolidation made aliases of it. */
+  mergedFrom?: string[] | undefined
 }

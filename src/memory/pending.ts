@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isNodeError } from '../errors.js'
-import { writeFileAtomic } from '../fs/atomic-write.js'
+import { removeAbandonedTemporaryFiles, writeFileAtomic } from '../fs/atomic-write.js'
 
 /**
  * A memory change between writing a file and committing it, recorded before it starts so that
@@ -30,8 +30,13 @@ export async function markPending(home: string, change: PendingChange): Promise<
   return () => rm(path, { force: true })
 }
 
-/** Changes a crashed process left unfinished in one memory folder, oldest first by name. */
+/**
+ * Changes a crashed process left unfinished in one memory folder, oldest first by name. A marker
+ * whose writer was killed mid-write never became a change (its temporary file is removed): the
+ * change it announced had not started.
+ */
 export async function pendingChanges(home: string, folderKey: string): Promise<{ change: PendingChange; done: () => Promise<void> }[]> {
+  await removeAbandonedTemporaryFiles(pendingDir(home, folderKey))
   let names: string[]
   try {
     names = await readdir(pendingDir(home, folderKey))

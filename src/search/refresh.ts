@@ -27,8 +27,8 @@ export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): Inde
     path: `${record.id}.md`,
     updatedAt: Date.parse(record.updated) || Date.parse(record.created) || 0,
     expiresAt: expires === undefined || Number.isNaN(expires) ? undefined : expires,
-    // A memory's tier is its status: default recall filters on it like knowledge on accepted.
-    status: record.tier ?? 'hot',
+    // A memory's tier is its status (an alias's is `alias`): default recall filters on it like knowledge on accepted.
+    status: record.aliasOf === undefined ? (record.tier ?? 'hot') : 'alias',
     // Read by the visibility filter (src/search/filters.ts): only the owners find a restricted memory.
     meta: restriction === undefined ? undefined : JSON.stringify(restriction),
   }

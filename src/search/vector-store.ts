@@ -2,7 +2,9 @@ import type Database from 'better-sqlite3'
 import { documentCount, searchableText, type DocRow } from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { readMeta, tableExists, writeMeta } from './meta.js'
+import { filterClause } from './filters.js'
 import { createVectorTable } from './schema.js'
+import type { SearchFilters } from './types.js'
 
 export type Embed = EmbeddingProvider['embed']
 
@@ -76,4 +78,17 @@ export async function embedPending(
     onProgress?.(done, total)
   }
   return done
+}
+
+/** The stored vector of every document matching the filters that has one, for comparing documents with each other (consolidation). */
+export function documentVectors(db: Database.Database, filters: SearchFilters): { id: string; vector: Float32Array }[] {
+  if (!tableExists(db, 'vectors')) return []
+  const where = filterClause(filters)
+  const rows = db
+    .prepare(`SELECT d.id AS id, v.embedding AS embedding FROM docs d JOIN vectors v ON v.rowid = d.rowid WHERE ${where.sql}`)
+    .all(...where.params) as {
+    id: string
+    embedding: Buffer
+  }[]
+  return rows.map((row) => ({ id: row.id, vector: new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4) }))
 }

@@ -21,6 +21,7 @@ import { memoryRestore } from './memory/restore.js'
 import { memorySearch } from './memory/search.js'
 import { memoryShow } from './memory/show.js'
 import { memoryActivate } from './memory/activate.js'
+import { memoryConsolidate } from './memory/consolidate.js'
 import { memoryMaintain } from './memory/maintain.js'
 import { memoryRehydrate } from './memory/rehydrate.js'
 import { rulesDetectContext } from './rules/context.js'
@@ -56,6 +57,7 @@ export const tools: readonly AnyTool[] = [
   memoryActivate,
   memoryMaintain,
   memoryRehydrate,
+  memoryConsolidate,
   rulesQueryDirectives,
   rulesDetectContext,
   indexStatus,

@@ -48,7 +48,7 @@ describe('mk rules ingest and export', () => {
 
     const claude = await mk(['rules', 'export', '--format', 'claude'])
     expect(claude.stdout).toBe((await mk(['rules', 'export', '--format', 'claude'])).stdout)
-    expect(claude.stdout).toContain('- [MUST] Never commit secrets or .env files.')
+    expect(claude.stdout).toContain('- [MUST] Never commit secrets or `.env` files.')
 
     const written = await mk(['rules', 'export', '--format', 'agents-md', '--out', 'generated'])
     expect(written.exitCode).toBe(0)

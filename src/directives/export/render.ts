@@ -11,11 +11,19 @@ export interface ExportedFile {
 }
 
 /**
- * Markdown that reads back as the text it was: characters that would start code, emphasis, a
- * link or HTML are escaped (`_` only at a word edge, where it could start emphasis).
+ * Markdown that reads back as the text it was: outside code spans (which directives keep as
+ * written), characters that would start emphasis, a link or HTML are escaped (`_` only at a word
+ * edge, where it could start emphasis); a backtick with no partner is escaped too.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*[\]<>]/g, '\\$&').replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (match) => match.replace('_', '\\_'))
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part.replace(/[\\`*[\]<>]/g, '\\$&').replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (match) => match.replace('_', '\\_')),
+    )
+    .join('')
 }
 
 /** `[MUST] text`: the severity as a keyword in capitals, so ingesting the exported file gives the same severity back. */

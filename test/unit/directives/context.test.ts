@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildVocabulary, detectContext, topicsOf } from '../../../src/directives/context.js'
-import { matchTerms, pathsIn, stem } from '../../../src/directives/terms.js'
+import { matchTerms, pathsIn } from '../../../src/directives/terms.js'
+import { stem } from '../../../src/words.js'
 
 const vocabulary = buildVocabulary({
   topics: { billing: ['invoice', 'ledger', 'src/billing/**'] },

@@ -195,7 +195,7 @@ From \`security-baseline\`.
   })
 
   it('escapes what markdown would read as code, emphasis, links or HTML', () => {
-    expect(escapeMarkdown('use *only* <b> [x] `y` snake_case _em_')).toBe('use \\*only\\* \\<b\\> \\[x\\] \\`y\\` snake_case \\_em\\_')
+    expect(escapeMarkdown('use *only* <b> [x] `y_*` snake_case _em_ a ` b')).toBe('use \\*only\\* \\<b\\> \\[x\\] `y_*` snake_case \\_em\\_ a \\` b')
   })
 })
 
