@@ -19,9 +19,7 @@ export function escapeMarkdown(text: string): string {
   return text
     .split(/(`[^`]+`)/)
     .map((part, index) =>
-      index % 2 === 1
-        ? part
-        : part.replace(/[\\`*[\]<>]/g, '\\$&').replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (match) => match.replace('_', '\\_')),
+      index % 2 === 1 ? part : part.replace(/[\\`*[\]<>]/g, '\\$&').replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (match) => match.replace('_', '\\_')),
     )
     .join('')
 }
