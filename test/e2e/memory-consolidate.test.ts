@@ -64,3 +64,24 @@ describe('mk memory consolidate on 10 restated pairs, 5 contradicting pairs and 
     expect(parseJson<Consolidated>(await mk(['memory', 'consolidate', '--json'])).clusters).toEqual([])
   })
 })
+
+describe('mk memory add, without loading a model', () => {
+  it('reports restatements as similar and disagreements as contradicts, merging neither', { timeout: 60_000 }, async () => {
+    const fresh = await makeWorkspace({ '.mkrc': 'search:\n  embedding:\n    provider: none\n' })
+    const add = async (content: string) => {
+      const run = await runMk(['memory', 'add', content, '--layer', 'project', '--json'], { cwd: fresh.root, env: { MK_HOME: fresh.mkHome } })
+      expect(run.exitCode, run.stderr).toBe(0)
+      return parseJson<{ memoryId: string; similar: { memoryId: string }[]; contradicts: { memoryId: string; reason: string }[] }>(run)
+    }
+    const first = await add('We deploy to production on Tuesdays')
+    await add('The billing worker runs at midnight')
+    const restated = await add('Production deploys happen every Tuesday')
+    expect(restated.similar.map((entry) => entry.memoryId)).toEqual([first.memoryId])
+    expect(restated.contradicts).toEqual([])
+    const negated = await add('We no longer deploy to production on Tuesdays')
+    expect(new Set(negated.contradicts.map((entry) => entry.memoryId))).toEqual(new Set([first.memoryId, restated.memoryId]))
+    expect(negated.contradicts.every((entry) => entry.reason === 'one negates what the other says')).toBe(true)
+    expect(negated.similar.map((entry) => entry.memoryId)).not.toContain(first.memoryId)
+    await fresh.cleanup()
+  })
+})

@@ -59,7 +59,12 @@ export const memoryAdd = defineTool({
     message: z.string(),
     deduplicated: z.boolean().describe('True when the same content was already stored in this layer; nothing was written'),
     redactions: z.array(z.strictObject({ kind: z.string(), count: z.number().int() })).describe('Secrets replaced by [REDACTED:kind]'),
-    similar: z.array(z.strictObject({ memoryId: z.string(), content: z.string(), score: z.number() })).describe('Existing memories with a very close meaning'),
+    similar: z
+      .array(z.strictObject({ memoryId: z.string(), content: z.string(), score: z.number() }))
+      .describe('Existing memories of the layer that restate this one (mk memory consolidate can merge them)'),
+    contradicts: z
+      .array(z.strictObject({ memoryId: z.string(), content: z.string(), reason: z.string() }))
+      .describe('Existing memories that look like this one but disagree with it: never merged; review which is true'),
     commit: z
       .string()
       .optional()
@@ -78,6 +83,7 @@ export const memoryAdd = defineTool({
         deduplicated: false,
         redactions: [],
         similar: [],
+        contradicts: [],
       },
     },
   ],
@@ -145,17 +151,27 @@ export const memoryAdd = defineTool({
       ctx.runtime.author,
     )
     const memoryId = outcome.deduplicated ? outcome.id : outcome.stored.record.id
-    // Only a process that already has the model loaded (the MCP server) checks meaning: the write path never loads it.
-    const near = index.embedderWarm ? await index.nearDuplicates(content, { kind: 'memory', sources: [folder.key] }, similarThreshold) : []
-    const similar = index
-      .getMany(near.map((hit) => hit.id).filter((id) => id !== memoryId))
-      .map((doc) => ({ memoryId: doc.id, content: doc.content, score: near.find((hit) => hit.id === doc.id)?.score ?? 0 }))
+    const filters = { kind: 'memory' as const, sources: [folder.key], consumer: { agentId: identity.agentId, teamId: ctx.runtime.teamId } }
+    // Words find restatements without a model; only a process that already has the model loaded (the MCP server) adds meaning: the write path never loads it.
+    const [byWords, byMeaning] = await Promise.all([
+      index.search({ text: content, mode: 'fulltext', limit: 10, filters }),
+      index.embedderWarm ? index.nearDuplicates(content, filters, similarThreshold) : Promise.resolve([]),
+    ])
+    const cosineOf = new Map(byMeaning.map((hit) => [hit.id, hit.score]))
+    const neighbours = index
+      .getMany([...new Set([...byMeaning, ...byWords].map((hit) => hit.id))].filter((id) => id !== memoryId))
+      .map((doc) => ({ memoryId: doc.id, content: doc.content, cosine: cosineOf.get(doc.id) }))
+    const { classifyNeighbours } = await import('../../memory/neighbours.js')
+    const found = classifyNeighbours(content, neighbours, similarThreshold)
+    const similar = found.similar.map((entry) => ({ memoryId: entry.memoryId, content: entry.content, score: entry.score }))
+    const contradicts = found.contradicts.map((entry) => ({ memoryId: entry.memoryId, content: entry.content, reason: entry.reason }))
     const message = outcome.deduplicated
       ? `The same content is already stored as ${memoryId} in the ${input.layer} layer; nothing was written`
       : `Added ${memoryId} to the ${input.layer} layer`
     const lines = [outcome.deduplicated ? ctx.style.yellow(message) : ctx.style.green(message)]
     if (redactions.length > 0) lines.push(`Redacted ${redactions.map((entry) => `${plural(entry.count, entry.kind)}`).join(', ')} before writing`)
     for (const entry of similar) lines.push(ctx.style.dim(`similar: ${entry.memoryId} ${entry.content.slice(0, 80)}`))
+    for (const entry of contradicts) lines.push(ctx.style.yellow(`contradicts ${entry.memoryId} (${entry.reason}): ${entry.content.slice(0, 80)}`))
     const commit = outcome.deduplicated ? undefined : outcome.commit
     return {
       output: {
@@ -165,6 +181,7 @@ export const memoryAdd = defineTool({
         deduplicated: outcome.deduplicated,
         redactions,
         similar,
+        contradicts,
         ...(commit === undefined ? {} : { commit }),
       },
       display: lines.join('\n'),
