@@ -10,7 +10,7 @@ export type KnowledgeStatusLookup = (id: string) => string | undefined
 const staleStatuses: ReadonlySet<string> = new Set(['superseded', 'deprecated'])
 
 /** A ref naming a file rather than a knowledge id: it has a folder or an extension (`src/db.ts`, `README.md`). */
-function looksLikePath(ref: string): boolean {
+export function looksLikePath(ref: string): boolean {
   return ref.includes('/') || /\.[a-z0-9]{1,8}$/i.test(ref)
 }
 

@@ -22,6 +22,7 @@ import { memorySearch } from './memory/search.js'
 import { memoryShow } from './memory/show.js'
 import { memoryActivate } from './memory/activate.js'
 import { memoryConsolidate } from './memory/consolidate.js'
+import { memoryRecall } from './memory/recall.js'
 import { memoryMaintain } from './memory/maintain.js'
 import { memoryRehydrate } from './memory/rehydrate.js'
 import { rulesDetectContext } from './rules/context.js'
@@ -50,6 +51,7 @@ export const tools: readonly AnyTool[] = [
   hookInstall,
   memoryAdd,
   memorySearch,
+  memoryRecall,
   memoryList,
   memoryShow,
   memoryDelete,

@@ -1,0 +1,48 @@
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
+import { MkCommand } from '../../src/cli/base-command.js'
+import { consumerFlags, identityFlags } from '../../src/cli/memory-flags.js'
+import { memoryRecall } from '../../src/tools/memory/recall.js'
+
+export default class MemoryRecall extends MkCommand {
+  static override summary = memoryRecall.title
+  static override description = memoryRecall.description
+  static override examples = [
+    '<%= config.bin %> memory recall "which database do the orders use"',
+    '<%= config.bin %> memory recall "deploys" --hops 1 --budget 400 --json',
+  ]
+  static override args = { query: Args.string({ description: 'What you want to know.', required: true }) }
+  static override flags = {
+    layer: Flags.string({ description: 'Only this layer (repeatable).', multiple: true, multipleNonGreedy: true }),
+    limit: Flags.integer({ description: 'Seed memories (1-200, default 30).' }),
+    hops: Flags.integer({ description: 'How far to follow links: 1 or 2 (default).' }),
+    'max-nodes': Flags.integer({ description: 'Most nodes in the graph (default 50, at most 200).' }),
+    'max-edges': Flags.integer({ description: 'Most edges in the graph (default and most 100).' }),
+    budget: Flags.integer({ description: 'Most tokens of the context text (default 1200).' }),
+    'include-meta': Flags.boolean({ description: 'Add layer, tier, tags, refs and status to the nodes.' }),
+    ...identityFlags,
+    ...consumerFlags,
+  }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MemoryRecall)
+    await this.callTool(
+      memoryRecall,
+      {
+        query: args.query,
+        layers: flags.layer,
+        limit: flags.limit,
+        neighborhood_hops: flags.hops,
+        max_nodes: flags['max-nodes'],
+        max_edges: flags['max-edges'],
+        tokenBudget: flags.budget,
+        include_meta: flags['include-meta'] || undefined,
+        agent: flags.agent,
+        session: flags.session,
+        consumer_agent_id: flags['consumer-agent'],
+        consumer_team_id: flags['consumer-team'],
+      },
+      flags,
+    )
+  }
+}

@@ -1,0 +1,259 @@
+import { z } from 'zod'
+import { memoryTiers } from '../../memory/model.js'
+import { edgeTypes, type RecallNode, type RecallSources } from '../../memory/recall-graph.js'
+import { defineTool } from '../define.js'
+import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
+import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
+
+const minSeedScore = 0.3
+
+const nodeSchema = z.strictObject({
+  id: z.string(),
+  type: z.enum(['memory', 'knowledge', 'file']),
+  title: z.string(),
+  summary: z.string(),
+  meta: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .optional()
+    .describe('Only with include_meta'),
+})
+
+function summarise(text: string, length: number): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > length ? `${line.slice(0, length - 1)}…` : line
+}
+
+function toNode(node: RecallNode, includeMeta: boolean): z.output<typeof nodeSchema> {
+  if (node.type === 'memory') {
+    return {
+      id: node.id,
+      type: 'memory',
+      title: summarise(node.content, 60),
+      summary: summarise(node.content, 200),
+      ...(includeMeta
+        ? {
+            meta: {
+              layer: node.layer,
+              tier: node.tier,
+              tags: [...node.tags],
+              refs: [...node.refs],
+              ...(node.stale === undefined ? {} : { stale: node.stale }),
+            },
+          }
+        : {}),
+    }
+  }
+  if (node.type === 'knowledge') {
+    return {
+      id: node.id,
+      type: 'knowledge',
+      title: node.title,
+      summary: summarise(node.summary ?? node.title, 200),
+      ...(includeMeta ? { meta: { status: node.status, path: node.path, superseded_by: [...node.supersededBy] } } : {}),
+    }
+  }
+  return { id: node.id, type: 'file', title: node.path, summary: node.path }
+}
+
+export const memoryRecall = defineTool({
+  name: 'memory_recall',
+  title: 'Recall what is known about a question',
+  description:
+    'Recall for a question: the most relevant memories (hybrid search, scoring 0.3 or more) and their neighbourhood (the knowledge items and files they ref, what superseded that knowledge, alias and merge links, memories sharing a tag) as a small graph, plus a ready context text within a token budget whose every line is cited. Stale memories are marked; superseded knowledge is replaced by what superseded it.',
+  tier: 'read_only',
+  idempotent: true,
+  timeoutMs: 120_000,
+  input: z.strictObject({
+    query: z
+      .string()
+      .max(2000)
+      .refine((value) => value.trim() !== '', 'non-empty text')
+      .describe('What you want to know'),
+    layers: z.array(memoryLayerSchema).optional().describe('Only these layers (default every layer visible here)'),
+    limit: z.number().int().min(1).max(200).default(30).describe('Seed memories from the search (1-200)'),
+    neighborhood_hops: z
+      .union([z.literal(1), z.literal(2)])
+      .default(2)
+      .describe('How far from the seeds to follow links'),
+    max_nodes: z.number().int().min(1).max(200).default(50),
+    max_edges: z.number().int().min(0).max(100).default(100),
+    tokenBudget: z.number().int().min(50).max(32_000).default(1200).describe('Most tokens the context text may take (o200k)'),
+    include_meta: z.boolean().default(false).describe('Add layer, tier, tags, refs and status to the nodes'),
+    ...identityFields,
+    ...consumerFields,
+  }),
+  output: z.strictObject({
+    seeds: z.array(
+      z.strictObject({
+        id: z.string(),
+        type: z.literal('memory'),
+        title: z.string(),
+        text_summary: z.string(),
+        tier: z.enum(memoryTiers),
+        similarity: z.number(),
+      }),
+    ),
+    ranked: z
+      .array(z.strictObject({ id: z.string(), score: z.number() }))
+      .describe('Every node, most relevant first: seeds by search score, neighbours by what reached them'),
+    subgraph: z.strictObject({
+      nodes: z.array(nodeSchema),
+      edges: z.array(z.strictObject({ from_id: z.string(), to_id: z.string(), type: z.enum(edgeTypes), weight: z.number() })),
+    }),
+    context: z.strictObject({
+      text: z.string().describe('Markdown to read: memories, then the knowledge they rest on, each line cited [n: ...]'),
+      items: z.array(z.string()).describe('The ids in the text, in order'),
+      citations: z.array(z.strictObject({ n: z.number().int(), id: z.string(), type: z.enum(['memory', 'knowledge']), source: z.string() })),
+      tokens: z.number().int(),
+    }),
+  }),
+  examples: [
+    {
+      title: 'Recall around a question',
+      input: { query: 'which database do the orders use', tokenBudget: 300 },
+      output: {
+        seeds: [
+          {
+            id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
+            type: 'memory',
+            title: 'Orders live in Postgres',
+            text_summary: 'Orders live in Postgres',
+            tier: 'hot',
+            similarity: 0.81,
+          },
+        ],
+        ranked: [
+          { id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', score: 0.81 },
+          { id: 'adr-0001-use-postgresql', score: 0.41 },
+        ],
+        subgraph: {
+          nodes: [
+            { id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', type: 'memory', title: 'Orders live in Postgres', summary: 'Orders live in Postgres' },
+            { id: 'adr-0001-use-postgresql', type: 'knowledge', title: 'Use PostgreSQL', summary: 'Use PostgreSQL' },
+          ],
+          edges: [{ from_id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', to_id: 'adr-0001-use-postgresql', type: 'refs', weight: 1 }],
+        },
+        context: {
+          text: '# Recalled for: which database do the orders use\n\n## Memories\n- Orders live in Postgres [1: memory mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3, project]\n\n## Knowledge they rest on\n- Use PostgreSQL (accepted) [2: knowledge/adr/0001-use-postgresql.md]\n',
+          items: ['mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', 'adr-0001-use-postgresql'],
+          citations: [
+            { n: 1, id: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3', type: 'memory', source: 'project' },
+            { n: 2, id: 'adr-0001-use-postgresql', type: 'knowledge', source: 'knowledge/adr/0001-use-postgresql.md' },
+          ],
+          tokens: 72,
+        },
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const [
+      { visibleFolders },
+      { ensureFresh, embedBeforeSearch },
+      store,
+      { isVisibleTo, restrictionOf },
+      stale,
+      { readKnowledgeItems },
+      graph,
+      pack,
+      { loadTokenCounter },
+    ] = await Promise.all([
+      import('../../memory/locations.js'),
+      import('../../search/workspace-index.js'),
+      import('../../memory/store.js'),
+      import('../../memory/visibility.js'),
+      import('../../sync/stale.js'),
+      import('../../search/knowledge-items.js'),
+      import('../../memory/recall-graph.js'),
+      import('../../memory/recall-pack.js'),
+      import('../../token-count.js'),
+    ])
+    const counter = ctx.resources.get('token-counter', loadTokenCounter)
+    const identity = identityOf(input, ctx)
+    const consumer = consumerOf(input, ctx)
+    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
+    const index = await workspaceIndex(ctx)
+    await ensureFresh(index, ctx.workspace, { identity, folders, warn: ctx.warn })
+    const { searchMode } = await embedBeforeSearch(index, { warn: ctx.warn, signal: ctx.signal })
+    const memoryFilters = { kind: 'memory' as const, sources: folders.map((folder) => folder.key), consumer, statuses: ['hot', 'warm'] }
+    // Seeds must be evidence (ADR 0010's scale: under 0.3 rarely answers); the graph brings in the rest.
+    const hits = (
+      await index.search({
+        text: input.query,
+        mode: searchMode,
+        limit: input.limit,
+        textWeight: ctx.workspace.config.search.textWeight,
+        filters: memoryFilters,
+      })
+    ).filter((hit) => hit.score >= minSeedScore)
+    const statusOf = await knowledgeStatusLookup(index, ctx, identity)
+    const sources: RecallSources = {
+      async memories(ids) {
+        const nodes: Extract<RecallNode, { type: 'memory' }>[] = []
+        for (const doc of index.getMany(ids)) {
+          const folder = folderByKey.get(doc.source ?? '')
+          if (doc.kind !== 'memory' || folder === undefined) continue
+          const read = await store.readMemoryFile(ctx.workspace, folder, store.memoryFile(folder, doc.id))
+          if (!store.isStored(read) || !isVisibleTo(restrictionOf(read.record, folder), consumer)) continue
+          const { record } = read
+          nodes.push({
+            id: record.id,
+            type: 'memory',
+            layer: record.layer,
+            content: record.content,
+            tier: record.tier ?? 'hot',
+            tags: record.tags,
+            refs: record.refs,
+            aliasOf: record.aliasOf,
+            mergedFrom: record.mergedFrom ?? [],
+            stale: stale.staleReason(record.refs, statusOf, ctx.workspace.root),
+          })
+        }
+        return nodes
+      },
+      async knowledge(ids) {
+        const docs = index.getMany(ids).filter((doc) => doc.kind === 'knowledge')
+        return (await readKnowledgeItems(ctx.workspace, docs, ctx.warn)).map((item) => ({
+          id: item.id,
+          type: 'knowledge' as const,
+          title: item.title,
+          status: item.status,
+          path: item.path,
+          summary: item.summary,
+          supersededBy: item.supersededBy,
+        }))
+      },
+      async taggedWith(tag, limit) {
+        return index.list({ ...memoryFilters, tags: [tag], limit }).map((doc) => doc.id)
+      },
+      isFileRef: stale.looksLikePath,
+    }
+    const built = await graph.buildRecallGraph(hits, sources, { hops: input.neighborhood_hops, maxNodes: input.max_nodes, maxEdges: input.max_edges })
+    const countTokens = await counter
+    const context = pack.composeRecallPack(input.query, built.nodes, built.scores, { tokenBudget: input.tokenBudget, countTokens })
+    const round = (value: number): number => Math.round(value * 1000) / 1000
+    const seedIds = new Set(hits.map((hit) => hit.id))
+    const seeds = built.nodes.flatMap((node) =>
+      node.type === 'memory' && seedIds.has(node.id)
+        ? [
+            {
+              id: node.id,
+              type: 'memory' as const,
+              title: summarise(node.content, 60),
+              text_summary: summarise(node.content, 200),
+              tier: memoryTiers.find((tier) => tier === node.tier) ?? 'hot',
+              similarity: round(built.scores.get(node.id) ?? 0),
+            },
+          ]
+        : [],
+    )
+    const ranked = [...built.scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id, score]) => ({ id, score: round(score) }))
+    const output = {
+      seeds: seeds.sort((a, b) => b.similarity - a.similarity),
+      ranked,
+      subgraph: { nodes: built.nodes.map((node) => toNode(node, input.include_meta)), edges: built.edges },
+      context: { ...context, tokens: countTokens(context.text) },
+    }
+    return { output, display: context.text }
+  },
+})
