@@ -43,6 +43,8 @@ export const configSchema = z.strictObject({
   memory: z
     .strictObject({
       dir: z.string().min(1).default('knowledge/memory'),
+      /** Append what every memory_recall returned, and to which agent, to `<memory.dir>/.receipts.jsonl`. */
+      receipts: z.boolean().default(false),
       /**
        * mk memory maintain: a memory not used for this many days moves to warm, cold, archive.
        * Feedback stretches or shrinks the days: each positive outcome more than negative ones

@@ -1,6 +1,7 @@
-import { appendFile, open, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isNodeError } from '../errors.js'
+import { appendJsonLines } from '../fs/append-lines.js'
 import type { MemoryFolder } from './locations.js'
 
 export const activationOutcomes = ['positive', 'negative', 'neutral'] as const
@@ -33,30 +34,9 @@ export function ledgerFile(folder: Pick<MemoryFolder, 'dir'>): string {
   return join(folder.dir, '.activations.jsonl')
 }
 
-/** True when the file exists and its last byte is not a newline: a writer died mid-line. */
-async function endsMidLine(file: string): Promise<boolean> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined
-  try {
-    handle = await open(file, 'r')
-    const { size } = await handle.stat()
-    if (size === 0) return false
-    const last = Buffer.alloc(1)
-    await handle.read(last, 0, 1, size - 1)
-    return last[0] !== 0x0a
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return false
-    throw error
-  } finally {
-    await handle?.close()
-  }
-}
-
-/** Append entries, one line each; a line torn by a crash is closed first so it costs only itself. Call under the folder lock. */
+/** Append entries to the folder's ledger. Call under the folder lock. */
 export async function appendLedger(folder: Pick<MemoryFolder, 'dir'>, entries: readonly LedgerEntry[]): Promise<void> {
-  if (entries.length === 0) return
-  const file = ledgerFile(folder)
-  const lines = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')
-  await appendFile(file, (await endsMidLine(file)) ? `\n${lines}` : lines)
+  await appendJsonLines(ledgerFile(folder), entries)
 }
 
 const emptyCounters = (): MemoryCounters => ({

@@ -23,6 +23,7 @@ import { memoryShow } from './memory/show.js'
 import { memoryActivate } from './memory/activate.js'
 import { memoryConsolidate } from './memory/consolidate.js'
 import { memoryRecall } from './memory/recall.js'
+import { memoryReceipts } from './memory/receipts.js'
 import { memoryMaintain } from './memory/maintain.js'
 import { memoryRehydrate } from './memory/rehydrate.js'
 import { rulesDetectContext } from './rules/context.js'
@@ -52,6 +53,7 @@ export const tools: readonly AnyTool[] = [
   memoryAdd,
   memorySearch,
   memoryRecall,
+  memoryReceipts,
   memoryList,
   memoryShow,
   memoryDelete,

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto'
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
@@ -71,6 +74,23 @@ describe('mk memory recall', () => {
     expect(full).toContain('- Use PostgreSQL for orders (accepted; replaces adr-0001-use-mysql, which it superseded): Orders move to PostgreSQL 15.')
     expect(full).not.toContain('Use MySQL for orders (')
     expect(full).not.toContain('cafeteria')
+  })
+
+  it('keeps a receipt of what each recall returned, and to whom, when .mkrc asks for it', { timeout: 60_000 }, async () => {
+    const before = parseJson<{ receipts: unknown[]; enabled: boolean }>(await mk(['memory', 'receipts', '--json']))
+    expect(before).toEqual({ receipts: [], enabled: false })
+    await ws.write('.mkrc', 'memory:\n  receipts: true\n')
+    const query = 'where does the orders table live'
+    const recalled = await runMk(['memory', 'recall', query, '--json'], { cwd: ws.root, env: { MK_HOME: ws.mkHome, MK_AGENT_ID: 'a7' } })
+    const items = parseJson<Recalled>(recalled).context.items
+    const receipts = parseJson<{ receipts: { agent_id: string; query_sha256: string; ids: string[]; scores: number[] }[] }>(
+      await mk(['memory', 'receipts', '--agent', 'a7', '--since', '2020-01-01', '--json']),
+    ).receipts
+    expect(receipts).toEqual([
+      { at: expect.any(String), agent_id: 'a7', query_sha256: createHash('sha256').update(query).digest('hex'), ids: items, scores: expect.any(Array) },
+    ])
+    expect(await readFile(join(ws.root, 'knowledge', 'memory', '.receipts.jsonl'), 'utf8')).toContain('"agent_id":"a7"')
+    await rm(join(ws.root, '.mkrc'))
   })
 
   it('stays within one hop when asked, and rejects bad input with exit 2', { timeout: 60_000 }, async () => {

@@ -254,6 +254,17 @@ export const memoryRecall = defineTool({
       subgraph: { nodes: built.nodes.map((node) => toNode(node, input.include_meta)), edges: built.edges },
       context: { ...context, tokens: countTokens(context.text) },
     }
+    if (ctx.workspace.config.memory.receipts && !ctx.runtime.readOnly) {
+      const { appendReceipt, receiptFor } = await import('../../memory/receipts.js')
+      await appendReceipt(
+        ctx.workspace,
+        receiptFor(
+          input.query,
+          consumer.agentId,
+          context.items.map((id) => ({ id, score: round(built.scores.get(id) ?? 0) })),
+        ),
+      )
+    }
     return { output, display: context.text }
   },
 })

@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import { defineTool } from '../define.js'
+
+export const memoryReceipts = defineTool({
+  name: 'memory_receipts',
+  title: 'What recalls returned',
+  description:
+    'The recall receipts (kept when .mkrc memory.receipts is true): for each memory_recall, when, by which agent, the hash of its query and the ids it returned with their scores, to answer "what was the agent told when it made this change?".',
+  tier: 'read_only',
+  idempotent: true,
+  input: z.strictObject({
+    since: z
+      .string()
+      .refine((value) => !Number.isNaN(Date.parse(value)), 'an ISO date or date-time such as 2026-11-20')
+      .optional()
+      .describe('Only receipts from this time on'),
+    agent_id: z.string().min(1).optional().describe('Only recalls by this agent'),
+  }),
+  output: z.strictObject({
+    receipts: z.array(
+      z.strictObject({ at: z.string(), agent_id: z.string().optional(), query_sha256: z.string(), ids: z.array(z.string()), scores: z.array(z.number()) }),
+    ),
+    enabled: z.boolean().describe('Whether .mkrc memory.receipts is on, so new recalls are being recorded'),
+  }),
+  examples: [
+    {
+      title: 'Recalls since yesterday',
+      input: { since: '2026-11-24' },
+      output: {
+        receipts: [
+          { at: '2026-11-24T10:00:00.000Z', agent_id: 'a1', query_sha256: '9f2c'.padEnd(64, '0'), ids: ['mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3'], scores: [0.81] },
+        ],
+        enabled: true,
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const { readReceipts } = await import('../../memory/receipts.js')
+    const since = input.since === undefined ? undefined : new Date(input.since).toISOString()
+    const receipts = (await readReceipts(ctx.workspace, since)).filter((receipt) => input.agent_id === undefined || receipt.agent_id === input.agent_id)
+    const enabled = ctx.workspace.config.memory.receipts
+    const lines = receipts.map((receipt) => `${receipt.at} ${receipt.agent_id ?? '(no agent)'} ${receipt.query_sha256.slice(0, 12)} ${receipt.ids.join(', ')}`)
+    if (!enabled) lines.push(ctx.style.dim('receipts are off: set memory.receipts: true in .mkrc to record recalls'))
+    return { output: { receipts, enabled }, display: lines.join('\n') || 'No receipts.' }
+  },
+})
