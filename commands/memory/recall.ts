@@ -20,6 +20,8 @@ export default class MemoryRecall extends MkCommand {
     'max-edges': Flags.integer({ description: 'Most edges in the graph (default and most 100).' }),
     budget: Flags.integer({ description: 'Most tokens of the context text (default 1200).' }),
     'include-meta': Flags.boolean({ description: 'Add layer, tier, tags, refs and status to the nodes.' }),
+    debug: Flags.boolean({ description: 'Debug channel: how the seeds were found (admin token, or none set outside production).' }),
+    embeddings: Flags.boolean({ description: 'With --debug: the first 16 dimensions and sha256 of at most 5 seed vectors.' }),
     ...identityFlags,
     ...consumerFlags,
   }
@@ -37,6 +39,9 @@ export default class MemoryRecall extends MkCommand {
         max_edges: flags['max-edges'],
         tokenBudget: flags.budget,
         include_meta: flags['include-meta'] || undefined,
+        return_debug: flags.debug || undefined,
+        include_embeddings: flags.embeddings || undefined,
+        admin_token: process.env.MK_ADMIN_TOKEN,
         agent: flags.agent,
         session: flags.session,
         consumer_agent_id: flags['consumer-agent'],

@@ -22,6 +22,10 @@ export interface RuntimeEnv {
   sessionId: string | undefined
   /** MK_TEAM_ID: the team whose private memories this agent may read. */
   teamId: string | undefined
+  /** MK_ADMIN_TOKEN: who may use debug channels (memory_recall's embeddings). */
+  adminToken: string | undefined
+  /** MK_ENV or NODE_ENV is production: debug channels need the admin token. */
+  production: boolean
   /** GIT_INDEX_FILE, absolute: git points hooks at the index a commit is about to record (`git commit -a`, `git commit <path>`). */
   gitIndexFile: string | undefined
   /** Who mk's own commits (the $MK_HOME history) name: the user's git identity, when configured. */
@@ -36,6 +40,8 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
     agentId: nonEmpty(env.MK_AGENT_ID),
     sessionId: nonEmpty(env.MK_SESSION_ID),
     teamId: nonEmpty(env.MK_TEAM_ID),
+    adminToken: nonEmpty(env.MK_ADMIN_TOKEN),
+    production: [env.MK_ENV, env.NODE_ENV].some((value) => value?.trim().toLowerCase() === 'production'),
     gitIndexFile: gitIndexFile === undefined ? undefined : resolve(gitIndexFile),
     author: gitIdentity(env),
   }

@@ -19,7 +19,7 @@ import { integrityProblem } from './integrity.js'
 import { closeWhole, openDatabase, rebuildPathOf, removeAbandonedRebuilds, swapInDatabase } from './open-database.js'
 import { nearDuplicates, rank } from './ranking.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
-import { documentVectors, embedPending, pendingCount, prepareVectorTable, type Embed } from './vector-store.js'
+import { documentVectors, embedPending, pendingCount, prepareVectorTable, vectorsOf, type Embed } from './vector-store.js'
 
 export interface OpenIndexOptions {
   /** Needed for vector and hybrid search and for embedPending; without it the index is full text only. */
@@ -185,6 +185,10 @@ export class SearchIndex {
   /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
     return this.guardAsync(() => nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit))
+  }
+
+  vectorsOf(ids: readonly string[]): { id: string; vector: Float32Array }[] {
+    return this.guard(() => vectorsOf(this.db, ids))
   }
 
   documentVectors(filters: SearchFilters): { id: string; vector: Float32Array }[] {

@@ -92,3 +92,12 @@ export function documentVectors(db: Database.Database, filters: SearchFilters): 
   }[]
   return rows.map((row) => ({ id: row.id, vector: new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4) }))
 }
+
+/** The stored vectors of these documents (those that have one). */
+export function vectorsOf(db: Database.Database, ids: readonly string[]): { id: string; vector: Float32Array }[] {
+  if (ids.length === 0 || !tableExists(db, 'vectors')) return []
+  const rows = db
+    .prepare(`SELECT d.id AS id, v.embedding AS embedding FROM docs d JOIN vectors v ON v.rowid = d.rowid WHERE d.id IN (${ids.map(() => '?').join(', ')})`)
+    .all(...ids) as { id: string; embedding: Buffer }[]
+  return rows.map((row) => ({ id: row.id, vector: new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4) }))
+}

@@ -93,6 +93,28 @@ describe('mk memory recall', () => {
     await rm(join(ws.root, '.mkrc'))
   })
 
+  it('opens the debug channel only to the admin: digests of at most 5 seed vectors, never a whole one', { timeout: 60_000 }, async () => {
+    const local = parseJson<{ debug: { seed_count: number; embeddings: { dimensions: number; head: number[]; sha256: string }[] } }>(
+      await mk(['memory', 'recall', 'orders table', '--debug', '--embeddings', '--json']),
+    )
+    expect(local.debug.seed_count).toBeGreaterThan(0)
+    expect(local.debug.embeddings.length).toBeLessThanOrEqual(5)
+    expect(local.debug.embeddings[0]).toMatchObject({ dimensions: 512, head: expect.any(Array), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect(local.debug.embeddings[0]?.head).toHaveLength(16)
+    const production = await runMk(['memory', 'recall', 'orders table', '--debug', '--json'], {
+      cwd: ws.root,
+      env: { MK_HOME: ws.mkHome, MK_ENV: 'production' },
+    })
+    expect(parseJson(production)).toMatchObject({ errorCode: 'FORBIDDEN' })
+    const tokenEnv = { MK_HOME: ws.mkHome, MK_ENV: 'production', MK_ADMIN_TOKEN: 's3cret-admin' }
+    expect((await runMk(['memory', 'recall', 'orders table', '--debug', '--json'], { cwd: ws.root, env: tokenEnv })).exitCode).toBe(0)
+    const wrong = await runMk(['tools', 'call', 'memory_recall', '--input', '{"query":"orders","return_debug":true,"admin_token":"guess"}', '--json'], {
+      cwd: ws.root,
+      env: tokenEnv,
+    })
+    expect(parseJson(wrong)).toMatchObject({ errorCode: 'FORBIDDEN' })
+  })
+
   it('stays within one hop when asked, and rejects bad input with exit 2', { timeout: 60_000 }, async () => {
     const near = parseJson<Recalled>(await mk(['memory', 'recall', 'where does the orders table live', '--hops', '1', '--json']))
     expect(near.subgraph.edges.map((edge) => edge.type)).not.toContain('supersedes')

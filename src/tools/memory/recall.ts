@@ -1,4 +1,7 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
+import type { RuntimeEnv } from '../../config/workspace.js'
+import { MkError } from '../../errors.js'
 import { memoryTiers } from '../../memory/model.js'
 import { edgeTypes, type RecallNode, type RecallSources } from '../../memory/recall-graph.js'
 import { defineTool } from '../define.js'
@@ -6,6 +9,35 @@ import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
 
 const minSeedScore = 0.3
+const maxDebugBytes = 64 * 1024
+
+/** The debug channel is for the server's admin: the admin token, or no token at all on a machine that is not production. */
+function requireDebugAccess(token: string | undefined, runtime: RuntimeEnv): void {
+  const allowed = runtime.adminToken === undefined ? !runtime.production : token !== undefined && safeEqual(token, runtime.adminToken)
+  if (!allowed) {
+    throw new MkError('FORBIDDEN', 'return_debug needs the admin token (MK_ADMIN_TOKEN)', {
+      details: { hint: runtime.adminToken === undefined ? 'in production, set MK_ADMIN_TOKEN and pass it as admin_token' : 'pass admin_token' },
+    })
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** What the debug channel shows of a vector: enough to compare two, never enough to rebuild one. */
+function embeddingDigests(vectors: readonly { id: string; vector: Float32Array }[]): { id: string; dimensions: number; head: number[]; sha256: string }[] {
+  return vectors.map(({ id, vector }) => ({
+    id,
+    dimensions: vector.length,
+    head: [...vector.slice(0, 16)].map((value) => Math.round(value * 1e6) / 1e6),
+    sha256: createHash('sha256')
+      .update(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
+      .digest('hex'),
+  }))
+}
 
 const nodeSchema = z.strictObject({
   id: z.string(),
@@ -79,6 +111,12 @@ export const memoryRecall = defineTool({
     max_edges: z.number().int().min(0).max(100).default(100),
     tokenBudget: z.number().int().min(50).max(32_000).default(1200).describe('Most tokens the context text may take (o200k)'),
     include_meta: z.boolean().default(false).describe('Add layer, tier, tags, refs and status to the nodes'),
+    return_debug: z
+      .boolean()
+      .default(false)
+      .describe('Debug channel: also return how the seeds were found (needs the admin token, or no token set outside production)'),
+    include_embeddings: z.boolean().default(false).describe('With return_debug: the first 16 dimensions and the sha256 of each of at most 5 seed vectors'),
+    admin_token: z.string().min(1).optional().describe('MK_ADMIN_TOKEN of the server, for the debug channel'),
     ...identityFields,
     ...consumerFields,
   }),
@@ -106,6 +144,16 @@ export const memoryRecall = defineTool({
       citations: z.array(z.strictObject({ n: z.number().int(), id: z.string(), type: z.enum(['memory', 'knowledge']), source: z.string() })),
       tokens: z.number().int(),
     }),
+    debug: z
+      .strictObject({
+        search_mode: z.enum(['hybrid', 'fulltext']),
+        seed_count: z.number().int(),
+        embeddings: z
+          .array(z.strictObject({ id: z.string(), dimensions: z.number().int(), head: z.array(z.number()), sha256: z.string() }))
+          .optional()
+          .describe('At most 5 seeds: the first 16 dimensions and the hash of the whole vector, never the vector'),
+      })
+      .optional(),
   }),
   examples: [
     {
@@ -168,6 +216,7 @@ export const memoryRecall = defineTool({
       import('../../token-count.js'),
     ])
     const counter = ctx.resources.get('token-counter', loadTokenCounter)
+    if (input.return_debug) requireDebugAccess(input.admin_token, ctx.runtime)
     const identity = identityOf(input, ctx)
     const consumer = consumerOf(input, ctx)
     const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
@@ -254,6 +303,16 @@ export const memoryRecall = defineTool({
       subgraph: { nodes: built.nodes.map((node) => toNode(node, input.include_meta)), edges: built.edges },
       context: { ...context, tokens: countTokens(context.text) },
     }
+    const debug = input.return_debug
+      ? {
+          search_mode: searchMode,
+          seed_count: hits.length,
+          ...(input.include_embeddings ? { embeddings: embeddingDigests(index.vectorsOf(output.seeds.slice(0, 5).map((seed) => seed.id))) } : {}),
+        }
+      : undefined
+    if (debug !== undefined && JSON.stringify(debug).length > maxDebugBytes) {
+      throw new MkError('INVALID_INPUT', `the debug channel answers at most ${maxDebugBytes} bytes`, { details: { field: 'include_embeddings' } })
+    }
     if (ctx.workspace.config.memory.receipts && !ctx.runtime.readOnly) {
       const { appendReceipt, receiptFor } = await import('../../memory/receipts.js')
       await appendReceipt(
@@ -265,6 +324,6 @@ export const memoryRecall = defineTool({
         ),
       )
     }
-    return { output, display: context.text }
+    return { output: { ...output, ...(debug === undefined ? {} : { debug }) }, display: context.text }
   },
 })
