@@ -9,7 +9,7 @@ import { mkBin, round } from './measure.js'
 const day = 24 * 60 * 60 * 1000
 
 /** `count` project memories last changed 0–400 days ago, written as mk writes them. */
-async function agedWorkspace(count: number): Promise<string> {
+export async function agedWorkspace(count: number): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'mk-bench-maintain-'))
   const dir = join(root, 'knowledge', 'memory')
   await mkdir(dir, { recursive: true })
@@ -47,7 +47,7 @@ function timed(args: string[], cwd: string): { ms: number; output: { scanned: nu
     maxBuffer: 1 << 30,
   })
   const ms = performance.now() - started
-  if (run.status !== 0) throw new Error(`mk ${args.join(' ')} exited ${String(run.status)}: ${run.stderr}`)
+  if (run.status !== 0) throw new Error(`mk ${args.join(' ')} exited ${String(run.status)}: ${run.stderr}${run.stdout.slice(0, 2000)}`)
   return { ms, output: JSON.parse(run.stdout) as { scanned: number; moves: unknown[] } }
 }
 

@@ -74,11 +74,20 @@ export const memoryMaintain = defineTool({
     const moves = planDecay(memories, counters, Date.now(), ctx.workspace.config.memory.decay)
     const commits: string[] = []
     if (input.apply) {
-      const [{ findMemory, rewriteMemories }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../search/refresh.js')])
+      const [{ isStored, memoryFile, readMemoryFile, rewriteMemories }, { memoryDocument }] = await Promise.all([
+        import('../../memory/store.js'),
+        import('../../search/refresh.js'),
+      ])
       for (const folder of folders) {
         const here = moves.filter((move) => move.folderKey === folder.key)
         if (here.length === 0) continue
-        const records = await Promise.all(here.map(async (move) => ({ ...(await findMemory(ctx.workspace, identity, move.memoryId)).record, tier: move.to })))
+        // One file at a time: a first maintain of an old store moves most of it, more files than a process may hold open.
+        const records = []
+        for (const move of here) {
+          const read = await readMemoryFile(ctx.workspace, folder, memoryFile(folder, move.memoryId))
+          if (isStored(read)) records.push({ ...read.record, tier: move.to })
+          else ctx.warn(`skipped ${read.file}: ${read.problem}`)
+        }
         const commit = await rewriteMemories(ctx.workspace, folder, records, `decay ${records.length} memories (${folder.key})`, ctx.runtime.author)
         if (commit !== undefined) commits.push(commit)
         index.upsert(records.map((record) => memoryDocument(record, folder)))
