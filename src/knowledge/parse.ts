@@ -14,6 +14,7 @@ import {
 import { scanBody } from './parse/body-lines.js'
 import { parseConstraints } from './parse/constraints.js'
 import { asStringList, inferType, isOneOf, stemOf } from './parse/fields.js'
+import { isPolicyRule, parsePolicyRule } from './parse/policy-rule.js'
 import { ProblemList } from './parse/problems.js'
 import { relationsInStatus } from './parse/relations.js'
 import { findWrittenStatus } from './parse/status-location.js'
@@ -150,6 +151,7 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
     supersedes: [...new Set(supersedes)],
     supersededBy: [...new Set(supersededBy)],
     constraints: parseConstraints(data.constraints, id, severity, frontmatter, problems),
+    ...(type === 'rule' && isPolicyRule(data) ? { policy: parsePolicyRule(frontmatter, problems) } : {}),
     date: dateValue,
     format: frontmatter.present && (data.type !== undefined || data.constraints !== undefined || data.title !== undefined) ? 'mk' : format,
     source: file.source,
