@@ -4,8 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import git from 'isomorphic-git'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { toolsForProfile } from '../../src/tools/meta/profiles.js'
-import { tools } from '../../src/tools/registry.js'
+import { connectMcp } from '../contract/paths.js'
 import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
 import { gitCommitAll, gitInit, makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
@@ -281,10 +280,24 @@ describe('mk knowledge lint on policy rules', () => {
 })
 
 describe('MCP profiles', () => {
-  it('gives the worker profile rules_evaluate and tools_select, never tools_feedback', () => {
-    const worker = toolsForProfile(tools, 'worker').map((tool) => tool.name)
-    expect(worker).toEqual(expect.arrayContaining(['rules_evaluate', 'tools_select']))
-    expect(worker).not.toContain('tools_feedback')
-    expect(toolsForProfile(tools, 'main').map((tool) => tool.name)).toEqual(expect.arrayContaining(['rules_evaluate', 'tools_select', 'tools_feedback']))
+  it('gives the worker profile rules_evaluate and tools_select, which answer, and never tools_feedback', async () => {
+    const worker = await connectMcp(workspace, ['--profile', 'worker'])
+    try {
+      const names = (await worker.client.listTools()).tools.map((tool) => tool.name)
+      expect(names).toEqual(expect.arrayContaining(['rules_evaluate', 'tools_select']))
+      expect(names).not.toContain('tools_feedback')
+      const selected = await worker.call('tools_select', { context: platformSearch, candidates: ['shell', 'rg', 'grep'] })
+      expect(selected).toMatchObject({ ok: true, output: { selection: { denied: ['shell'] } } })
+    } finally {
+      await worker.close()
+    }
+    const main = await connectMcp(workspace)
+    try {
+      expect((await main.client.listTools()).tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['rules_evaluate', 'tools_select', 'tools_feedback']),
+      )
+    } finally {
+      await main.close()
+    }
   })
 })
