@@ -10,7 +10,7 @@ import type { PolicyRule } from './model.js'
 
 export interface PolicyRules {
   rules: PolicyRule[]
-  /** Errors of knowledge files that did not load (a broken file may hide a rule). */
+  /** Errors of knowledge files that did not load: each may hide a rule. */
   problems: KnowledgeProblem[]
 }
 
@@ -51,6 +51,7 @@ export async function loadPolicyRules(workspace: Workspace): Promise<PolicyRules
       ? []
       : [{ ...item.policy, id: item.id, summary: item.summary ?? item.title, path: item.path, commit: commitOf(item.absolutePath) }],
   )
-  // Rules written wrongly are reported beside the answer; other file errors are the caller's to show.
-  return { rules, problems: problems.filter((problem) => !rules.some((rule) => rule.path === problem.file && rule.defects.length > 0)) }
+  // A file that loaded is either a rule here (its defects listed as skipped) or not one; only a file that did not load can hide a rule.
+  const loaded = new Set(base.allItems.map((item) => item.path))
+  return { rules, problems: problems.filter((problem) => !loaded.has(problem.file)) }
 }
