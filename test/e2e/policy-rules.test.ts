@@ -1,5 +1,5 @@
 import * as fs from 'node:fs'
-import { cp, writeFile } from 'node:fs/promises'
+import { cp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import git from 'isomorphic-git'
@@ -275,6 +275,30 @@ describe('mk knowledge lint on policy rules', () => {
       )
     } finally {
       await bad.cleanup()
+    }
+  })
+})
+
+describe('inside mk mcp', () => {
+  it('sees a rule edited while the server runs', async () => {
+    const server = await connectMcp(workspace)
+    try {
+      const context = { environment: 'qa' }
+      expect(await server.call('tools_select', { context, candidates: ['curl', 'wget'] })).toMatchObject({
+        ok: true,
+        output: { selection: { selected: 'curl' } },
+      })
+      await workspace.write(
+        'knowledge/rules/no-curl-in-qa.md',
+        '---\ntype: rule\ntitle: No curl in qa\nif: {"==": [{"var": "environment"}, "qa"]}\nthen: {tool: {deny: [curl]}}\n---\n',
+      )
+      expect(await server.call('tools_select', { context, candidates: ['curl', 'wget'] })).toMatchObject({
+        ok: true,
+        output: { selection: { selected: 'wget', denied: ['curl'] } },
+      })
+    } finally {
+      await server.close()
+      await rm(join(workspace.root, 'knowledge/rules/no-curl-in-qa.md'))
     }
   })
 })
