@@ -9,6 +9,9 @@ export type RuleScope = (typeof ruleScopes)[number]
 export const ruleLanes = ['private', 'shared'] as const
 export type RuleLane = (typeof ruleLanes)[number]
 
+export const outcomes = ['positive', 'negative', 'neutral'] as const
+export type Outcome = (typeof outcomes)[number]
+
 export const outputFormats = ['json', 'text', 'markdown'] as const
 export type OutputFormat = (typeof outputFormats)[number]
 

@@ -6,10 +6,7 @@ import type { Workspace } from '../config/workspace.js'
 import type { GitIdentity } from '../git/identity.js'
 import { commitChange } from '../memory/history.js'
 import { redactSecrets } from '../memory/redact.js'
-import type { RuleStats } from './model.js'
-
-export const outcomes = ['positive', 'negative', 'neutral'] as const
-export type Outcome = (typeof outcomes)[number]
+import type { Outcome, RuleStats } from './model.js'
 
 /** One line of a rule's outcome ledger. */
 export interface OutcomeEvent {

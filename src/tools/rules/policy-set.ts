@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../rules/evaluate.js'
 import type { PolicyRules } from '../../rules/load.js'
-import type { RuleStats } from '../../rules/model.js'
+import { noStats, type RuleStats } from '../../rules/model.js'
 import type { ToolContext } from '../context.js'
 
 /**
@@ -37,7 +37,7 @@ export async function evaluateForContext(ctx: ToolContext, context: Record<strin
     ruleStats(ctx),
   ])
   for (const problem of loaded.problems) ctx.warn(`${formatProblem(problem)} (a rule in it may be missing)`)
-  const evaluation = evaluateRules(loaded.rules, context, (id) => stats.get(id) ?? { positive: 0, negative: 0 })
+  const evaluation = evaluateRules(loaded.rules, context, (id) => stats.get(id) ?? noStats)
   for (const { ruleId, error } of evaluation.conditionErrors) ctx.warn(`rule ${ruleId}: its condition failed on this context (${error}); it does not apply`)
   return evaluation
 }

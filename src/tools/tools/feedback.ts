@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { MkError } from '../../errors.js'
 import { attributeOutcome } from '../../rules/attribute.js'
+import { outcomes } from '../../rules/model.js'
 import { byRank } from '../../rules/rank.js'
 import { defineTool } from '../define.js'
 import { evaluateForContext } from '../rules/policy-set.js'
@@ -31,7 +32,7 @@ export const toolsFeedback = defineTool({
     context: contextSchema,
     candidates: candidatesSchema,
     selected_tool: z.string().trim().min(1).describe('The tool that was used; one of candidates'),
-    outcome: z.enum(['positive', 'negative', 'neutral']).describe('Whether using it worked; neutral is recorded but moves no rank'),
+    outcome: z.enum(outcomes).describe('Whether using it worked; neutral is recorded but moves no rank'),
     run_id: z.string().min(1).max(200).optional().describe("The planner's run id, to find the outcome again"),
     note: z.string().max(2000).optional().describe('A short note on what happened (secrets are redacted before it is written)'),
     target: z.enum(['tool', 'all']).default('tool').describe('Credit the rules that name the selected tool (tool) or any candidate (all)'),
