@@ -109,6 +109,13 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
   type = enumField(frontmatter, 'type', knowledgeTypes, problems) ?? type
   const layer = enumField(frontmatter, 'layer', knowledgeLayers, problems) ?? file.layer
   const severity: Severity | undefined = enumField(frontmatter, 'severity', severities, problems)
+  if (type !== 'rule' && isPolicyRule(data)) {
+    problems.warning(
+      frontmatter.lineOf([data.if !== undefined ? 'if' : 'then']),
+      'policy-fields-outside-rule',
+      `if/then make a policy rule only in a type: rule item; this one is type ${type}, so they are ignored (add type: rule)`,
+    )
+  }
 
   const listField = (key: string): string[] => {
     const list = asStringList(data[key])

@@ -116,3 +116,17 @@ describe('policy patches', () => {
     expect(wrong.error).toContain('colour')
   })
 })
+
+describe('if/then outside a rule item', () => {
+  it('warns that they are ignored, at their line, since only type: rule items are policy rules', async () => {
+    const parsed = await parseKnowledgeFile({
+      path: 'knowledge/policies/no-shell.md',
+      absolutePath: '/ws/knowledge/policies/no-shell.md',
+      source: 'project',
+      layer: 'project',
+      text: '---\ntitle: No shell\nthen: {tool: {deny: [shell]}}\n---\n',
+    })
+    expect(parsed.item?.policy).toBeUndefined()
+    expect(reported(parsed).map((problem) => [problem.line, problem.code, problem.severity])).toEqual([[3, 'policy-fields-outside-rule', 'warning']])
+  })
+})
