@@ -8,6 +8,7 @@ export const errorCodes = [
   'RATE_LIMITED',
   'PROVIDER_ERROR',
   'INTERNAL_ERROR',
+  'NO_TOOLS_ALLOWED',
 ] as const
 
 export type ErrorCode = (typeof errorCodes)[number]

@@ -6,6 +6,7 @@ import { benchMaintain } from './maintain.js'
 import { benchMemory } from './memory.js'
 import { benchRecall } from './recall.js'
 import { benchRules } from './rules.js'
+import { benchRulesSelect } from './rules-select.js'
 import { benchStartup } from './startup.js'
 import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   eval: benchEval,
   recall: benchRecall,
   rules: benchRules,
+  'rules-select': benchRulesSelect,
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
 }

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { text } from 'node:stream/consumers'
-import { MkError } from '../errors.js'
+import { isNodeError, MkError } from '../errors.js'
 
 /** All of standard input, as text. */
 export function readStdin(): Promise<string> {
@@ -18,4 +20,17 @@ export function parseJsonObject(raw: string, source: string, hint: string): Reco
     throw new MkError('INVALID_INPUT', `${source}: expected a JSON object`, { details: { hint } })
   }
   return value as Record<string, unknown>
+}
+
+/** A JSON object from a file, or from stdin when the value is `-` (`--context FILE|-`); `flag` names where it came from. */
+export async function readJsonObjectFile(value: string, flag: string, hint: string): Promise<Record<string, unknown>> {
+  if (value === '-') return parseJsonObject(await readStdin(), `${flag} - (stdin)`, hint)
+  let raw: string
+  try {
+    raw = await readFile(resolve(value), 'utf8')
+  } catch (error) {
+    const reason = isNodeError(error) && error.code === 'ENOENT' ? 'no such file' : (error as Error).message
+    throw new MkError('INVALID_INPUT', `${flag}: cannot read ${value}: ${reason}`, { details: { field: flag, hint } })
+  }
+  return parseJsonObject(raw, `${flag} ${value}`, hint)
 }

@@ -1,4 +1,5 @@
 import type { KnowledgeLayer } from '../config/layers.js'
+import type { PolicyRuleDefinition } from '../rules/model.js'
 
 export const knowledgeTypes = ['adr', 'policy', 'pattern', 'spec', 'rule'] as const
 export type KnowledgeType = (typeof knowledgeTypes)[number]
@@ -73,6 +74,8 @@ export interface KnowledgeItem {
   supersedes: string[]
   supersededBy: string[]
   constraints: Constraint[]
+  /** A `type: rule` item whose frontmatter says `if` or `then` is a policy rule (src/rules). */
+  policy?: PolicyRuleDefinition
   date: string | undefined
   format: KnowledgeFormat
   /** Source name from `.mkrc`. */

@@ -14,6 +14,7 @@ import {
 import { scanBody } from './parse/body-lines.js'
 import { parseConstraints } from './parse/constraints.js'
 import { asStringList, inferType, isOneOf, stemOf } from './parse/fields.js'
+import { isPolicyRule, parsePolicyRule } from './parse/policy-rule.js'
 import { ProblemList } from './parse/problems.js'
 import { relationsInStatus } from './parse/relations.js'
 import { findWrittenStatus } from './parse/status-location.js'
@@ -108,6 +109,13 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
   type = enumField(frontmatter, 'type', knowledgeTypes, problems) ?? type
   const layer = enumField(frontmatter, 'layer', knowledgeLayers, problems) ?? file.layer
   const severity: Severity | undefined = enumField(frontmatter, 'severity', severities, problems)
+  if (type !== 'rule' && isPolicyRule(data)) {
+    problems.warning(
+      frontmatter.lineOf([data.if !== undefined ? 'if' : 'then']),
+      'policy-fields-outside-rule',
+      `if/then make a policy rule only in a type: rule item; this one is type ${type}, so they are ignored (add type: rule)`,
+    )
+  }
 
   const listField = (key: string): string[] => {
     const list = asStringList(data[key])
@@ -150,6 +158,7 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
     supersedes: [...new Set(supersedes)],
     supersededBy: [...new Set(supersededBy)],
     constraints: parseConstraints(data.constraints, id, severity, frontmatter, problems),
+    ...(type === 'rule' && isPolicyRule(data) ? { policy: parsePolicyRule(frontmatter, problems) } : {}),
     date: dateValue,
     format: frontmatter.present && (data.type !== undefined || data.constraints !== undefined || data.title !== undefined) ? 'mk' : format,
     source: file.source,

@@ -33,6 +33,9 @@ import { doctorCheck } from './doctor/check.js'
 import { rulesExport } from './rules/export.js'
 import { rulesExportWrite } from './rules/export-write.js'
 import { rulesUpsertMarkdown } from './rules/ingest.js'
+import { rulesEvaluate } from './rules/evaluate.js'
+import { toolsFeedback } from './tools/feedback.js'
+import { toolsSelect } from './tools/select.js'
 import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
 
@@ -78,4 +81,8 @@ export const tools: readonly AnyTool[] = [
   rulesUpsertMarkdown,
   rulesExport,
   rulesExportWrite,
+  // policy rules
+  rulesEvaluate,
+  toolsSelect,
+  toolsFeedback,
 ]

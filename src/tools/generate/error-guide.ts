@@ -32,4 +32,8 @@ export const errorGuide: Record<ErrorCode, { meaning: string; action: string }> 
     action: 'Retry later; if it persists, report the message to the person.',
   },
   INTERNAL_ERROR: { meaning: 'A bug in mk.', action: 'Do not retry in a loop; report the message to the person.' },
+  NO_TOOLS_ALLOWED: {
+    meaning: 'tools_select with strict: the policy rules allow none of the candidate tools (`details.denied` names the rules).',
+    action: 'Do not use the denied tools. Offer other candidates, or call again with strict: false to fall back to deny-only.',
+  },
 }

@@ -1,0 +1,27 @@
+import * as Flags from '@oclif/core/flags'
+import { MkCommand } from '../../src/cli/base-command.js'
+import { parseJsonObject, readJsonObjectFile, readStdin } from '../../src/cli/json-input.js'
+import { hookClaude } from '../../src/tools/hook/claude.js'
+
+const eventHint = 'mk hook claude reads the JSON Claude Code sends a PreToolUse hook on stdin; configure it in .claude/settings.json (see the README)'
+
+export default class HookClaude extends MkCommand {
+  static override summary = 'Claude Code PreToolUse hook: refuse tools the policy rules deny'
+  static override description = `${hookClaude.description}\n\nReads the hook input on stdin and prints the hook's decision on stdout (nothing when the tool may run). Add to .claude/settings.json:\n{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"npx mk-knowledge hook claude"}]}]}}\nAn error exits 2, which Claude Code takes as a refusal: a broken rule never lets a denied tool through.`
+  static override examples = [
+    `echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | <%= config.bin %> hook claude`,
+    '<%= config.bin %> hook claude --context .claude/mk-context.json --team platform',
+  ]
+  static override flags = {
+    context: Flags.string({ description: 'More context for the rules: a JSON file (environment, ...).' }),
+    agent: Flags.string({ description: 'The agent id the rules see (default: MK_AGENT_ID).' }),
+    team: Flags.string({ description: 'The team id the rules see.' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(HookClaude)
+    const event = parseJsonObject(await readStdin(), 'stdin', eventHint)
+    const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', 'pass a file holding one JSON object')
+    await this.callTool(hookClaude, { event, context, agent_id: flags.agent, team_id: flags.team }, flags)
+  }
+}
