@@ -18,7 +18,7 @@ export const hookClaude = defineTool({
     event: z.record(z.string(), z.unknown()).describe("Claude Code's hook input: hook_event_name, tool_name, tool_input, session_id, cwd, ..."),
     context: z.record(z.string(), z.unknown()).default({}).describe('More context for the rules (environment, ...)'),
     agent_id: z.string().min(1).optional(),
-    team_id: z.string().min(1).optional(),
+    team_id: z.string().min(1).optional().describe('The team for team-scoped rules (default: MK_TEAM_ID)'),
   }),
   output: z.strictObject({
     tool: z.string().optional().describe('The tool about to run; absent for events other than PreToolUse'),
@@ -56,7 +56,7 @@ export const hookClaude = defineTool({
     ])
     const event = readPreToolUseEvent(input.event)
     if (event === undefined) return { output: { decision: 'none' as const, rule_ids: [] }, display: '' }
-    const context = preToolUseContext(event, input.context, { agentId: input.agent_id ?? ctx.runtime.agentId, teamId: input.team_id })
+    const context = preToolUseContext(event, input.context, { agentId: input.agent_id ?? ctx.runtime.agentId, teamId: input.team_id ?? ctx.runtime.teamId })
     const evaluation = await evaluateForContext(ctx, context)
     const selection = selectTools([event.toolName], evaluation.merged.tools, true)
     if (selection.selected !== undefined) return { output: { tool: event.toolName, decision: 'none' as const, rule_ids: [] }, display: '' }

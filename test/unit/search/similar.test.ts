@@ -16,7 +16,17 @@ import { wordEmbedder } from '../../helpers/word-embedder.js'
 let base: string
 let workspace: Workspace
 let resources: Resources
-const runtime = { readOnly: false, logJson: false, agentId: undefined, sessionId: undefined, teamId: undefined, adminToken: undefined, production: false, gitIndexFile: undefined, author: undefined }
+const runtime = {
+  readOnly: false,
+  logJson: false,
+  agentId: undefined,
+  sessionId: undefined,
+  teamId: undefined,
+  adminToken: undefined,
+  production: false,
+  gitIndexFile: undefined,
+  author: undefined,
+}
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'mk-similar-'))

@@ -9,7 +9,17 @@ import { plainStyle } from '../../../src/style.js'
 function caller(overrides: Partial<CallerContext> = {}): CallerContext {
   return {
     workspace: { root: '/ws', configPath: undefined, config: validateConfig({}, 'test'), mkHome: '/home/.mk', stateDir: '/ws/.mk' },
-    runtime: { readOnly: false, logJson: false, agentId: undefined, sessionId: undefined, teamId: undefined, adminToken: undefined, production: false, gitIndexFile: undefined, author: undefined },
+    runtime: {
+      readOnly: false,
+      logJson: false,
+      agentId: undefined,
+      sessionId: undefined,
+      teamId: undefined,
+      adminToken: undefined,
+      production: false,
+      gitIndexFile: undefined,
+      author: undefined,
+    },
     style: plainStyle,
     resources: new Resources(),
     ...overrides,
@@ -68,7 +78,17 @@ describe('dispatch', () => {
   })
 
   it('refuses tools above read_only in read-only mode with FORBIDDEN', async () => {
-    const runtime = { readOnly: true, logJson: false, agentId: undefined, sessionId: undefined, teamId: undefined, adminToken: undefined, production: false, gitIndexFile: undefined, author: undefined }
+    const runtime = {
+      readOnly: true,
+      logJson: false,
+      agentId: undefined,
+      sessionId: undefined,
+      teamId: undefined,
+      adminToken: undefined,
+      production: false,
+      gitIndexFile: undefined,
+      author: undefined,
+    }
     const outcome = await dispatch(writer, { message: 'x' }, caller({ runtime }))
     expect(outcome).toMatchObject({ ok: false, error: { errorCode: 'FORBIDDEN' } })
     expect((await dispatch(echo, { message: 'x' }, caller({ runtime }))).ok).toBe(true)
