@@ -1,11 +1,10 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { connectMk, timed } from './mcp-client.js'
 import { formatMemory } from '../../src/memory/format.js'
 import { newMemoryId } from '../../src/memory/ids.js'
-import { median, mkBin, round } from './measure.js'
+import { median, round } from './measure.js'
 
 const subjects = [
   'staging database',
@@ -58,25 +57,12 @@ async function memoryWorkspace(count: number, provider: 'none' | 'bundled'): Pro
   return root
 }
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now()
-  await work()
-  return performance.now() - started
-}
-
 const queries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate', 'search latency budget']
 
 /** memory_search inside one long-lived `mk mcp`: the first call (which brings the index up to date) and then warm calls. */
 async function searchInServer(count: number, provider: 'none' | 'bundled'): Promise<Record<string, unknown>> {
   const root = await memoryWorkspace(count, provider)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mkBin, 'mcp'],
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', MK_HOME: join(root, '.mk-home') },
-  })
-  const client = new Client({ name: 'mk-bench', version: '1.0.0' })
-  await client.connect(transport)
+  const client = await connectMk(root)
   if (provider === 'bundled') await client.callTool({ name: 'index_update', arguments: {} }, undefined, { timeout: 1_800_000 })
   const first = await timed(() => client.callTool({ name: 'memory_search', arguments: { query: 'staging database' } }, undefined, { timeout: 1_800_000 }))
   const warm: number[] = []

@@ -1,9 +1,9 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { median, mkBin, round } from './measure.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { connectMk, timed } from './mcp-client.js'
+import { median, round } from './measure.js'
 
 async function knowledgeBase(count: number): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'mk-bench-mcp-'))
@@ -15,24 +15,6 @@ async function knowledgeBase(count: number): Promise<string> {
   return root
 }
 
-async function connect(cwd: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mkBin, 'mcp'],
-    cwd,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', MK_HOME: join(cwd, '.mk-home') },
-  })
-  const client = new Client({ name: 'mk-bench', version: '1.0.0' })
-  await client.connect(transport)
-  return client
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now()
-  await work()
-  return performance.now() - started
-}
-
 /** `mk mcp` as an agent feels it: starting the server and listing tools, then calls inside the long-lived process. */
 export async function benchMcp(): Promise<Record<string, unknown>> {
   const root = await knowledgeBase(50)
@@ -41,13 +23,13 @@ export async function benchMcp(): Promise<Record<string, unknown>> {
     let client: Client | undefined
     startups.push(
       await timed(async () => {
-        client = await connect(root)
+        client = await connectMk(root)
         await client.listTools()
       }),
     )
     await client?.close()
   }
-  const client = await connect(root)
+  const client = await connectMk(root)
   await client.callTool({ name: 'knowledge_list', arguments: {} })
   const calls: number[] = []
   for (let run = 0; run < 30; run++) calls.push(await timed(() => client.callTool({ name: 'knowledge_list', arguments: { status: 'accepted' } })))

@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { median, mkBin, round } from './measure.js'
+import { connectMk, timed } from './mcp-client.js'
+import { median, round } from './measure.js'
 
 const environments = ['production', 'staging', 'development']
 const teams = ['platform', 'payments', 'search', 'mobile']
@@ -47,24 +46,11 @@ async function policyWorkspace(count: number, tools: readonly string[]): Promise
   return root
 }
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now()
-  await work()
-  return performance.now() - started
-}
-
 /** Issue 15's budget: tools_select with 200 rules and 200 candidates ≤ 20 ms inside the MCP server. */
 export async function benchRulesSelect(): Promise<Record<string, unknown>> {
   const tools = Array.from({ length: 200 }, (_, index) => `tool-${index}`)
   const root = await policyWorkspace(200, tools)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mkBin, 'mcp'],
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', MK_HOME: join(root, '.mk-home') },
-  })
-  const client = new Client({ name: 'mk-bench', version: '1.0.0' })
-  await client.connect(transport)
+  const client = await connectMk(root)
   const context = (run: number): Record<string, unknown> => ({
     agent: { id: 'planner-1', team_id: teams[run % teams.length] },
     environment: environments[run % environments.length],

@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { median, mkBin, round, timeMk } from './measure.js'
+import { connectMk, timed } from './mcp-client.js'
+import { median, round, timeMk } from './measure.js'
 
 /** Subjects by topic, so generated rules read like an organisation's and the task vocabulary finds them. */
 const subjects: Record<string, string[]> = {
@@ -61,22 +60,9 @@ const tasks = [
   'write a migration that adds a primary key to the orders table',
 ]
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now()
-  await work()
-  return performance.now() - started
-}
-
 /** rules_query_directives inside one long-lived `mk mcp`: the first call (index the knowledge, extract directives) and warm calls. */
 async function directivesInServer(root: string, provider: 'none' | 'bundled'): Promise<Record<string, unknown>> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mkBin, 'mcp'],
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', MK_HOME: join(root, '.mk-home') },
-  })
-  const client = new Client({ name: 'mk-bench', version: '1.0.0' })
-  await client.connect(transport)
+  const client = await connectMk(root)
   const call = (task: string) => client.callTool({ name: 'rules_query_directives', arguments: { taskDescription: task } }, undefined, { timeout: 1_800_000 })
   const first = await timed(() => call(tasks[0] ?? ''))
   const warm: number[] = []
