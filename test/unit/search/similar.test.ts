@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { validateConfig } from '../../../src/config/load.js'
-import type { Workspace } from '../../../src/config/workspace.js'
+import { runtimeEnvFrom, type Workspace } from '../../../src/config/workspace.js'
 import { openIndex } from '../../../src/search/search-index.js'
 import { indexPathOf } from '../../../src/search/workspace-index.js'
 import { Resources } from '../../../src/tools/context.js'
@@ -16,17 +16,7 @@ import { wordEmbedder } from '../../helpers/word-embedder.js'
 let base: string
 let workspace: Workspace
 let resources: Resources
-const runtime = {
-  readOnly: false,
-  logJson: false,
-  agentId: undefined,
-  sessionId: undefined,
-  teamId: undefined,
-  adminToken: undefined,
-  production: false,
-  gitIndexFile: undefined,
-  author: undefined,
-}
+const runtime = runtimeEnvFrom({})
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'mk-similar-'))

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
 import { validateConfig } from '../../../src/config/load.js'
+import { runtimeEnvFrom } from '../../../src/config/workspace.js'
 import { Resources } from '../../../src/tools/context.js'
 import { defineTool, type AnyTool } from '../../../src/tools/define.js'
 import { dispatch, type CallerContext } from '../../../src/tools/dispatcher.js'
@@ -9,17 +10,7 @@ import { plainStyle } from '../../../src/style.js'
 function caller(overrides: Partial<CallerContext> = {}): CallerContext {
   return {
     workspace: { root: '/ws', configPath: undefined, config: validateConfig({}, 'test'), mkHome: '/home/.mk', stateDir: '/ws/.mk' },
-    runtime: {
-      readOnly: false,
-      logJson: false,
-      agentId: undefined,
-      sessionId: undefined,
-      teamId: undefined,
-      adminToken: undefined,
-      production: false,
-      gitIndexFile: undefined,
-      author: undefined,
-    },
+    runtime: runtimeEnvFrom({}),
     style: plainStyle,
     resources: new Resources(),
     ...overrides,
@@ -78,17 +69,7 @@ describe('dispatch', () => {
   })
 
   it('refuses tools above read_only in read-only mode with FORBIDDEN', async () => {
-    const runtime = {
-      readOnly: true,
-      logJson: false,
-      agentId: undefined,
-      sessionId: undefined,
-      teamId: undefined,
-      adminToken: undefined,
-      production: false,
-      gitIndexFile: undefined,
-      author: undefined,
-    }
+    const runtime = runtimeEnvFrom({ MK_READ_ONLY: '1' })
     const outcome = await dispatch(writer, { message: 'x' }, caller({ runtime }))
     expect(outcome).toMatchObject({ ok: false, error: { errorCode: 'FORBIDDEN' } })
     expect((await dispatch(echo, { message: 'x' }, caller({ runtime }))).ok).toBe(true)
