@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { knowledgeStatuses } from './knowledge-statuses.js'
-import { knowledgeLayers } from './layers.js'
+import { knowledgeLayers, memoryLayers } from './layers.js'
 
 const sourceName = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'a name of letters, digits, ".", "_" or "-"')
 
@@ -43,6 +43,8 @@ export const configSchema = z.strictObject({
   memory: z
     .strictObject({
       dir: z.string().min(1).default('knowledge/memory'),
+      /** The layer the knowledge-graph tools (create_entities, read_graph, ...) keep their entities and relations in. */
+      graphLayer: z.enum(memoryLayers).default('user'),
       /** Append what every memory_recall returned, and to which agent, to `<memory.dir>/.receipts.jsonl`. */
       receipts: z.boolean().default(false),
       /**

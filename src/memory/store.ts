@@ -44,6 +44,12 @@ function lockPath(workspace: Workspace, folder: MemoryFolder): string {
   return folder.private ? join(workspace.mkHome, '.locks', 'memory') : join(workspace.stateDir, 'locks', `memory-${folder.key.replaceAll('/', '-')}`)
 }
 
+/** Run work under a memory folder's lock, the one every write of that folder takes. */
+export function withFolderLock<T>(workspace: Workspace, folder: MemoryFolder, work: () => Promise<T>): Promise<T> {
+  requireWritableFolder(workspace, folder)
+  return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, work)
+}
+
 /** Names of the memory files in a folder (without reading them). */
 export async function listMemoryFiles(folder: MemoryFolder): Promise<string[]> {
   try {

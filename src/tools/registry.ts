@@ -21,6 +21,8 @@ import { memoryRestore } from './memory/restore.js'
 import { memorySearch } from './memory/search.js'
 import { memoryShow } from './memory/show.js'
 import { memoryActivate } from './memory/activate.js'
+import { openNodes, readGraph, searchNodes } from './graph/read.js'
+import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from './graph/write.js'
 import { memoryConsolidate } from './memory/consolidate.js'
 import { memoryRecall } from './memory/recall.js'
 import { memoryReceipts } from './memory/receipts.js'
@@ -65,6 +67,16 @@ export const tools: readonly AnyTool[] = [
   memoryMaintain,
   memoryRehydrate,
   memoryConsolidate,
+  // the reference MCP memory server's tools, over mk memories
+  createEntities,
+  createRelations,
+  addObservations,
+  deleteEntities,
+  deleteObservations,
+  deleteRelations,
+  readGraph,
+  searchNodes,
+  openNodes,
   rulesQueryDirectives,
   rulesDetectContext,
   indexStatus,
