@@ -27,6 +27,8 @@ export interface UnreadableMemory {
   /** Path shown to the user: relative to the workspace or to MK_HOME. */
   file: string
   problem: string
+  /** What lint reports it as. */
+  code: 'invalid_private_memory_owner' | 'unreadable-memory'
 }
 
 export function memoryFile(folder: MemoryFolder, id: string): string {
@@ -66,13 +68,13 @@ export async function readMemoryFile(workspace: Workspace, folder: MemoryFolder,
   try {
     const record = parseMemory(await readFile(file, 'utf8'), folder.private ? 'private' : 'shared')
     const expectedId = file.slice(folder.dir.length + 1, -3)
-    if (record.id !== expectedId) return { file: shown, problem: `its id ${record.id} does not match the file name` }
+    if (record.id !== expectedId) return { file: shown, problem: `its id ${record.id} does not match the file name`, code: 'unreadable-memory' }
     const unowned = unownedPrivateProblem(record, folder)
-    if (unowned !== undefined) return { file: shown, problem: unowned }
+    if (unowned !== undefined) return { file: shown, problem: unowned, code: 'invalid_private_memory_owner' }
     return { record, folder, file }
   } catch (error) {
-    if (error instanceof MemoryFormatError) return { file: shown, problem: error.message }
-    if (isNodeError(error)) return { file: shown, problem: `cannot read it (${error.code ?? error.message})` }
+    if (error instanceof MemoryFormatError) return { file: shown, problem: error.message, code: 'unreadable-memory' }
+    if (isNodeError(error)) return { file: shown, problem: `cannot read it (${error.code ?? error.message})`, code: 'unreadable-memory' }
     throw error
   }
 }

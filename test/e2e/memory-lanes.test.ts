@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
@@ -85,6 +86,12 @@ describe('private memories in a shared layer', () => {
     const searched = await a1(['memory', 'search', 'staging deploy unowned', '--json'])
     expect(searched.stderr).toMatch(/mem_01JZZZZZZZZZZZZZZZZZZZZZZZ\.md: it is a private memory in the project layer with no owner_agent_id or owner_team_id/)
     expect(parseJson<{ results: { memoryId: string }[] }>(searched).results.map((result) => result.memoryId)).not.toContain('mem_01JZZZZZZZZZZZZZZZZZZZZZZZ')
+    const lint = await a1(['knowledge', 'lint', '--json'])
+    expect(lint.exitCode).toBe(2)
+    expect(parseJson<{ problems: { file: string; line: number; code: string }[] }>(lint).problems).toEqual([
+      expect.objectContaining({ file: 'knowledge/memory/mem_01JZZZZZZZZZZZZZZZZZZZZZZZ.md', line: 1, code: 'invalid_private_memory_owner' }),
+    ])
+    await rm(join(ws.root, 'knowledge/memory/mem_01JZZZZZZZZZZZZZZZZZZZZZZZ.md'))
   })
 
   it('default to private in the agent layer and shared in the project layer, as before', async () => {

@@ -6,7 +6,7 @@ export const knowledgeLint = defineTool({
   name: 'knowledge_lint',
   title: 'Lint knowledge files',
   description:
-    'Check every knowledge file for problems: malformed frontmatter, unknown type, operator or target, invalid constraint patterns, duplicate ids, broken supersedes links and malformed policy rules — unknown JSON Logic operators, an invalid then, a private rule without owner, priority or weight out of range (errors); statuses that map to no canonical status and one-way supersedes links (warnings); files without a status (info). Each problem names file and line. Fails (exit 2) when any error is found.',
+    'Check every knowledge file for problems: malformed frontmatter, unknown type, operator or target, invalid constraint patterns, duplicate ids, broken supersedes links and malformed policy rules — unknown JSON Logic operators, an invalid then, a private rule without owner, priority or weight out of range, and memory files of shared layers that cannot be served — malformed, or private with no owner (errors); statuses that map to no canonical status and one-way supersedes links (warnings); files without a status (info). Each problem names file and line. Fails (exit 2) when any error is found.',
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({}),
@@ -40,8 +40,10 @@ export const knowledgeLint = defineTool({
   async run(_input, ctx) {
     const { loadKnowledge } = await import('../../knowledge/load.js')
     const { lintKnowledge } = await import('../../knowledge/lint.js')
+    const { lintSharedMemories } = await import('../../memory/lint.js')
     const base = await loadKnowledge(ctx.workspace)
-    const problems = lintKnowledge(base)
+    const memories = await lintSharedMemories(ctx.workspace)
+    const problems = [...lintKnowledge(base), ...memories.problems]
     const errorCount = problems.filter((problem) => problem.severity === 'error').length
     const warningCount = problems.filter((problem) => problem.severity === 'warning').length
     const { style } = ctx
@@ -49,14 +51,15 @@ export const knowledgeLint = defineTool({
       (problem) =>
         `${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.severity === 'error' ? style.red('error') : problem.severity === 'warning' ? style.yellow('warning') : style.dim('info')} ${problem.message} ${style.dim(`[${problem.code}]`)}`,
     )
-    const files = `${base.filesRead} file${base.filesRead === 1 ? '' : 's'}`
+    const filesRead = base.filesRead + memories.filesRead
+    const files = `${filesRead} file${filesRead === 1 ? '' : 's'}`
     lines.push(
       problems.length === 0
         ? style.green(`✓ ${files} checked, no problems`)
         : `${files} checked: ${errorCount} error${errorCount === 1 ? '' : 's'}, ${warningCount} warning${warningCount === 1 ? '' : 's'}, ${problems.length - errorCount - warningCount} info`,
     )
     return {
-      output: { problems: problems.map(toProblemOutput), errorCount, warningCount, filesChecked: base.filesRead },
+      output: { problems: problems.map(toProblemOutput), errorCount, warningCount, filesChecked: filesRead },
       display: lines.join('\n'),
       ...(errorCount > 0 ? { exitCode: 2 as const } : {}),
     }
