@@ -10,6 +10,10 @@ import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
 import { appendLedger, ledgerFile, type LedgerEntry } from './activations.js'
+import { inBatches } from '../fs/in-batches.js'
+
+/** Files read or written at once by the bulk operations (maintain, rehydrate, consolidate). */
+export const filesInFlight = 32
 import { isMemoryId } from './ids.js'
 import { requireWritableFolder, visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
 import { withLock } from '../fs/lock.js'
@@ -201,7 +205,7 @@ export async function rewriteMemories(
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     await finishInterrupted(workspace, folder, author)
-    for (const record of records) await writeFileAtomic(memoryFile(folder, record.id), formatMemory(record))
+    await inBatches(records, filesInFlight, (record) => writeFileAtomic(memoryFile(folder, record.id), formatMemory(record)))
     if (!folder.private) return undefined
     const ledger = ledgerFile(folder)
     const paths = [...records.map((record) => memoryFile(folder, record.id)), ...(existsSync(ledger) ? [ledger] : [])]

@@ -74,20 +74,21 @@ export const memoryMaintain = defineTool({
     const moves = planDecay(memories, counters, Date.now(), ctx.workspace.config.memory.decay)
     const commits: string[] = []
     if (input.apply) {
-      const [{ isStored, memoryFile, readMemoryFile, rewriteMemories }, { memoryDocument }] = await Promise.all([
+      const [{ filesInFlight, isStored, memoryFile, readMemoryFile, rewriteMemories }, { memoryDocument }, { inBatches }] = await Promise.all([
         import('../../memory/store.js'),
         import('../../search/refresh.js'),
+        import('../../fs/in-batches.js'),
       ])
       for (const folder of folders) {
         const here = moves.filter((move) => move.folderKey === folder.key)
         if (here.length === 0) continue
-        // One file at a time: a first maintain of an old store moves most of it, more files than a process may hold open.
-        const records = []
-        for (const move of here) {
-          const read = await readMemoryFile(ctx.workspace, folder, memoryFile(folder, move.memoryId))
-          if (isStored(read)) records.push({ ...read.record, tier: move.to })
-          else ctx.warn(`skipped ${read.file}: ${read.problem}`)
-        }
+        // In batches: a first maintain of an old store moves most of it, more files than a process may hold open.
+        const reads = await inBatches(here, filesInFlight, (move) => readMemoryFile(ctx.workspace, folder, memoryFile(folder, move.memoryId)))
+        const records = reads.flatMap((read, position) => {
+          if (isStored(read)) return [{ ...read.record, tier: here[position]?.to ?? read.record.tier }]
+          ctx.warn(`skipped ${read.file}: ${read.problem}`)
+          return []
+        })
         const commit = await rewriteMemories(ctx.workspace, folder, records, `decay ${records.length} memories (${folder.key})`, ctx.runtime.author)
         if (commit !== undefined) commits.push(commit)
         index.upsert(records.map((record) => memoryDocument(record, folder)))
