@@ -39,6 +39,22 @@ export function formatMemory(record: MemoryRecord): string {
 
 export class MemoryFormatError extends Error {}
 
+/**
+ * A memory file's text with another tier, edited in place: decay moves tens of thousands of files
+ * at once, and re-reading and re-writing each through YAML cost most of the time. Hot is the
+ * default, so a hot memory has no tier line, as formatMemory writes it.
+ */
+export function withTier(text: string, tier: MemoryTier): string {
+  const end = text.indexOf('\n---', 4)
+  if (!text.startsWith('---') || end === -1) throw new MemoryFormatError('no frontmatter (the file must start with ---)')
+  const lines = text
+    .slice(0, end)
+    .split('\n')
+    .filter((line) => !/^tier:/.test(line))
+  if (tier !== 'hot') lines.push(`tier: ${tier}`)
+  return `${lines.join('\n')}${text.slice(end)}`
+}
+
 function stringList(value: unknown, field: string): string[] {
   if (value === undefined || value === null) return []
   if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) throw new MemoryFormatError(`"${field}" must be a list of strings`)

@@ -5,7 +5,7 @@ import type { Workspace } from '../config/workspace.js'
 import { MkError, isNodeError } from '../errors.js'
 import { removeAbandonedTemporaryFiles, writeFileAtomic } from '../fs/atomic-write.js'
 import { toPosix } from '../fs/walk.js'
-import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
+import { formatMemory, MemoryFormatError, parseMemory, withTier } from './format.js'
 import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
@@ -13,11 +13,11 @@ import { appendLedger, ledgerFile, type LedgerEntry } from './activations.js'
 import { inBatches } from '../fs/in-batches.js'
 
 /** Files read or written at once by the bulk operations (maintain, rehydrate, consolidate). */
-export const filesInFlight = 32
+const filesInFlight = 32
 import { isMemoryId } from './ids.js'
 import { requireWritableFolder, visibleFolders, type MemoryFolder, type MemoryIdentity } from './locations.js'
 import { withLock } from '../fs/lock.js'
-import type { MemoryRecord } from './model.js'
+import type { MemoryRecord, MemoryTier } from './model.js'
 import type { GitIdentity } from '../git/identity.js'
 
 export interface StoredMemory {
@@ -209,6 +209,29 @@ export async function rewriteMemories(
     if (!folder.private) return undefined
     const ledger = ledgerFile(folder)
     const paths = [...records.map((record) => memoryFile(folder, record.id)), ...(existsSync(ledger) ? [ledger] : [])]
+    return commitChange(workspace.mkHome, { add: paths.map((path) => toPosix(relative(workspace.mkHome, path))), message, author })
+  })
+}
+
+/** Move memories of one folder to other tiers by editing each file's tier line in place; one commit for an MK_HOME folder. */
+export async function retierMemories(
+  workspace: Workspace,
+  folder: MemoryFolder,
+  moves: readonly { id: string; tier: MemoryTier }[],
+  message: string,
+  author?: GitIdentity,
+): Promise<string | undefined> {
+  if (moves.length === 0) return undefined
+  requireWritableFolder(workspace, folder)
+  return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
+    await finishInterrupted(workspace, folder, author)
+    await inBatches(moves, filesInFlight, async (move) => {
+      const file = memoryFile(folder, move.id)
+      await writeFileAtomic(file, withTier(await readFile(file, 'utf8'), move.tier))
+    })
+    if (!folder.private) return undefined
+    const ledger = ledgerFile(folder)
+    const paths = [...moves.map((move) => memoryFile(folder, move.id)), ...(existsSync(ledger) ? [ledger] : [])]
     return commitChange(workspace.mkHome, { add: paths.map((path) => toPosix(relative(workspace.mkHome, path))), message, author })
   })
 }

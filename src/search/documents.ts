@@ -187,3 +187,11 @@ export function findSameContent(
   const row = rows.find((candidate) => candidate.source !== null && sources.includes(candidate.source) && (candidate.meta ?? undefined) === restriction)
   return row === undefined ? undefined : fromRow(row)
 }
+
+/** Change only the status of documents (a memory's tier): text, tags and vectors stay as they are. */
+export function setStatuses(db: Database.Database, updates: readonly { id: string; status: string }[]): void {
+  const update = db.prepare('UPDATE docs SET status = ? WHERE id = ?')
+  db.transaction(() => {
+    for (const { id, status } of updates) update.run(status, id)
+  }).immediate()
+}

@@ -7,6 +7,7 @@ import {
   idsOfSource,
   listDocuments,
   removeDocuments,
+  setStatuses,
   upsertDocuments,
   type ListOptions,
   type StoredDocument,
@@ -185,6 +186,10 @@ export class SearchIndex {
   /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
     return this.guardAsync(() => nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit))
+  }
+
+  setStatuses(updates: readonly { id: string; status: string }[]): void {
+    this.guard(() => setStatuses(this.db, updates))
   }
 
   vectorsOf(ids: readonly string[]): { id: string; vector: Float32Array }[] {

@@ -74,24 +74,13 @@ export const memoryMaintain = defineTool({
     const moves = planDecay(memories, counters, Date.now(), ctx.workspace.config.memory.decay)
     const commits: string[] = []
     if (input.apply) {
-      const [{ filesInFlight, isStored, memoryFile, readMemoryFile, rewriteMemories }, { memoryDocument }, { inBatches }] = await Promise.all([
-        import('../../memory/store.js'),
-        import('../../search/refresh.js'),
-        import('../../fs/in-batches.js'),
-      ])
+      const { retierMemories } = await import('../../memory/store.js')
       for (const folder of folders) {
-        const here = moves.filter((move) => move.folderKey === folder.key)
+        const here = moves.filter((move) => move.folderKey === folder.key).map((move) => ({ id: move.memoryId, tier: move.to }))
         if (here.length === 0) continue
-        // In batches: a first maintain of an old store moves most of it, more files than a process may hold open.
-        const reads = await inBatches(here, filesInFlight, (move) => readMemoryFile(ctx.workspace, folder, memoryFile(folder, move.memoryId)))
-        const records = reads.flatMap((read, position) => {
-          if (isStored(read)) return [{ ...read.record, tier: here[position]?.to ?? read.record.tier }]
-          ctx.warn(`skipped ${read.file}: ${read.problem}`)
-          return []
-        })
-        const commit = await rewriteMemories(ctx.workspace, folder, records, `decay ${records.length} memories (${folder.key})`, ctx.runtime.author)
+        const commit = await retierMemories(ctx.workspace, folder, here, `decay ${here.length} memories (${folder.key})`, ctx.runtime.author)
         if (commit !== undefined) commits.push(commit)
-        index.upsert(records.map((record) => memoryDocument(record, folder)))
+        index.setStatuses(here.map((move) => ({ id: move.id, status: move.tier })))
       }
     }
     const layerOf = new Map(folders.map((folder) => [folder.key, folder.layer]))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMemory, MemoryFormatError, parseMemory } from '../../../src/memory/format.js'
+import { formatMemory, MemoryFormatError, parseMemory, withTier } from '../../../src/memory/format.js'
 import type { MemoryRecord } from '../../../src/memory/model.js'
 
 const record: MemoryRecord = {
@@ -48,5 +48,15 @@ describe('memory files', () => {
   ])('rejects %s with a message saying what is wrong', (_name, text, message) => {
     expect(() => parseMemory(text)).toThrow(MemoryFormatError)
     expect(() => parseMemory(text)).toThrow(message)
+  })
+})
+
+describe('withTier', () => {
+  it('sets, replaces and removes the tier line, leaving the rest as it was', () => {
+    const text = formatMemory({ ...record, tier: undefined, lastRehydrated: undefined })
+    const cold = withTier(text, 'cold')
+    expect(parseMemory(cold)).toEqual({ ...record, tier: 'cold', lastRehydrated: undefined })
+    expect(parseMemory(withTier(cold, 'archive')).tier).toBe('archive')
+    expect(withTier(cold, 'hot')).toBe(text)
   })
 })
