@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { MkError, isNodeError } from '../errors.js'
-import { removeAbandonedTemporaryFiles, writeFileAtomic } from '../fs/atomic-write.js'
+import { removeAbandonedTemporaryFiles, writeFileAtomic, writeFileAtomicSync } from '../fs/atomic-write.js'
 import { toPosix } from '../fs/walk.js'
 import { formatMemory, MemoryFormatError, parseMemory, withTier } from './format.js'
 import { commitChange, findDeletion } from './history.js'
@@ -225,10 +225,11 @@ export async function retierMemories(
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     await finishInterrupted(workspace, folder, author)
-    await inBatches(moves, filesInFlight, async (move) => {
+    // Synchronous on purpose: tens of thousands of small files go faster without a promise and a thread-pool hop each.
+    for (const move of moves) {
       const file = memoryFile(folder, move.id)
-      await writeFileAtomic(file, withTier(await readFile(file, 'utf8'), move.tier))
-    })
+      writeFileAtomicSync(file, withTier(readFileSync(file, 'utf8'), move.tier))
+    }
     if (!folder.private) return undefined
     const ledger = ledgerFile(folder)
     const paths = [...moves.map((move) => memoryFile(folder, move.id)), ...(existsSync(ledger) ? [ledger] : [])]
