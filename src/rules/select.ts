@@ -10,7 +10,7 @@ export interface Selection {
   /** preferred first, then the other allowed candidates in candidate order. */
   ordered: string[]
   selected: string | undefined
-  /** Set when not strict and the allow lists left nothing: what was done instead. */
+  /** Set when not strict and the rules left nothing: what was done instead, or why nothing could be. */
   fallback: string | undefined
   /** One line per candidate: why it is allowed, denied or preferred. */
   explain: string[]
@@ -34,6 +34,8 @@ export function selectTools(candidates: readonly string[], tools: ToolVerdicts, 
       allowed.length > 0
         ? 'no candidate is in every allow list; fell back to deny-only: every candidate no rule denies is allowed'
         : 'no candidate is in every allow list, and every candidate is denied: nothing to select'
+  } else if (allowed.length === 0 && !strict) {
+    fallback = 'every candidate is denied: nothing to select'
   }
   const allowedSet = new Set(allowed)
   const preferred = tools.preferred.map((entry) => entry.tool).filter((tool) => allowedSet.has(tool))

@@ -222,4 +222,10 @@ describe('policy rules fixture', () => {
     expect(loose).toMatchObject({ allowed: ['fd'], denied: ['shell'], ordered: ['fd'], selected: 'fd' })
     expect(loose.fallback).toMatch(/fell back to deny-only/)
   })
+
+  it('says why nothing is left when not strict and every candidate is denied with no allow list in play', () => {
+    const tools = { allowed: undefined, allowRules: [], deniedBy: new Map([['shell', ['no-shell-in-production']]]), preferred: [] }
+    expect(selectTools(['shell'], tools, false)).toMatchObject({ allowed: [], selected: undefined, fallback: 'every candidate is denied: nothing to select' })
+    expect(selectTools(['shell'], tools, true).fallback).toBeUndefined()
+  })
 })
