@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isNodeError } from '../errors.js'
-import { appendJsonLines } from '../fs/append-lines.js'
+import { appendJsonLines, readJsonLines } from '../fs/json-lines.js'
 import type { MemoryFolder } from './locations.js'
 
 export const activationOutcomes = ['positive', 'negative', 'neutral'] as const
@@ -56,22 +54,8 @@ function isEntry(value: unknown): value is LedgerEntry {
 
 /** The counters of every memory the ledger names. A line that does not parse (a merge gone wrong) is skipped, never fatal. */
 export async function readCounters(folder: Pick<MemoryFolder, 'dir'>): Promise<Map<string, MemoryCounters>> {
-  let text: string
-  try {
-    text = await readFile(ledgerFile(folder), 'utf8')
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return new Map()
-    throw error
-  }
   const counters = new Map<string, MemoryCounters>()
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue
-    let entry: unknown
-    try {
-      entry = JSON.parse(line)
-    } catch {
-      continue
-    }
+  for (const entry of await readJsonLines(ledgerFile(folder))) {
     if (!isEntry(entry)) continue
     const current = counters.get(entry.id) ?? emptyCounters()
     if (entry.event === 'rehydrate') {

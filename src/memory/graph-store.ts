@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
-import { isNodeError } from '../errors.js'
-import { appendJsonLines } from '../fs/append-lines.js'
+import { appendJsonLines, readJsonLines } from '../fs/json-lines.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
 import type { GitIdentity } from '../git/identity.js'
 import { entityContent, entityNameKey, entityOf, entityTypeKey, isEntityMemory, type GraphEntity, type GraphRelation } from './graph.js'
@@ -19,23 +17,13 @@ function relationsFile(folder: MemoryFolder): string {
   return join(folder.dir, '.relations.jsonl')
 }
 
+const isRelation = (value: unknown): value is GraphRelation => {
+  const relation = value as Partial<Record<keyof GraphRelation, unknown>> | null
+  return typeof relation?.from === 'string' && typeof relation.to === 'string' && typeof relation.relationType === 'string'
+}
+
 export async function readRelations(folder: MemoryFolder): Promise<GraphRelation[]> {
-  let text: string
-  try {
-    text = await readFile(relationsFile(folder), 'utf8')
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return []
-    throw error
-  }
-  return text.split('\n').flatMap((line) => {
-    if (line.trim() === '') return []
-    try {
-      const relation = JSON.parse(line) as GraphRelation
-      return typeof relation.from === 'string' && typeof relation.to === 'string' && typeof relation.relationType === 'string' ? [relation] : []
-    } catch {
-      return []
-    }
-  })
+  return (await readJsonLines(relationsFile(folder))).filter(isRelation)
 }
 
 export async function appendRelations(workspace: Workspace, folder: MemoryFolder, relations: readonly GraphRelation[]): Promise<void> {

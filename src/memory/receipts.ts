@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
-import { isNodeError } from '../errors.js'
-import { appendJsonLines } from '../fs/append-lines.js'
+import { appendJsonLines, readJsonLines } from '../fs/json-lines.js'
 import { withLock } from '../fs/lock.js'
 
 /** What an agent was told: the ids a recall returned, with their scores, for a query known by its hash. */
@@ -42,20 +41,8 @@ export async function appendReceipt(workspace: Workspace, receipt: RecallReceipt
 
 /** Receipts at or after `since` (ISO), oldest first; lines that do not parse are skipped. */
 export async function readReceipts(workspace: Workspace, since: string | undefined): Promise<RecallReceipt[]> {
-  let text: string
-  try {
-    text = await readFile(receiptsFile(workspace), 'utf8')
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return []
-    throw error
-  }
-  return text.split('\n').flatMap((line) => {
-    if (line.trim() === '') return []
-    try {
-      const receipt = JSON.parse(line) as RecallReceipt
-      return typeof receipt.at === 'string' && Array.isArray(receipt.ids) && (since === undefined || receipt.at >= since) ? [receipt] : []
-    } catch {
-      return []
-    }
+  return (await readJsonLines(receiptsFile(workspace))).filter((value): value is RecallReceipt => {
+    const receipt = value as Partial<RecallReceipt> | null
+    return typeof receipt?.at === 'string' && Array.isArray(receipt.ids) && (since === undefined || receipt.at >= since)
   })
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { appendJsonLines, readJsonLines } from '../fs/json-lines.js'
 import { basename, join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import type { GitIdentity } from '../git/identity.js'
@@ -47,16 +48,10 @@ export async function readStats(mkHome: string, folder: string): Promise<Map<str
   const stats = new Map<string, RuleStats>()
   if (!existsSync(dir)) return stats
   for (const file of (await readdir(dir)).filter((name) => name.endsWith('.jsonl'))) {
-    for (const line of (await readFile(join(dir, file), 'utf8')).split('\n')) {
-      if (line.trim() === '') continue
-      let event: Partial<OutcomeEvent>
-      try {
-        event = JSON.parse(line) as Partial<OutcomeEvent>
-      } catch {
-        // A line cut by a crash, or a merge gone wrong, counts for nothing rather than failing every evaluation.
-        continue
-      }
-      if (typeof event.rule_id !== 'string' || (event.outcome !== 'positive' && event.outcome !== 'negative')) continue
+    // A line cut by a crash, or a merge gone wrong, counts for nothing rather than failing every evaluation.
+    for (const value of await readJsonLines(join(dir, file))) {
+      const event = value as Partial<OutcomeEvent> | null
+      if (event === null || typeof event.rule_id !== 'string' || (event.outcome !== 'positive' && event.outcome !== 'negative')) continue
       const counted = stats.get(event.rule_id) ?? { positive: 0, negative: 0 }
       counted[event.outcome]++
       stats.set(event.rule_id, counted)
@@ -90,7 +85,7 @@ export async function recordOutcome(
   for (const event of events) {
     const note = event.note === undefined ? {} : { note: (await redactSecrets(event.note)).text }
     const file = `${folder}/${ledgerName(event.rule_id)}`
-    await appendFile(join(mkHome, file), `${JSON.stringify({ ...event, ...note })}\n`)
+    await appendJsonLines(join(mkHome, file), [{ ...event, ...note }])
     files.push(file)
   }
   const first = events[0]

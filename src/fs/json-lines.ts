@@ -1,4 +1,4 @@
-import { appendFile, open } from 'node:fs/promises'
+import { appendFile, open, readFile } from 'node:fs/promises'
 import { isNodeError } from '../errors.js'
 
 /** True when the file exists and its last byte is not a newline: a writer died mid-line. */
@@ -27,4 +27,26 @@ export async function appendJsonLines(file: string, values: readonly unknown[]):
   if (values.length === 0) return
   const lines = values.map((value) => `${JSON.stringify(value)}\n`).join('')
   await appendFile(file, (await endsMidLine(file)) ? `\n${lines}` : lines)
+}
+
+/**
+ * The values of a JSON-lines log, in order; a missing file is empty, and a line that does not
+ * parse (torn by a crash, or a merge gone wrong) is skipped rather than failing every reader.
+ */
+export async function readJsonLines(file: string): Promise<unknown[]> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return []
+    throw error
+  }
+  return text.split('\n').flatMap((line) => {
+    if (line.trim() === '') return []
+    try {
+      return [JSON.parse(line) as unknown]
+    } catch {
+      return []
+    }
+  })
 }
