@@ -1,6 +1,7 @@
 import type { TokenCounter } from '../token-count.js'
 import type { DirectiveSeverity } from './model.js'
 import type { RankedDirective } from './rank.js'
+import { oneLine } from '../text.js'
 
 export const blockTitle = 'Contextual rules for this task'
 
@@ -37,9 +38,7 @@ function directiveLine(entry: RankedDirective, includeBreadcrumbs: boolean, cita
 }
 
 function memoryLine(fact: RememberedFact): string {
-  const text = fact.content.replace(/\s+/g, ' ').trim()
-  const short = text.length > memoryCharacters ? `${text.slice(0, memoryCharacters - 1)}…` : text
-  return `- ${short} (memory ${fact.memoryId}, ${fact.layer})`
+  return `- ${oneLine(fact.content, memoryCharacters)} (memory ${fact.memoryId}, ${fact.layer})`
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { TokenCounter } from '../token-count.js'
 import type { RecallNode } from './recall-graph.js'
+import { oneLine } from '../text.js'
 
 export interface PackCitation {
   n: number
@@ -10,11 +11,6 @@ export interface PackCitation {
 }
 
 const lineCharacters = 300
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > lineCharacters ? `${line.slice(0, lineCharacters - 1)}…` : line
-}
 
 /**
  * The context an agent reads: the most relevant memories (stale ones marked), then the knowledge
@@ -49,7 +45,7 @@ export function composeRecallPack(
       type: 'memory' as const,
       source: memory.layer,
       body: (n: number) =>
-        `- ${oneLine(memory.content)}${memory.stale === undefined ? '' : ` (stale: ${memory.stale})`} [${n}: memory ${memory.id}, ${memory.layer}]`,
+        `- ${oneLine(memory.content, lineCharacters)}${memory.stale === undefined ? '' : ` (stale: ${memory.stale})`} [${n}: memory ${memory.id}, ${memory.layer}]`,
     })),
     ...knowledge.map(({ shown, replaces }) => ({
       section: 'knowledge' as const,
@@ -57,10 +53,10 @@ export function composeRecallPack(
       type: 'knowledge' as const,
       source: shown.path,
       body: (n: number) =>
-        `- ${oneLine(shown.title)} (${shown.status}${replaces === undefined ? '' : `; replaces ${replaces}, which it superseded`})${shown.summary === undefined ? '' : `: ${oneLine(shown.summary)}`} [${n}: ${shown.path}]`,
+        `- ${oneLine(shown.title, lineCharacters)} (${shown.status}${replaces === undefined ? '' : `; replaces ${replaces}, which it superseded`})${shown.summary === undefined ? '' : `: ${oneLine(shown.summary, lineCharacters)}`} [${n}: ${shown.path}]`,
     })),
   ]
-  const lines = [`# Recalled for: ${oneLine(query)}`]
+  const lines = [`# Recalled for: ${oneLine(query, lineCharacters)}`]
   const citations: PackCitation[] = []
   let section: string | undefined
   for (const candidate of candidates) {

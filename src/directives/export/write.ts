@@ -1,26 +1,16 @@
-import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Workspace } from '../../config/workspace.js'
-import { isNodeError } from '../../errors.js'
 import { writeFileAtomic } from '../../fs/atomic-write.js'
 import { withLock } from '../../fs/lock.js'
 import { requireInsideWorkspace, requireResolvesWithin } from '../../fs/path-guard.js'
 import { generatedMarker, type ExportedFile } from './render.js'
+import { readTextIfExists } from '../../fs/read-if-exists.js'
 
 export interface WrittenFile {
   /** Workspace-relative posix path. */
   path: string
   /** `skipped`: the file is there and mk did not write it (a hand-written AGENTS.md), and replace is off. */
   action: 'written' | 'unchanged' | 'skipped'
-}
-
-async function readExisting(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return undefined
-    throw error
-  }
 }
 
 function actionFor(existing: string | undefined, content: string, replace: boolean): WrittenFile['action'] {
@@ -43,7 +33,7 @@ export async function writeExportedFiles(workspace: Workspace, out: string, file
       const path = folder === '' ? file.path : `${folder}/${file.path}`
       const absolutePath = join(root, path)
       requireResolvesWithin([{ path: root, name: 'the workspace' }], absolutePath, 'out')
-      const action = actionFor(await readExisting(absolutePath), file.content, replace)
+      const action = actionFor(await readTextIfExists(absolutePath), file.content, replace)
       if (action === 'written') await writeFileAtomic(absolutePath, file.content)
       written.push({ path, action })
     }

@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../../config/workspace.js'
-import { isNodeError } from '../../errors.js'
 import { writeFileAtomic } from '../../fs/atomic-write.js'
 import { withLock } from '../../fs/lock.js'
 import { requireResolvesWithin, writableFolders } from '../../fs/path-guard.js'
@@ -18,6 +16,7 @@ import type { RuleFormat } from './formats.js'
 import type { SourceDocument } from './read-documents.js'
 import { findRelations, type RuleRelation } from './relations.js'
 import { renderIngestedRule, type IngestedRule } from './render.js'
+import { readTextIfExists } from '../../fs/read-if-exists.js'
 
 export interface UpsertOptions {
   /** Rewrite an ingested item whose file differs from what the source gives now (edited by hand, or an older ingest). */
@@ -52,15 +51,6 @@ interface Planned {
   directives: Directive[]
 }
 
-async function readExisting(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return undefined
-    throw error
-  }
-}
-
 /** Only a file an earlier ingest of the same source wrote may be replaced: hand-written knowledge never is. */
 function writtenByIngestOf(existing: string, sourcePath: string): boolean {
   try {
@@ -91,7 +81,7 @@ async function upsertOne(entry: Planned, base: KnowledgeBase, options: UpsertOpt
     warnings.push(`${rule.sourcePath}: not ingested: the id "${rule.id}" is taken by ${clash.path}`)
     return 'skipped'
   }
-  const existing = await readExisting(entry.absolutePath)
+  const existing = await readTextIfExists(entry.absolutePath)
   if (existing === rule.content) return 'unchanged'
   if (existing !== undefined && !writtenByIngestOf(existing, rule.sourcePath)) {
     warnings.push(`${rule.sourcePath}: not ingested: ${path} exists and was not written by an ingest of this file`)

@@ -3,6 +3,7 @@ import { requireApproval } from '../approval.js'
 import { defineTool } from '../define.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema } from './schemas.js'
 import { workspaceIndex } from '../search-index.js'
+import { oneLine } from '../../text.js'
 
 export const memoryDelete = defineTool({
   name: 'memory_delete',
@@ -39,7 +40,7 @@ export const memoryDelete = defineTool({
       await requireApproval(
         ctx,
         'memory_delete',
-        `Delete memory ${input.memoryId} from the shared ${stored.folder.layer} layer? "${preview(stored.record.content)}"`,
+        `Delete memory ${input.memoryId} from the shared ${stored.folder.layer} layer? "${oneLine(stored.record.content, 80)}"`,
         what,
       )
     }
@@ -49,8 +50,3 @@ export const memoryDelete = defineTool({
     return { output: { success: true as const, message, commit }, display: message }
   },
 })
-
-function preview(content: string): string {
-  const line = content.replace(/\s+/g, ' ').trim()
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line
-}

@@ -7,6 +7,7 @@ import { edgeTypes, type RecallNode, type RecallSources } from '../../memory/rec
 import { defineTool } from '../define.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
+import { oneLine } from '../../text.js'
 
 const minSeedScore = 0.3
 const maxDebugBytes = 64 * 1024
@@ -50,18 +51,13 @@ const nodeSchema = z.strictObject({
     .describe('Only with include_meta'),
 })
 
-function summarise(text: string, length: number): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > length ? `${line.slice(0, length - 1)}…` : line
-}
-
 function toNode(node: RecallNode, includeMeta: boolean): z.output<typeof nodeSchema> {
   if (node.type === 'memory') {
     return {
       id: node.id,
       type: 'memory',
-      title: summarise(node.content, 60),
-      summary: summarise(node.content, 200),
+      title: oneLine(node.content, 60),
+      summary: oneLine(node.content, 200),
       ...(includeMeta
         ? {
             meta: {
@@ -80,7 +76,7 @@ function toNode(node: RecallNode, includeMeta: boolean): z.output<typeof nodeSch
       id: node.id,
       type: 'knowledge',
       title: node.title,
-      summary: summarise(node.summary ?? node.title, 200),
+      summary: oneLine(node.summary ?? node.title, 200),
       ...(includeMeta ? { meta: { status: node.status, path: node.path, superseded_by: [...node.supersededBy] } } : {}),
     }
   }
@@ -288,8 +284,8 @@ export const memoryRecall = defineTool({
             {
               id: node.id,
               type: 'memory' as const,
-              title: summarise(node.content, 60),
-              text_summary: summarise(node.content, 200),
+              title: oneLine(node.content, 60),
+              text_summary: oneLine(node.content, 200),
               tier: memoryTiers.find((tier) => tier === node.tier) ?? 'hot',
               similarity: round(built.scores.get(node.id) ?? 0),
             },

@@ -1,6 +1,7 @@
 import type { ErrorObject } from '../../errors.js'
 import { McpHostError, type McpHost, type McpPromptMessage, type McpResource } from '../../mcp/host.js'
 import type { DispatchOutcome } from '../dispatcher.js'
+import { oneLine } from '../../text.js'
 
 /** Runs one of mk's read-only tools by name through the dispatcher; undefined when the profile does not offer it. */
 export type RunTool = (name: string, input: Record<string, unknown>) => Promise<DispatchOutcome | undefined>
@@ -23,11 +24,6 @@ interface MemorySummary {
   memoryId: string
   layer: string
   content: string
-}
-
-function shortened(text: string, length: number): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > length ? `${line.slice(0, length - 1)}…` : line
 }
 
 function failure(error: ErrorObject): McpHostError {
@@ -93,7 +89,7 @@ export function knowledgeResources(run: RunTool): Served {
       const facts: McpResource[] = (memories?.memories ?? []).map((memory) => ({
         uri: `${memoryPrefix}${memory.memoryId}`,
         name: memory.memoryId,
-        title: shortened(memory.content, 60),
+        title: oneLine(memory.content, 60),
         description: `${memory.layer} memory`,
         mimeType,
       }))
@@ -135,7 +131,7 @@ export function knowledgeResources(run: RunTool): Served {
         output.items.map((item) => `- ${item.id}: ${item.title} (${item.type}, ${item.status}; read ${knowledgePrefix}${item.id})`),
       )
       const memories = await section<{ results: MemorySummary[] }>(run, 'memory_search', { query: task, limit: 5 }, (output) =>
-        output.results.map((memory) => `- ${shortened(memory.content, 200)} (${memory.layer}, ${memory.memoryId})`),
+        output.results.map((memory) => `- ${oneLine(memory.content, 200)} (${memory.layer}, ${memory.memoryId})`),
       )
       const text = [
         `Task: ${task}`,
@@ -150,7 +146,7 @@ export function knowledgeResources(run: RunTool): Served {
         'Follow the knowledge above; run knowledge_check before adding a dependency; store durable facts you learn with memory_add.',
       ].join('\n')
       const message: McpPromptMessage = { role: 'user', content: { type: 'text', text } }
-      return { description: `What mk knows about: ${shortened(task, 80)}`, messages: [message] }
+      return { description: `What mk knows about: ${oneLine(task, 80)}`, messages: [message] }
     },
   }
 }
