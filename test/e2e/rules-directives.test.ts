@@ -106,6 +106,14 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
     expect(answer.citations.map((citation) => citation.itemId)).toContain('privacy-pii')
   })
 
+  it('warns about a knowledge file it could not read, since its rules are missing from the block', async () => {
+    await writeFile(`${workspace.root}/knowledge/policies/broken.md`, '---\ntitle: [broken\n---\nWe MUST do it.\n')
+    const run = await mk(['rules', 'directives', task, '--json'])
+    expect(run.exitCode).toBe(0)
+    expect(run.stderr).toMatch(/knowledge\/policies\/broken\.md:\d+: malformed YAML frontmatter/)
+    await rm(`${workspace.root}/knowledge/policies/broken.md`)
+  })
+
   it('falls back to the core items, saying why, when nothing matches', async () => {
     const answer = await directives(['qwzx blorft', '--diagnostics'])
     expect(new Set(answer.citations.map((citation) => citation.itemId))).toEqual(new Set(['security-baseline']))

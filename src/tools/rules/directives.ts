@@ -104,7 +104,10 @@ export const rulesQueryDirectives = defineTool({
     const identity = { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId }
     const folders = options.includeMemories ? visibleFolders(ctx.workspace, identity) : []
     const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, { identity, folders, memory: options.includeMemories, warn: ctx.warn })
+    const fresh = await ensureFresh(index, ctx.workspace, { identity, folders, memory: options.includeMemories, warn: ctx.warn })
+    // A knowledge file that did not load has no directives in the block: say which, as knowledge_query does.
+    const [{ problemsToReport }, { reportLoadProblems }] = await Promise.all([import('../../knowledge/load.js'), import('../knowledge/schemas.js')])
+    reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
     const { searchMode } = await embedBeforeSearch(index, {
       warn: ctx.warn,
       progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
