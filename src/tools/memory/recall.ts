@@ -99,10 +99,7 @@ export const memoryRecall = defineTool({
       .describe('What you want to know'),
     layers: z.array(memoryLayerSchema).optional().describe('Only these layers (default every layer visible here)'),
     limit: z.number().int().min(1).max(200).default(30).describe('Seed memories from the search (1-200)'),
-    neighborhood_hops: z
-      .union([z.literal(1), z.literal(2)])
-      .default(2)
-      .describe('How far from the seeds to follow links'),
+    neighborhood_hops: z.number().int().min(1).max(2).default(2).describe('How far from the seeds to follow links (1 or 2)'),
     max_nodes: z.number().int().min(1).max(200).default(50),
     max_edges: z.number().int().min(0).max(100).default(100),
     tokenBudget: z.number().int().min(50).max(32_000).default(1200).describe('Most tokens the context text may take (o200k)'),
