@@ -16,7 +16,7 @@ Auth: MK_AUTH_MODE=off|api_key|jwt|api_key_or_jwt; keys from MK_API_KEYS_JSON or
     'MK_AUTH_MODE=api_key MK_API_KEYS_FILE=keys.json <%= config.bin %> serve --host 0.0.0.0 --data /srv/mk',
   ]
   static override flags = {
-    port: Flags.integer({ description: 'TCP port (0: any free port).', default: 7411, min: 0, max: 65_535 }),
+    port: Flags.integer({ description: 'TCP port; 0 picks a free one.', default: 7411, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to bind.', default: '127.0.0.1' }),
     data: Flags.string({ description: 'Folder holding one store per tenant (DIR/tenants/<id>/).' }),
     insecure: Flags.boolean({ description: 'Allow auth off on an address other than loopback.' }),

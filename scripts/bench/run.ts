@@ -10,6 +10,7 @@ import { benchRulesSelect } from './rules-select.js'
 import { benchStartup } from './startup.js'
 import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
+import { benchServe } from './serve.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -24,6 +25,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'rules-select': benchRulesSelect,
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
+  serve: benchServe,
 }
 
 const only = process.argv.slice(2)

@@ -7,7 +7,8 @@ import { runtimeEnvFrom } from '../config/workspace.js'
 import { toErrorObject, MkError, type ErrorObject } from '../errors.js'
 import { Resources, type ProgressEvent } from '../tools/context.js'
 import type { AnyTool } from '../tools/define.js'
-import { dispatch } from '../tools/dispatcher.js'
+import { dispatch, type DispatchOutcome } from '../tools/dispatcher.js'
+import { callRemoteTool, remoteServerFrom, type RemoteServer } from '../hosts/http/remote.js'
 import { plainStyle } from '../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
 import { terminalStyle } from './style.js'
@@ -49,18 +50,20 @@ export abstract class MkCommand extends Command {
     const warn = (message: string): void => writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
     const resources = new Resources()
     try {
-      const workspace = await loadWorkspace({ cwd: flags.cwd ?? process.cwd(), env: process.env })
-      const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
-      const outcome = await dispatch(tool, dropUndefined(input), {
-        workspace,
-        runtime: runtimeEnvFrom(process.env),
-        style,
-        resources,
-        warn,
-        displayOnly: !flags.json,
-        ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
-        ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
-      })
+      const remote = remoteServerFrom(process.env)
+      const outcome =
+        remote === undefined
+          ? await dispatch(tool, dropUndefined(input), {
+              workspace: await loadWorkspace({ cwd: flags.cwd ?? process.cwd(), env: process.env }),
+              runtime: runtimeEnvFrom(process.env),
+              style,
+              resources,
+              warn,
+              displayOnly: !flags.json,
+              ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
+              ...(options.yes === true ? { approve: async () => true } : interactive() ? { approve: askOnTerminal } : {}),
+            })
+          : await callRemotely(remote, tool, dropUndefined(input), warn)
       // A machine format (SARIF, JSON) on failure: written as is, it is not text for a person.
       if (!outcome.ok && options.failureOutput !== undefined)
         terminal.stdout.write(`${await options.failureOutput(outcome.error)}
@@ -101,6 +104,17 @@ export abstract class MkCommand extends Command {
     }
     process.exitCode = 2
   }
+}
+
+function interactive(): boolean {
+  return process.stdin.isTTY === true && process.stderr.isTTY === true
+}
+
+/** MK_REMOTE: the call runs in that mk server; its warnings are printed here as local ones are. */
+async function callRemotely(server: RemoteServer, tool: AnyTool, input: Record<string, unknown>, warn: (message: string) => void): Promise<DispatchOutcome> {
+  const outcome = await callRemoteTool(server, tool.name, input)
+  for (const message of outcome.warnings) warn(message)
+  return outcome
 }
 
 function dropUndefined(input: Record<string, unknown>): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { importPackage } from '../../import-package.js'
 import { plainStyle } from '../../style.js'
 import type { AnyTool } from '../../tools/define.js'
 import { dispatch } from '../../tools/dispatcher.js'
-import { contextTextOf, httpRoutes, httpStatusByCode, type HttpRoute } from '../../tools/generate/http-routes.js'
+import { contextTextOf, httpRoutes, httpStatusByCode, outcomeMediaType, type HttpRoute } from '../../tools/generate/http-routes.js'
 import { inputJsonSchema } from '../../tools/generate/json-schema.js'
 import type { Authenticator } from './auth.js'
 import { resolveTenant, withIdentity } from './caller-input.js'
@@ -180,7 +180,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         return sendError(reply, outcome.error)
       }
       if (outcome.exitCode !== 0) void reply.header('x-mk-exit-code', String(outcome.exitCode))
-      return reply.code(200).send(route.view === 'context_text' ? contextTextOf(outcome.output) : outcome.output)
+      const output = route.view === 'context_text' ? contextTextOf(outcome.output) : outcome.output
+      if (headerText(request.headers.accept)?.includes(outcomeMediaType) === true) {
+        return reply.code(200).type(outcomeMediaType).send({ output, display: outcome.display, exitCode: outcome.exitCode, warnings: outcome.warnings })
+      }
+      return reply.code(200).send(output)
     } catch (thrown) {
       const error = toErrorObject(thrown)
       known.errorCode = error.errorCode

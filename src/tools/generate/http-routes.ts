@@ -57,3 +57,9 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
   TIMEOUT: 504,
 }
+
+/**
+ * Asked for in Accept by mk's own remote adapter (MK_REMOTE): a success then
+ * carries what the CLI prints too: `{output, display, exitCode, warnings}`.
+ */
+export const outcomeMediaType = 'application/vnd.mk.outcome+json'

@@ -1,0 +1,110 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runMk, type MkRun } from '../helpers/mk.js'
+import { startServe, type RunningServe } from '../helpers/serve.js'
+import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
+
+/* MK_REMOTE: the same commands run locally and through a built `mk serve` must print the same and exit the same. */
+
+const files = {
+  'knowledge/adr/adr-0001-use-postgresql.md': `---
+type: adr
+title: Use PostgreSQL for relational data
+status: accepted
+severity: block
+constraints:
+  - id: no-mysql
+    operator: must_not_use
+    target: dependency
+    pattern: "^mysql2?$"
+    message: Use PostgreSQL, not MySQL.
+---
+# Use PostgreSQL for relational data
+`,
+  'package.json': JSON.stringify({ name: 'app', dependencies: { mysql2: '^3.0.0' } }),
+}
+
+const commandTable: readonly (readonly string[])[] = [
+  ['knowledge', 'list'],
+  ['knowledge', 'list', '--json'],
+  ['knowledge', 'show', 'adr-0001-use-postgresql', '--json'],
+  ['knowledge', 'show', 'adr-0404-missing', '--json'],
+  ['knowledge', 'check', '--json'],
+  ['memory', 'add', 'Orders live in Postgres', '--layer', 'project', '--tag', 'db', '--json'],
+  ['memory', 'search', 'where do orders live', '--json'],
+  ['memory', 'list'],
+  ['memory', 'search', 'orders', '--limit', '500', '--json'],
+]
+
+/** Per-run values (generated ids, times, the temp folder) compared as placeholders. */
+function comparable(run: MkRun, root: string): { stdout: string; exitCode: number } {
+  const stdout = run.stdout
+    .replaceAll(root, '<root>')
+    .replace(/mem_[0-9A-Z]{26}/g, '<id>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+  return { stdout, exitCode: run.exitCode }
+}
+
+let local: TempWorkspace | undefined
+let served: TempWorkspace | undefined
+let server: RunningServe | undefined
+let elsewhere: string | undefined
+
+afterEach(async () => {
+  await server?.stop()
+  await local?.cleanup()
+  await served?.cleanup()
+  if (elsewhere !== undefined) await rm(elsewhere, { recursive: true, force: true })
+})
+
+describe('MK_REMOTE', () => {
+  it('gives the same output and exit code as running locally, for every command of the table', async () => {
+    local = await makeWorkspace(files)
+    served = await makeWorkspace()
+    await cp(local.root, served.root, { recursive: true })
+    server = await startServe({ cwd: served.root, env: { MK_HOME: served.mkHome } })
+    elsewhere = await mkdtemp(join(tmpdir(), 'mk-remote-client-'))
+    for (const command of commandTable) {
+      const here = await runMk(command, { cwd: local.root, env: { MK_HOME: local.mkHome } })
+      const there = await runMk(command, { cwd: elsewhere, env: { MK_HOME: join(elsewhere, 'home'), MK_REMOTE: server.url } })
+      expect(comparable(there, served.root), command.join(' ')).toEqual(comparable(here, local.root))
+    }
+    // The table covers success, exit 1 (a violation) and exit 2 (not found, invalid input).
+    const exits = await Promise.all(
+      commandTable.map(async (command) => (await runMk(command, { cwd: local?.root ?? '', env: { MK_HOME: local?.mkHome } })).exitCode),
+    )
+    expect(new Set(exits)).toEqual(new Set([0, 1, 2]))
+  }, 120_000)
+
+  it('exits 2 with UNAVAILABLE when the server cannot be reached', async () => {
+    elsewhere = await mkdtemp(join(tmpdir(), 'mk-remote-client-'))
+    const run = await runMk(['knowledge', 'list', '--json'], { cwd: elsewhere, env: { MK_REMOTE: 'http://127.0.0.1:9' } })
+    expect(run.exitCode).toBe(2)
+    expect(JSON.parse(run.stdout)).toMatchObject({ errorCode: 'UNAVAILABLE', message: expect.stringContaining('MK_REMOTE') })
+  })
+
+  it('sends MK_API_KEY and MK_TENANT', async () => {
+    served = await makeWorkspace()
+    const data = join(served.root, 'data')
+    server = await startServe({
+      cwd: served.root,
+      args: ['--data', data],
+      env: { MK_HOME: served.mkHome, MK_AUTH_MODE: 'api_key', MK_API_KEYS_JSON: JSON.stringify({ 'key-a': { tenant_id: 'team-a' } }) },
+    })
+    elsewhere = await mkdtemp(join(tmpdir(), 'mk-remote-client-'))
+    const env = { MK_HOME: join(elsewhere, 'home'), MK_REMOTE: server.url }
+    const added = await runMk(['memory', 'add', 'Team A uses Postgres', '--layer', 'project', '--json'], {
+      cwd: elsewhere,
+      env: { ...env, MK_API_KEY: 'key-a' },
+    })
+    expect(added.exitCode).toBe(0)
+    const refused = await runMk(['memory', 'list', '--json'], { cwd: elsewhere, env })
+    expect(JSON.parse(refused.stdout)).toMatchObject({ errorCode: 'UNAUTHORIZED' })
+    const otherTenant = await runMk(['memory', 'list', '--json'], { cwd: elsewhere, env: { ...env, MK_API_KEY: 'key-a', MK_TENANT: 'team-b' } })
+    expect(JSON.parse(otherTenant.stdout)).toMatchObject({ errorCode: 'FORBIDDEN' })
+    const listed = await runMk(['memory', 'list', '--json'], { cwd: elsewhere, env: { ...env, MK_API_KEY: 'key-a', MK_TENANT: 'team-a' } })
+    expect(listed.stdout).toContain('Team A uses Postgres')
+  }, 60_000)
+})
