@@ -18,6 +18,9 @@ Auth: MK_AUTH_MODE=off|api_key|jwt|api_key_or_jwt; keys from MK_API_KEYS_JSON or
   static override flags = {
     port: Flags.integer({ description: 'TCP port; 0 picks a free one.', default: 7411, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to bind.', default: '127.0.0.1' }),
+    socket: Flags.string({
+      description: 'Listen on this Unix socket instead (.mk/serve.sock: mk memory search, knowledge query and rules use it when it runs).',
+    }),
     data: Flags.string({ description: 'Folder holding one store per tenant (DIR/tenants/<id>/).' }),
     insecure: Flags.boolean({ description: 'Allow auth off on an address other than loopback.' }),
     profile: Flags.option({ description: 'Which tools to offer (worker: read-only tools only).', options: mcpProfiles, default: 'main' as const })(),
@@ -32,6 +35,7 @@ Auth: MK_AUTH_MODE=off|api_key|jwt|api_key_or_jwt; keys from MK_API_KEYS_JSON or
       env: process.env,
       host: flags.host,
       port: flags.port,
+      socket: flags.socket,
       dataDir: flags.data,
       insecure: flags.insecure,
       profile: flags.profile,

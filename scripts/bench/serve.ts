@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import autocannon from 'autocannon'
 import { memoryWorkspace } from './mcp-search.js'
-import { mkBin, round } from './measure.js'
+import { mkBin, round, timeMk } from './measure.js'
 
 const memories = 1000
 const seconds = 10
@@ -12,8 +12,8 @@ interface Started {
   stop(): Promise<void>
 }
 
-async function startServe(root: string): Promise<Started> {
-  const child = spawn(process.execPath, [mkBin, 'serve', '--port', '0', '--json'], {
+async function startServe(root: string, args: readonly string[] = ['--port', '0']): Promise<Started> {
+  const child = spawn(process.execPath, [mkBin, 'serve', '--json', ...args], {
     cwd: root,
     env: { ...process.env, MK_HOME: `${root}/home` },
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -42,6 +42,21 @@ async function startServe(root: string): Promise<Started> {
 
 async function ready(url: string): Promise<void> {
   while ((await fetch(`${url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+}
+
+/** Whole `mk memory search` processes in the workspace: on their own, then through a warm `mk serve --socket .mk/serve.sock`. */
+async function searchThroughSocket(root: string): Promise<Record<string, unknown>> {
+  const args = ['memory', 'search', 'which database is read-only', '--json']
+  const env = { MK_HOME: `${root}/home` }
+  const alone = timeMk(args, { cwd: root, env })
+  const server = await startServe(root, ['--socket', '.mk/serve.sock'])
+  try {
+    // The first call through the socket opens the index and loads the model in the server.
+    const warm = timeMk(args, { cwd: root, env, warmup: 2, budgetMs: 150 })
+    return { alone_ms: alone.median_ms, through_socket_ms: warm.median_ms, budget_ms: warm.budget_ms, within_budget: warm.within_budget, runs: warm.runs }
+  } finally {
+    await server.stop()
+  }
 }
 
 const json = { 'content-type': 'application/json' }
@@ -75,7 +90,9 @@ export async function benchServe(): Promise<Record<string, unknown>> {
     const oneClient = await load(server.url, queries.map(search), 1)
     const searchOnly = await load(server.url, queries.map(search))
     const mixed = await load(server.url, [...queries.map(search), add])
-    return { memories, seconds, memory_search_1_client: oneClient, connections, memory_search: searchOnly, search_80_add_20: mixed }
+    await server.stop()
+    const cli = await searchThroughSocket(root)
+    return { memories, seconds, memory_search_1_client: oneClient, connections, memory_search: searchOnly, search_80_add_20: mixed, cli_memory_search: cli }
   } finally {
     await server.stop()
   }

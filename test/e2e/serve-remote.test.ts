@@ -108,3 +108,38 @@ describe('MK_REMOTE', () => {
     expect(listed.stdout).toContain('Team A uses Postgres')
   }, 60_000)
 })
+
+describe('local acceleration through mk serve --socket', () => {
+  it('memory search, knowledge query and rules use the workspace socket while it runs, and run locally once it is gone', async () => {
+    local = await makeWorkspace(files)
+    const env = { MK_HOME: local.mkHome, MK_AGENT_ID: 'agent-7' }
+    expect((await runMk(['memory', 'add', 'Orders live in Postgres', '--layer', 'project'], { cwd: local.root, env })).exitCode).toBe(0)
+    const commands = [
+      ['memory', 'search', 'where do orders live', '--json'],
+      ['knowledge', 'query', 'which database', '--json'],
+      ['rules', 'directives', 'add a database', '--json'],
+    ]
+    const before = await Promise.all(commands.map((command) => runMk(command, { cwd: local?.root ?? '', env })))
+    server = await startServe({ cwd: local.root, args: ['--socket', '.mk/serve.sock'], env: { MK_HOME: local.mkHome } })
+    expect(server.url).toBe(`unix:${join(local.root, '.mk', 'serve.sock')}`)
+    for (const [index, command] of commands.entries()) {
+      const viaSocket = await runMk(command, { cwd: local.root, env })
+      expect(comparable(viaSocket, local.root), command.join(' ')).toEqual(comparable(before[index] as MkRun, local.root))
+    }
+    const served = server
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { tool?: string })
+      .map((line) => line.tool)
+    expect(served).toEqual(expect.arrayContaining(['memory_search', 'knowledge_query', 'rules_query_directives']))
+    // Writes never go through the socket.
+    expect((await runMk(['memory', 'add', 'Invoices live in Postgres too', '--layer', 'project'], { cwd: local.root, env })).exitCode).toBe(0)
+    expect(server.stderr()).not.toContain('memory_add')
+    expect(await server.stop()).toBe(0)
+    server = undefined
+    const after = await runMk(commands[0] ?? [], { cwd: local.root, env })
+    expect(after.exitCode).toBe(0)
+    expect(after.stdout).toContain('Invoices live in Postgres')
+  }, 120_000)
+})

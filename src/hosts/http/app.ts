@@ -26,6 +26,12 @@ export interface HttpAppOptions {
   openApi: string
   /** Where the request log goes (stderr). */
   log: (line: string) => void
+  /**
+   * On the local socket only (mode 0600, the same user): the CLI's own agent,
+   * team and session arrive as X-Mk-Agent-Id, X-Mk-Team-Id and X-Mk-Session-Id,
+   * so a call answers as it would have in the CLI's process.
+   */
+  callerRuntimeHeaders: boolean
 }
 
 export interface HttpApp {
@@ -154,6 +160,18 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]))
   const inputFields = new Map(options.tools.map((tool) => [tool.name, new Set(Object.keys((inputJsonSchema(tool).properties ?? {}) as object))]))
 
+  const runtimeOf = (request: FastifyRequest, identity: CallerIdentity | undefined): RuntimeEnv => {
+    if (options.callerRuntimeHeaders) {
+      return {
+        ...options.runtime,
+        agentId: headerText(request.headers['x-mk-agent-id']),
+        teamId: headerText(request.headers['x-mk-team-id']),
+        sessionId: headerText(request.headers['x-mk-session-id']),
+      }
+    }
+    return { ...options.runtime, agentId: identity?.agentId ?? options.runtime.agentId, teamId: identity?.teamId ?? options.runtime.teamId }
+  }
+
   const handle = async (route: HttpRoute, tool: AnyTool, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const known = factsOf(request)
     known.tool = tool.name
@@ -171,7 +189,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       const store = await options.stores.open(tenantId)
       const outcome = await dispatch(tool, input, {
         workspace: store.workspace,
-        runtime: { ...options.runtime, agentId: identity?.agentId ?? options.runtime.agentId, teamId: identity?.teamId ?? options.runtime.teamId },
+        runtime: runtimeOf(request, identity),
         style: plainStyle,
         resources: store.resources,
       })

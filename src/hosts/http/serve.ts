@@ -1,4 +1,8 @@
-import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, unlink } from 'node:fs/promises'
+import { connect } from 'node:net'
+import { dirname, resolve } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { MkError, toErrorObject } from '../../errors.js'
@@ -19,6 +23,8 @@ export interface ServeOptions {
   env: NodeJS.ProcessEnv
   host: string
   port: number
+  /** Listen on this Unix socket instead of host and port (local acceleration: the CLI of the same user calls it). */
+  socket: string | undefined
   /** A folder with one store per tenant; without it the server serves its own workspace as tenant `default`. */
   dataDir: string | undefined
   /** Allows auth off on an address other than loopback. */
@@ -44,7 +50,7 @@ function isLoopback(host: string): boolean {
 /** `mk serve`: every tool of the profile over HTTP, until SIGTERM or SIGINT. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const auth = await createAuthenticator(options.env)
-  if (auth.mode === 'off' && !isLoopback(options.host) && !options.insecure) {
+  if (auth.mode === 'off' && options.socket === undefined && !isLoopback(options.host) && !options.insecure) {
     throw new MkError('INVALID_INPUT', `refusing to serve ${options.host} with auth off: anyone who can reach it could read and change every tenant's data`, {
       details: { hint: 'set MK_AUTH_MODE=api_key (with MK_API_KEYS_JSON or MK_API_KEYS_FILE) or jwt, bind to 127.0.0.1, or pass --insecure' },
     })
@@ -56,8 +62,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const quotas = new TenantQuotas(quotaSettingsFrom(options.env, workspace.config.serve.quotas))
   const tools = toolsForProfile(await registeredTools(), options.profile)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
-  const app = await createHttpApp({ tools, stores, runtime, auth, quotas, openApi, log: (line) => process.stderr.write(line) })
-  await app.fastify.listen({ host: options.host, port: options.port })
+  const socket = options.socket === undefined ? undefined : resolve(options.cwd, options.socket)
+  const app = await createHttpApp({
+    tools,
+    stores,
+    runtime,
+    auth,
+    quotas,
+    openApi,
+    log: (line) => process.stderr.write(line),
+    callerRuntimeHeaders: socket !== undefined,
+  })
+  if (socket === undefined) await app.fastify.listen({ host: options.host, port: options.port })
+  else await listenOnSocket(app.fastify, socket)
   const address = app.fastify.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : options.port
 
@@ -77,13 +94,38 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   })
   const urlHost = options.host.includes(':') ? `[${options.host}]` : options.host
   return {
-    url: `http://${urlHost}:${port}`,
+    url: socket === undefined ? `http://${urlHost}:${port}` : `unix:${socket}`,
     host: options.host,
     port,
     auth: auth.mode,
     tenants: stores.multiTenant ? 'one store per tenant' : 'one workspace',
     stopped,
   }
+}
+
+/** A socket file left by a server that died is removed; one a running server answers on is not taken over. */
+async function listenOnSocket(app: FastifyInstance, socket: string): Promise<void> {
+  if (existsSync(socket)) {
+    if (await socketAnswers(socket)) {
+      throw new MkError('CONFLICT', `an mk server already listens on ${socket}`, { details: { hint: 'stop it first (SIGTERM), or pass another --socket' } })
+    }
+    await unlink(socket)
+  }
+  await mkdir(dirname(socket), { recursive: true })
+  await app.listen({ path: socket })
+  // Only this user may call it: the socket trusts the caller's agent and team as the CLI would.
+  await chmod(socket, 0o600)
+}
+
+function socketAnswers(socket: string): Promise<boolean> {
+  return new Promise((resolveAnswer) => {
+    const connection = connect(socket)
+    connection.once('connect', () => {
+      connection.destroy()
+      resolveAnswer(true)
+    })
+    connection.once('error', () => resolveAnswer(false))
+  })
 }
 
 /** Ready means the default tenant's index is open and its embedding model loaded: one search does both. */
