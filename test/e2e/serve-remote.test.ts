@@ -1,7 +1,7 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { runMk, type MkRun } from '../helpers/mk.js'
 import { startServe, type RunningServe } from '../helpers/serve.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
@@ -141,5 +141,38 @@ describe('local acceleration through mk serve --socket', () => {
     const after = await runMk(commands[0] ?? [], { cwd: local.root, env })
     expect(after.exitCode).toBe(0)
     expect(after.stdout).toContain('Invoices live in Postgres')
+  }, 120_000)
+})
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('mk daemon', () => {
+  it('starts mk serve on the workspace socket once, which search then uses, and stops it', async () => {
+    local = await makeWorkspace(files)
+    const env = { MK_HOME: local.mkHome }
+    const started = await runMk(['daemon', 'start', '--json'], { cwd: local.root, env })
+    expect(started.exitCode).toBe(0)
+    const state = JSON.parse(started.stdout) as { running: boolean; socket: string; pid: number; log: string }
+    // However the test ends, no server outlives it (stopped already: there is nothing to signal).
+    onTestFinished(() => {
+      if (isRunning(state.pid)) process.kill(state.pid, 'SIGTERM')
+    })
+    expect(state).toMatchObject({ running: true, socket: join(local.root, '.mk', 'serve.sock'), pid: expect.any(Number) })
+    const again = JSON.parse((await runMk(['daemon', 'start', '--json'], { cwd: local.root, env })).stdout) as { pid: number }
+    expect(again.pid).toBe(state.pid)
+    expect((await runMk(['memory', 'search', 'orders', '--json'], { cwd: local.root, env })).exitCode).toBe(0)
+    expect(await readFile(state.log, 'utf8')).toContain('"tool":"memory_search"')
+    const stopped = JSON.parse((await runMk(['daemon', 'stop', '--json'], { cwd: local.root, env })).stdout) as { running: boolean; pid: number }
+    expect(stopped).toMatchObject({ running: false, pid: state.pid })
+    expect(isRunning(state.pid)).toBe(false)
+    const none = JSON.parse((await runMk(['daemon', 'stop', '--json'], { cwd: local.root, env })).stdout) as { running: boolean; pid?: number }
+    expect(none).toEqual({ running: false, socket: state.socket, log: state.log })
   }, 120_000)
 })

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, unlink } from 'node:fs/promises'
-import { connect } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { loadWorkspace } from '../../config/load.js'
@@ -15,6 +14,7 @@ import { toolsForProfile, type McpProfile } from '../../tools/meta/profiles.js'
 import { registeredTools } from '../../tools/meta/registered.js'
 import { createHttpApp } from './app.js'
 import { createAuthenticator, type AuthMode } from './auth.js'
+import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultTenant } from './tenants.js'
 
@@ -115,17 +115,6 @@ async function listenOnSocket(app: FastifyInstance, socket: string): Promise<voi
   await app.listen({ path: socket })
   // Only this user may call it: the socket trusts the caller's agent and team as the CLI would.
   await chmod(socket, 0o600)
-}
-
-function socketAnswers(socket: string): Promise<boolean> {
-  return new Promise((resolveAnswer) => {
-    const connection = connect(socket)
-    connection.once('connect', () => {
-      connection.destroy()
-      resolveAnswer(true)
-    })
-    connection.once('error', () => resolveAnswer(false))
-  })
 }
 
 /** Ready means the default tenant's index is open and its embedding model loaded: one search does both. */
