@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { processExists } from '../../src/hosts/http/daemon.js'
 import { runMk, type MkRun } from '../helpers/mk.js'
 import { startServe, type RunningServe } from '../helpers/serve.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
@@ -144,15 +145,6 @@ describe('local acceleration through mk serve --socket', () => {
   }, 120_000)
 })
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 describe('mk daemon', () => {
   it('starts mk serve on the workspace socket once, which search then uses, and stops it', async () => {
     local = await makeWorkspace(files)
@@ -162,7 +154,7 @@ describe('mk daemon', () => {
     const state = JSON.parse(started.stdout) as { running: boolean; socket: string; pid: number; log: string }
     // However the test ends, no server outlives it (stopped already: there is nothing to signal).
     onTestFinished(() => {
-      if (isRunning(state.pid)) process.kill(state.pid, 'SIGTERM')
+      if (processExists(state.pid)) process.kill(state.pid, 'SIGTERM')
     })
     expect(state).toMatchObject({ running: true, socket: join(local.root, '.mk', 'serve.sock'), pid: expect.any(Number) })
     const again = JSON.parse((await runMk(['daemon', 'start', '--json'], { cwd: local.root, env })).stdout) as { pid: number }
@@ -171,7 +163,7 @@ describe('mk daemon', () => {
     expect(await readFile(state.log, 'utf8')).toContain('"tool":"memory_search"')
     const stopped = JSON.parse((await runMk(['daemon', 'stop', '--json'], { cwd: local.root, env })).stdout) as { running: boolean; pid: number }
     expect(stopped).toMatchObject({ running: false, pid: state.pid })
-    expect(isRunning(state.pid)).toBe(false)
+    expect(processExists(state.pid)).toBe(false)
     const none = JSON.parse((await runMk(['daemon', 'stop', '--json'], { cwd: local.root, env })).stdout) as { running: boolean; pid?: number }
     expect(none).toEqual({ running: false, socket: state.socket, log: state.log })
   }, 120_000)

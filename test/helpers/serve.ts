@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkBin } from './mk.js'
+import { mkBin, mkEnv } from './mk.js'
 
 export interface RunningServe {
   url: string
@@ -27,17 +27,9 @@ export interface FailedStart {
 
 /** Spawns the built `mk serve --port 0 --json` and waits for its start line (the JSON object with its URL). */
 export function startServe(options: ServeStart): Promise<RunningServe> {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NO_COLOR: '1',
-    MK_LOG: undefined,
-    MK_READ_ONLY: undefined,
-    READ_ONLY: undefined,
-    ...options.env,
-  }
   const child = spawn(process.execPath, [mkBin, 'serve', '--port', '0', '--json', ...(options.args ?? [])], {
     cwd: options.cwd,
-    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    env: mkEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''

@@ -43,7 +43,8 @@ async function readPid(pidFile: string): Promise<number | undefined> {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this id exists (signal 0 only asks). */
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
@@ -73,7 +74,7 @@ export async function startDaemon(options: DaemonOptions): Promise<DaemonState> 
   await writeFileAtomic(pidFile, `${pid}\n`)
   for (let waited = 0; waited < startTimeoutMs; waited += waitStepMs) {
     if (await socketAnswers(socket)) return { running: true, socket, pid, log }
-    if (!alive(pid)) break
+    if (!processExists(pid)) break
     await pause()
   }
   await rm(pidFile, { force: true })
@@ -85,13 +86,13 @@ export async function stopDaemon(options: Pick<DaemonOptions, 'cwd' | 'env'>): P
   const { socket, pidFile, log } = await paths(options)
   const pid = await readPid(pidFile)
   // A pid file whose server no longer answers is stale: its number may belong to another process by now.
-  if (pid === undefined || !(await socketAnswers(socket)) || !alive(pid)) {
+  if (pid === undefined || !(await socketAnswers(socket)) || !processExists(pid)) {
     await rm(pidFile, { force: true })
     return { running: false, socket, pid: undefined, log }
   }
   process.kill(pid, 'SIGTERM')
-  for (let waited = 0; waited < stopTimeoutMs && alive(pid); waited += waitStepMs) await pause()
-  if (alive(pid)) throw new MkError('TIMEOUT', `mk serve (pid ${pid}) did not stop within ${stopTimeoutMs / 1000} s`, { details: { pid } })
+  for (let waited = 0; waited < stopTimeoutMs && processExists(pid); waited += waitStepMs) await pause()
+  if (processExists(pid)) throw new MkError('TIMEOUT', `mk serve (pid ${pid}) did not stop within ${stopTimeoutMs / 1000} s`, { details: { pid } })
   await rm(pidFile, { force: true })
   return { running: false, socket, pid, log }
 }
