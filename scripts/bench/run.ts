@@ -11,6 +11,7 @@ import { benchStartup } from './startup.js'
 import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
 import { benchServe } from './serve.js'
+import { benchServeDurability } from './serve-durability.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -26,6 +27,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
   serve: benchServe,
+  'serve-durability': benchServeDurability,
 }
 
 const only = process.argv.slice(2)

@@ -7,12 +7,14 @@ const memories = 1000
 const seconds = 10
 const connections = 10
 
-interface Started {
+export interface Started {
   url: string
   stop(): Promise<void>
+  /** kill -9: no shutdown at all. */
+  crash(): Promise<void>
 }
 
-async function startServe(root: string, args: readonly string[] = ['--port', '0']): Promise<Started> {
+export async function startServe(root: string, args: readonly string[] = ['--port', '0']): Promise<Started> {
   const child = spawn(process.execPath, [mkBin, 'serve', '--json', ...args], {
     cwd: root,
     env: { ...process.env, MK_HOME: `${root}/home` },
@@ -35,6 +37,10 @@ async function startServe(root: string, args: readonly string[] = ['--port', '0'
     url,
     stop: async () => {
       child.kill('SIGTERM')
+      await exited
+    },
+    crash: async () => {
+      child.kill('SIGKILL')
       await exited
     },
   }
