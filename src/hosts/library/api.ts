@@ -8,7 +8,7 @@ export interface OpenMkOptions {
   /** The directory mk runs in, as `mk --cwd`: the workspace is found from here upwards. */
   cwd: string
   /** The environment mk reads (MK_HOME, MK_AGENT_ID, MK_READ_ONLY, …); process.env when absent. */
-  env?: NodeJS.ProcessEnv
+  env?: Record<string, string | undefined>
   /** Refuse every tool above the read_only tier, as MK_READ_ONLY=1 does. */
   readOnly?: boolean
   /** Asked before an elevated tool runs; without it elevated tools are refused (FORBIDDEN). */
@@ -23,7 +23,7 @@ export interface CallOptions {
 }
 
 /** Input may be left out when the tool needs no field. */
-type MethodArguments<Input> = object extends Input ? [input?: Input, options?: CallOptions] : [input: Input, options?: CallOptions]
+type MethodArguments<Input> = Record<never, never> extends Input ? [input?: Input, options?: CallOptions] : [input: Input, options?: CallOptions]
 
 /**
  * One method per registered tool, derived from the registry's own types: a tool

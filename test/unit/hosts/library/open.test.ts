@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest'
-import { MkError, openMk, type Mk, type MkTools } from '../../../../src/hosts/library/index.js'
+import type { CallOptions, MkTools } from '../../../../src/hosts/library/api.js'
+import { MkError, openMk, type Mk } from '../../../../src/hosts/library/index.js'
 import { methodName } from '../../../../src/hosts/library/method-name.js'
 import { tools } from '../../../../src/tools/registry.js'
 import { gitInit, makeWorkspace, type TempWorkspace } from '../../../helpers/workspace.js'
@@ -42,6 +43,8 @@ describe('openMk', () => {
     expect(new Set(methods).size).toBe(tools.length)
     expectTypeOf<MkTools['memorySearch']>().parameter(0).toHaveProperty('query')
     expectTypeOf<Awaited<ReturnType<MkTools['memoryAdd']>>>().toHaveProperty('memoryId')
+    // A tool that needs no field is called without an input.
+    expectTypeOf<Parameters<MkTools['init']>>().toEqualTypeOf<[input?: Record<string, never>, options?: CallOptions]>()
   })
 
   it('adds, searches and reports a bad input as a typed MkError with its code', async () => {
