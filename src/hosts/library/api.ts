@@ -35,6 +35,11 @@ export type MkTools = {
 
 /** mk in this process: every tool as a method, through the same dispatcher as the CLI and MCP. */
 export interface Mk extends MkTools {
+  /**
+   * A tool by its registry name, for code that holds names rather than methods
+   * (the definitions of `mk tools export --format langchain`). Unknown names fail with NOT_FOUND.
+   */
+  call(toolName: string, input?: unknown, options?: CallOptions): Promise<unknown>
   /** Waits for the calls still running, then closes the index and what else the tools opened. */
   close(): Promise<void>
 }

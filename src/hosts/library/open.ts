@@ -5,7 +5,7 @@ import { plainStyle } from '../../style.js'
 import { Resources } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
 import { dispatch, type CallerContext } from '../../tools/dispatcher.js'
-import { registeredTools } from '../../tools/meta/registered.js'
+import { findRegisteredTool, registeredTools } from '../../tools/meta/registered.js'
 import type { CallOptions, Mk, OpenMkOptions } from './api.js'
 import { methodName } from './method-name.js'
 
@@ -33,7 +33,7 @@ export async function openMk(options: OpenMkOptions): Promise<Mk> {
   const inFlight = new Set<Promise<unknown>>()
   let closed = false
 
-  async function call(tool: AnyTool, input: unknown, callOptions: CallOptions = {}): Promise<unknown> {
+  async function run(tool: AnyTool, input: unknown, callOptions: CallOptions = {}): Promise<unknown> {
     if (closed) throw new MkError('CONFLICT', `${tool.name} was called after close()`, { details: { tool: tool.name, hint: 'open mk again with openMk()' } })
     const work = dispatch(tool, input ?? {}, { ...context, ...(callOptions.signal === undefined ? {} : { cancel: callOptions.signal }) })
     inFlight.add(work)
@@ -44,11 +44,14 @@ export async function openMk(options: OpenMkOptions): Promise<Mk> {
 
   const methods = (await registeredTools()).map((tool) => [
     methodName(tool.name),
-    (input?: unknown, callOptions?: CallOptions) => call(tool, input, callOptions),
+    (input?: unknown, callOptions?: CallOptions) => run(tool, input, callOptions),
   ])
   return {
     // Built from the same registry the Mk type is mapped from; test/unit/hosts/library checks the two name the same tools.
-    ...(Object.fromEntries(methods) as Omit<Mk, 'close'>),
+    ...(Object.fromEntries(methods) as Omit<Mk, 'call' | 'close'>),
+    async call(toolName, input, callOptions) {
+      return run(await findRegisteredTool(toolName), input, callOptions)
+    },
     async close() {
       closed = true
       await Promise.allSettled([...inFlight])

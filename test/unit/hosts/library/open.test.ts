@@ -35,9 +35,9 @@ async function open(options: { readOnly?: boolean } = {}): Promise<Mk> {
 }
 
 describe('openMk', () => {
-  it('has one method per registered tool and nothing else but close', async () => {
+  it('has one method per registered tool and nothing else but call and close', async () => {
     const library = await open()
-    const methods = Object.keys(library).filter((key) => key !== 'close')
+    const methods = Object.keys(library).filter((key) => key !== 'call' && key !== 'close')
     expect(methods.sort()).toEqual(tools.map((tool) => methodName(tool.name)).sort())
     // Two tool names must never collapse into one method name.
     expect(new Set(methods).size).toBe(tools.length)
@@ -57,6 +57,12 @@ describe('openMk', () => {
     expect(failure).toBeInstanceOf(MkError)
     expect((failure as MkError).code).toBe('INVALID_INPUT')
   }, 60_000)
+
+  it('calls a tool by its registry name, and names an unknown one NOT_FOUND', async () => {
+    const library = await open()
+    expect(await library.call('knowledge_list', {})).toEqual(await library.knowledgeList())
+    await expect(library.call('knowledge_lsit', {})).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
 
   it('refuses changes when opened read-only, and every call after close', async () => {
     const library = await open({ readOnly: true })
