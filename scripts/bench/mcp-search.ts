@@ -28,7 +28,7 @@ const facts = [
 ]
 
 /** A workspace whose project layer holds `count` memory files, written directly as mk writes them. */
-async function memoryWorkspace(count: number, provider: 'none' | 'bundled'): Promise<string> {
+export async function memoryWorkspace(count: number, provider: 'none' | 'bundled'): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'mk-bench-mcp-search-'))
   const dir = join(root, 'knowledge', 'memory')
   await mkdir(dir, { recursive: true })

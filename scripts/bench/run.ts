@@ -1,5 +1,6 @@
 import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
+import { benchLibrary } from './library.js'
 import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
 import { benchMaintain } from './maintain.js'
@@ -24,6 +25,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'rules-select': benchRulesSelect,
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
+  library: benchLibrary,
 }
 
 const only = process.argv.slice(2)

@@ -2,7 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { loadWorkspace } from '../../src/config/load.js'
 import { runtimeEnvFrom } from '../../src/config/workspace.js'
-import type { ErrorObject } from '../../src/errors.js'
+import { MkError, toErrorObject, type ErrorObject } from '../../src/errors.js'
+import type { Mk } from '../../src/hosts/library/index.js'
+import { methodName } from '../../src/hosts/library/method-name.js'
 import { Resources } from '../../src/tools/context.js'
 import type { AnyTool } from '../../src/tools/define.js'
 import { dispatch } from '../../src/tools/dispatcher.js'
@@ -59,5 +61,17 @@ export async function connectMcp(place: Place, args: readonly string[] = [], env
       return { ok: true, output: result.structuredContent, texts }
     },
     close: () => client.close(),
+  }
+}
+
+/** Path 4: the in-process library, through the tool's camelCase method. */
+export async function callLibrary(mk: Mk, toolName: string, input: unknown): Promise<CallResponse> {
+  const method = (mk as unknown as Record<string, (input: unknown) => Promise<unknown>>)[methodName(toolName)]
+  if (method === undefined) throw new Error(`the library has no method for ${toolName}`)
+  try {
+    return { ok: true, output: await method(input) }
+  } catch (error) {
+    if (error instanceof MkError) return { ok: false, error: toErrorObject(error) }
+    throw error
   }
 }

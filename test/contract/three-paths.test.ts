@@ -6,7 +6,8 @@ import { Resources } from '../../src/tools/context.js'
 import { tools } from '../../src/tools/registry.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 import { invalidCases } from './invalid-cases.js'
-import { callCli, callDispatcher, connectMcp, type CallResponse, type McpConnection } from './paths.js'
+import { openMk, type Mk } from '../../src/hosts/library/index.js'
+import { callCli, callDispatcher, callLibrary, connectMcp, type CallResponse, type McpConnection } from './paths.js'
 
 /*
  * Needs the built CLI (`npm run build`). Golden fixtures live in test/contract/golden/<name>/:
@@ -62,12 +63,13 @@ async function freshCopy(name: string): Promise<TempWorkspace> {
 }
 
 describe.each(goldenNames)('golden %s', (name) => {
-  it('gives the same responses through the dispatcher, the CLI (--json) and an MCP client', async () => {
+  it('gives the same responses through the dispatcher, the CLI (--json), an MCP client and the library', async () => {
     const golden = JSON.parse(await readFile(`${goldenDirectory}${name}/calls.json`, 'utf8')) as Golden
     const keys = new Set(golden.mask ?? [])
-    const places = { dispatcher: await freshCopy(name), cli: await freshCopy(name), mcp: await freshCopy(name) }
+    const places = { dispatcher: await freshCopy(name), cli: await freshCopy(name), mcp: await freshCopy(name), library: await freshCopy(name) }
     const resources = new Resources()
     const mcp = await connectMcp(places.mcp)
+    const library = await openMk({ cwd: places.library.root, env: { MK_HOME: places.library.mkHome } })
     try {
       for (const call of golden.calls) {
         const tool = tools.find((candidate) => candidate.name === call.tool)
@@ -76,16 +78,20 @@ describe.each(goldenNames)('golden %s', (name) => {
         const viaDispatcher = await callDispatcher(tool, call.input, places.dispatcher, resources)
         const viaCli = await callCli(call.tool, call.input, places.cli)
         const viaMcp = await mcp.call(call.tool, call.input)
+        const viaLibrary = await callLibrary(library, call.tool, call.input)
         expectGolden(viaDispatcher, call, 'dispatcher', keys)
         expectGolden(viaCli, call, 'cli', keys)
         expectGolden(viaMcp, call, 'mcp', keys)
+        expectGolden(viaLibrary, call, 'library', keys)
         expect(viaCli.exitCode, `cli exit code: ${call.title}`).toBe('output' in call.expect ? (call.expect.exitCode ?? 0) : 2)
         const reference = comparable(viaDispatcher, places.dispatcher.root, keys)
         expect(comparable(viaCli, places.cli.root, keys), `cli agrees with the dispatcher: ${call.title}`).toEqual(reference)
         expect(comparable(viaMcp, places.mcp.root, keys), `mcp agrees with the dispatcher: ${call.title}`).toEqual(reference)
+        expect(comparable(viaLibrary, places.library.root, keys), `the library agrees with the dispatcher: ${call.title}`).toEqual(reference)
       }
     } finally {
       await mcp.close()
+      await library.close()
       await resources.closeAll()
       for (const place of Object.values(places)) await place.cleanup()
     }
@@ -95,14 +101,17 @@ describe.each(goldenNames)('golden %s', (name) => {
 describe('invalid input on every path', () => {
   let workspace: TempWorkspace
   let mcp: McpConnection
+  let library: Mk
 
   beforeAll(async () => {
     workspace = await makeWorkspace()
     mcp = await connectMcp(workspace)
+    library = await openMk({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
   })
 
   afterAll(async () => {
     await mcp.close()
+    await library.close()
     await workspace.cleanup()
   })
 
@@ -114,6 +123,7 @@ describe('invalid input on every path', () => {
       dispatcher: await callDispatcher(tool, invalid.input, workspace),
       cli: await callCli(tool.name, invalid.input, workspace),
       mcp: await mcp.call(tool.name, invalid.input),
+      library: await callLibrary(library, tool.name, invalid.input),
     }
     for (const [path, response] of Object.entries(responses)) {
       expect(response.ok, `${path} refused the input`).toBe(false)
