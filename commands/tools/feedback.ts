@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
-import { readJsonObjectFile } from '../../src/cli/json-input.js'
+import { candidateList, selectionContext } from '../../src/cli/selection-flags.js'
 import { toolsFeedback } from '../../src/tools/tools/feedback.js'
 
 const contextHint = 'pass the JSON object you passed to mk tools select, in a file or on stdin with --context -'
@@ -27,11 +27,8 @@ export default class ToolsFeedback extends MkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ToolsFeedback)
-    const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', contextHint)
-    const candidates = flags.candidates
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '')
+    const context = await selectionContext(flags.context, contextHint)
+    const candidates = candidateList(flags.candidates)
     await this.callTool(
       toolsFeedback,
       {

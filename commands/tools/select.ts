@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/cli/base-command.js'
-import { readJsonObjectFile } from '../../src/cli/json-input.js'
+import { candidateList, selectionContext } from '../../src/cli/selection-flags.js'
 import { toolsSelect } from '../../src/tools/tools/select.js'
 
 const contextHint = 'pass a JSON object, e.g. {"agent":{"id":"planner-1"},"environment":"production"}, in a file or on stdin with --context -'
@@ -22,11 +22,8 @@ export default class ToolsSelect extends MkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ToolsSelect)
-    const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', contextHint)
-    const candidates = flags.candidates
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '')
+    const context = await selectionContext(flags.context, contextHint)
+    const candidates = candidateList(flags.candidates)
     await this.callTool(
       toolsSelect,
       { context, candidates, strict: flags.strict, include_shadow: flags['include-shadow'], rules_limit: flags['rules-limit'] },

@@ -1,5 +1,6 @@
 import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
+import { benchLibrary } from './library.js'
 import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
 import { benchMaintain } from './maintain.js'
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'mcp-search': benchMcpSearch,
   serve: benchServe,
   'serve-durability': benchServeDurability,
+  library: benchLibrary,
 }
 
 const only = process.argv.slice(2)

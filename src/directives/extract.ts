@@ -4,7 +4,8 @@ import type { KnowledgeItem } from '../knowledge/model.js'
 import { severityRank, type Directive, type DirectiveSeverity } from './model.js'
 
 /** BCP 14 keywords, longest first so "MUST NOT" wins over "MUST". Only capitals carry the meaning (RFC 8174). */
-const keywordPattern = /\b(MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL)\b/g
+const keywords = 'MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL'
+const keywordPattern = new RegExp(`\\b(${keywords})\\b`, 'g')
 
 const severityOfKeyword: Readonly<Record<string, DirectiveSeverity>> = {
   'MUST NOT': 'MUST',
@@ -31,10 +32,13 @@ export interface NormativeKeyword {
   severity: DirectiveSeverity
 }
 
+/** A keyword in quotes or code is named, not used: the RFC 2119 boilerplate lists them all and requires nothing. */
+const namedKeyword = new RegExp(`["“'\`]\\s*(?:${keywords})\\s*["”'\`]`, 'g')
+
 /** The strongest BCP 14 keyword in a text, or undefined when it has none. */
 export function strongestKeyword(text: string): NormativeKeyword | undefined {
   let best: NormativeKeyword | undefined
-  for (const match of text.matchAll(keywordPattern)) {
+  for (const match of text.replace(namedKeyword, ' ').matchAll(keywordPattern)) {
     const keyword = match[1] ?? ''
     const severity = severityOfKeyword[keyword] ?? 'MAY'
     if (best === undefined || severityRank(severity) > severityRank(best.severity)) best = { keyword, severity }

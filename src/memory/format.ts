@@ -21,8 +21,6 @@ export function formatMemory(record: MemoryRecord): string {
     ...(record.ownerAgentId === undefined ? {} : { owner_agent_id: record.ownerAgentId }),
     ...(record.ownerTeamId === undefined ? {} : { owner_team_id: record.ownerTeamId }),
     ...(Object.keys(record.metadata).length === 0 ? {} : { metadata: record.metadata }),
-    // Hot is the default, so files of memories that never moved stay as they were written.
-    ...(record.tier === undefined || record.tier === 'hot' ? {} : { tier: record.tier }),
     ...(record.aliasOf === undefined ? {} : { alias_of: record.aliasOf }),
     ...(record.mergedFrom === undefined || record.mergedFrom.length === 0 ? {} : { merged_from: record.mergedFrom, merged_count: record.mergedFrom.length }),
     ...(record.lastRehydrated === undefined
@@ -38,22 +36,6 @@ export function formatMemory(record: MemoryRecord): string {
 }
 
 export class MemoryFormatError extends Error {}
-
-/**
- * A memory file's text with another tier, edited in place: decay moves tens of thousands of files
- * at once, and re-reading and re-writing each through YAML cost most of the time. Hot is the
- * default, so a hot memory has no tier line, as formatMemory writes it.
- */
-export function withTier(text: string, tier: MemoryTier): string {
-  const end = text.indexOf('\n---', 4)
-  if (!text.startsWith('---') || end === -1) throw new MemoryFormatError('no frontmatter (the file must start with ---)')
-  const lines = text
-    .slice(0, end)
-    .split('\n')
-    .filter((line) => !/^tier:/.test(line))
-  if (tier !== 'hot') lines.push(`tier: ${tier}`)
-  return `${lines.join('\n')}${text.slice(end)}`
-}
 
 function stringList(value: unknown, field: string): string[] {
   if (value === undefined || value === null) return []

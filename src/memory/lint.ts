@@ -2,11 +2,13 @@ import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import type { KnowledgeProblem } from '../knowledge/model.js'
 import { visibleFolders } from './locations.js'
-import { isStored, listMemoryFiles, readMemoryFile } from './store.js'
+import { readTextIfExists } from '../fs/read-if-exists.js'
+import { displayPath, isStored, listMemoryFiles, readMemoryFile } from './store.js'
+import { tierTableFile, tierTableProblems } from './tier-table.js'
 
 /**
  * The memory files of the shared layers (those in the repository and its sources) that cannot be
- * served: malformed, or private with no owner. Private layers live in MK_HOME, outside what lint reviews.
+ * served: malformed, or private with no owner; and tier-table lines that do not parse. Private layers live in MK_HOME, outside what lint reviews.
  */
 export async function lintSharedMemories(workspace: Workspace): Promise<{ problems: KnowledgeProblem[]; filesRead: number }> {
   const problems: KnowledgeProblem[] = []
@@ -16,6 +18,16 @@ export async function lintSharedMemories(workspace: Workspace): Promise<{ proble
       filesRead++
       const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
       if (!isStored(read)) problems.push({ file: read.file, line: 1, code: read.code, message: read.problem, severity: 'error' })
+    }
+    const table = await readTextIfExists(tierTableFile(folder))
+    for (const problem of tierTableProblems(table ?? '')) {
+      problems.push({
+        file: displayPath(workspace, tierTableFile(folder)),
+        line: problem.line,
+        code: 'invalid-tier-line',
+        message: problem.message,
+        severity: 'error',
+      })
     }
   }
   return { problems, filesRead }

@@ -1,16 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { MkError, isNodeError } from '../errors.js'
-import { removeAbandonedTemporaryFiles, writeFileAtomic, writeFileAtomicSync } from '../fs/atomic-write.js'
+import { removeAbandonedTemporaryFiles, writeFileAtomic } from '../fs/atomic-write.js'
 import { toPosix } from '../fs/walk.js'
-import { formatMemory, MemoryFormatError, parseMemory, withTier } from './format.js'
+import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
 import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
 import { appendLedger, ledgerFile, type LedgerEntry } from './activations.js'
 import { inBatches } from '../fs/in-batches.js'
+import { currentTierTable, readTierTable, tierTableFile, writeTierTable } from './tier-table.js'
 
 /** Files read or written at once by the bulk operations (maintain, rehydrate, consolidate). */
 const filesInFlight = 32
@@ -70,7 +71,8 @@ export async function listMemoryFiles(folder: MemoryFolder): Promise<string[]> {
 export async function readMemoryFile(workspace: Workspace, folder: MemoryFolder, file: string): Promise<StoredMemory | UnreadableMemory> {
   const shown = displayPath(workspace, file)
   try {
-    const record = parseMemory(await readFile(file, 'utf8'), folder.private ? 'private' : 'shared')
+    const written = parseMemory(await readFile(file, 'utf8'), folder.private ? 'private' : 'shared')
+    const record = { ...written, tier: (await currentTierTable(folder)).get(written.id) ?? written.tier }
     const expectedId = file.slice(folder.dir.length + 1, -3)
     if (record.id !== expectedId) return { file: shown, problem: `its id ${record.id} does not match the file name`, code: 'unreadable-memory' }
     const unowned = unownedPrivateProblem(record, folder)
@@ -189,10 +191,16 @@ export async function addMemory(workspace: Workspace, folder: MemoryFolder, reco
   })
 }
 
+/** Paths relative to MK_HOME of a private folder's files that exist, for a commit. */
+function committable(workspace: Workspace, paths: readonly string[]): string[] {
+  return paths.filter((path) => existsSync(path)).map((path) => toPosix(relative(workspace.mkHome, path)))
+}
+
 /**
- * Rewrite memory files of one folder (a tier moved) atomically under the folder lock and, for an
- * MK_HOME folder, record them and the folder's activation ledger in one commit. Files of shared
- * layers are left for the person to commit with their change, like every project memory.
+ * Rewrite memory files of one folder atomically under the folder lock and, for an MK_HOME folder,
+ * record them, the folder's tier table and its activation ledger in one commit. Files of shared
+ * layers are left for the person to commit with their change, like every project memory. A
+ * memory's tier goes to the tier table, not to its file.
  */
 export async function rewriteMemories(
   workspace: Workspace,
@@ -205,15 +213,19 @@ export async function rewriteMemories(
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     await finishInterrupted(workspace, folder, author)
+    const table = await readTierTable(folder)
+    // A file written before the table named its tier itself; the rewrite drops that line, so the table keeps it.
+    const tiered = records.filter((record) => table.has(record.id) || (record.tier !== undefined && record.tier !== 'hot'))
+    for (const record of tiered) table.set(record.id, record.tier ?? 'hot')
+    if (tiered.length > 0) await writeTierTable(folder, table)
     await inBatches(records, filesInFlight, (record) => writeFileAtomic(memoryFile(folder, record.id), formatMemory(record)))
     if (!folder.private) return undefined
-    const ledger = ledgerFile(folder)
-    const paths = [...records.map((record) => memoryFile(folder, record.id)), ...(existsSync(ledger) ? [ledger] : [])]
-    return commitChange(workspace.mkHome, { add: paths.map((path) => toPosix(relative(workspace.mkHome, path))), message, author })
+    const paths = [...records.map((record) => memoryFile(folder, record.id)), tierTableFile(folder), ledgerFile(folder)]
+    return commitChange(workspace.mkHome, { add: committable(workspace, paths), message, author })
   })
 }
 
-/** Move memories of one folder to other tiers by editing each file's tier line in place; one commit for an MK_HOME folder. */
+/** Move memories of one folder to other tiers: one write of its tier table, and one commit for an MK_HOME folder. */
 export async function retierMemories(
   workspace: Workspace,
   folder: MemoryFolder,
@@ -225,15 +237,11 @@ export async function retierMemories(
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     await finishInterrupted(workspace, folder, author)
-    // Synchronous on purpose: tens of thousands of small files go faster without a promise and a thread-pool hop each.
-    for (const move of moves) {
-      const file = memoryFile(folder, move.id)
-      writeFileAtomicSync(file, withTier(readFileSync(file, 'utf8'), move.tier))
-    }
+    const table = await readTierTable(folder)
+    for (const move of moves) table.set(move.id, move.tier)
+    await writeTierTable(folder, table)
     if (!folder.private) return undefined
-    const ledger = ledgerFile(folder)
-    const paths = [...moves.map((move) => memoryFile(folder, move.id)), ...(existsSync(ledger) ? [ledger] : [])]
-    return commitChange(workspace.mkHome, { add: paths.map((path) => toPosix(relative(workspace.mkHome, path))), message, author })
+    return commitChange(workspace.mkHome, { add: committable(workspace, [tierTableFile(folder), ledgerFile(folder)]), message, author })
   })
 }
 

@@ -173,6 +173,12 @@ export function idsOfSource(db: Database.Database, kind: DocRow['kind'], source:
   return new Set(db.prepare('SELECT id FROM docs WHERE kind = ? AND source = ?').pluck().all(kind, source) as string[])
 }
 
+/** Each document of one source with its status (a memory's tier). */
+export function statusesOfSource(db: Database.Database, kind: DocRow['kind'], source: string): Map<string, string> {
+  const rows = db.prepare('SELECT id, status FROM docs WHERE kind = ? AND source = ?').raw().all(kind, source) as [string, string | null][]
+  return new Map(rows.map(([id, status]) => [id, status ?? '']))
+}
+
 /**
  * A memory of one of these memory folders whose normalised content equals this content and that
  * has the same owners: another agent's private copy of a fact is neither returned nor revealed.

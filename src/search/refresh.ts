@@ -11,6 +11,7 @@ import type { MemoryFolder } from '../memory/locations.js'
 import type { MemoryRecord } from '../memory/model.js'
 import { restrictionOf } from '../memory/visibility.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
+import { readTierTable, tierTableFile } from '../memory/tier-table.js'
 import type { SearchIndex } from './search-index.js'
 import type { IndexDocument } from './types.js'
 
@@ -68,9 +69,9 @@ export interface RefreshReport {
  */
 const settledAfterMs = 2000
 
-async function folderSignature(dir: string): Promise<string> {
+async function pathSignature(path: string): Promise<string> {
   try {
-    const info = await stat(dir)
+    const info = await stat(path)
     return Date.now() - info.mtimeMs < settledAfterMs ? 'unsettled' : `${info.ino}:${info.mtimeMs}`
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') return 'missing'
@@ -112,14 +113,46 @@ async function retryUnreadable(
 }
 
 /**
- * Bring one memory folder's documents up to date. Adding or deleting a file changes the
- * folder's modification time, so an unchanged folder costs one stat.
+ * Bring one memory folder's documents up to date: its files, then its tier table. Adding or
+ * deleting a file changes the folder's modification time, so an unchanged folder costs two stats.
  */
 export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<RefreshReport> {
+  const report = await refreshMemoryFiles(index, workspace, folder, options)
+  await followTierTable(index, workspace, folder, options)
+  return report
+}
+
+/**
+ * A tier table changed by another hand (a pull, a revert, another process's maintain): the tiers
+ * in the index follow it without reading the memories, but for those it no longer lists, whose
+ * own file names their tier.
+ */
+async function followTierTable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<void> {
+  const stateKey = `tiers:${folder.key}`
+  const signature = await pathSignature(tierTableFile(folder))
+  if (signature !== 'unsettled' && index.state(stateKey) === signature) return
+  const table = await readTierTable(folder)
+  const updates: { id: string; status: string }[] = []
+  for (const [id, status] of index.statusesOfSource('memory', folder.key)) {
+    if (status === 'alias') continue
+    const listed = table.get(id)
+    if (listed !== undefined) {
+      if (listed !== status) updates.push({ id, status: listed })
+    } else if (status !== 'hot' && options.force !== true) {
+      const read = await readMemoryFile(workspace, folder, join(folder.dir, `${id}.md`))
+      const tier = isStored(read) ? (read.record.tier ?? 'hot') : status
+      if (tier !== status) updates.push({ id, status: tier })
+    }
+  }
+  index.setStatuses(updates)
+  index.setState(stateKey, signature)
+}
+
+async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<RefreshReport> {
   const stateKey = `folder:${folder.key}`
   const unreadableKey = `unreadable:${folder.key}`
   // Taken before listing: a file added while we list changes the folder again and is picked up next time.
-  const signature = await folderSignature(folder.dir)
+  const signature = await pathSignature(folder.dir)
   if (options.force !== true && signature !== 'unsettled' && index.state(stateKey) === signature) {
     return retryUnreadable(index, workspace, folder, unreadableKey, options)
   }

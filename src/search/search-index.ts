@@ -5,6 +5,7 @@ import {
   findSameContent,
   getDocuments,
   idsOfSource,
+  statusesOfSource,
   listDocuments,
   removeDocuments,
   setStatuses,
@@ -125,6 +126,10 @@ export class SearchIndex {
   /** Ids of the documents that came from one source (a memory folder or knowledge source). */
   idsOfSource(kind: IndexDocument['kind'], source: string): Set<string> {
     return this.guard(() => idsOfSource(this.db, kind, source))
+  }
+
+  statusesOfSource(kind: IndexDocument['kind'], source: string): Map<string, string> {
+    return this.guard(() => statusesOfSource(this.db, kind, source))
   }
 
   /** A document of one of these sources whose normalised content equals this content. */

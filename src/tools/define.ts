@@ -18,9 +18,9 @@ export interface ToolExample<Input, Output> {
   output: Output
 }
 
-export interface ToolDefinition<InputSchema extends z.ZodType = z.ZodType, OutputSchema extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<InputSchema extends z.ZodType = z.ZodType, OutputSchema extends z.ZodType = z.ZodType, Name extends string = string> {
   /** snake_case, stable: agents call tools by this name. */
-  name: string
+  name: Name
   title: string
   /** What a model reads to decide whether to call the tool. */
   description: string
@@ -35,10 +35,10 @@ export interface ToolDefinition<InputSchema extends z.ZodType = z.ZodType, Outpu
   run(input: z.output<InputSchema>, ctx: ToolContext): Promise<ToolResult<z.output<OutputSchema>>>
 }
 
-/** The one place a tool is described; the CLI, MCP server and generated documents all read it. */
-export function defineTool<InputSchema extends z.ZodType, OutputSchema extends z.ZodType>(
-  definition: ToolDefinition<InputSchema, OutputSchema>,
-): ToolDefinition<InputSchema, OutputSchema> {
+/** The one place a tool is described; the CLI, MCP server and generated documents all read it. The name stays a literal type, for the library's method names. */
+export function defineTool<InputSchema extends z.ZodType, OutputSchema extends z.ZodType, const Name extends string>(
+  definition: ToolDefinition<InputSchema, OutputSchema, Name>,
+): ToolDefinition<InputSchema, OutputSchema, Name> {
   return definition
 }
 

@@ -44,8 +44,9 @@ import { syncStatusTool } from './sync/status.js'
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
  * function schemas are generated from this list; CLI commands import their tool directly.
+ * Each keeps its own schema types here, so the library's methods are typed from it (src/hosts/library/).
  */
-export const tools: readonly AnyTool[] = [
+export const typedTools = [
   init,
   knowledgeList,
   knowledgeQuery,
@@ -97,4 +98,7 @@ export const tools: readonly AnyTool[] = [
   rulesEvaluate,
   toolsSelect,
   toolsFeedback,
-]
+] as const satisfies readonly AnyTool[]
+
+/** The registry with each tool's schemas erased, for hosts that serve tools by name. */
+export const tools: readonly AnyTool[] = typedTools

@@ -54,7 +54,7 @@ describe('exported function schemas', () => {
     const exported = exportFunctions(await currentManifest(), format)
     expect(exported.tools).toHaveLength(tools.length)
     const first = exported.tools[0] ?? {}
-    const parameters = format === 'openai' ? (first.function as Record<string, unknown>).parameters : first.input_schema
+    const parameters = format === 'openai' ? (first.function as Record<string, unknown>).parameters : format === 'langchain' ? first.schema : first.input_schema
     expect((parameters as Record<string, unknown>).type).toBe('object')
     if (format !== 'json-schema') expect(parameters).not.toHaveProperty('$schema')
   })

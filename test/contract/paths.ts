@@ -2,7 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { loadWorkspace } from '../../src/config/load.js'
 import { runtimeEnvFrom } from '../../src/config/workspace.js'
-import type { ErrorObject } from '../../src/errors.js'
+import { MkError, toErrorObject, type ErrorObject } from '../../src/errors.js'
+import type { Mk } from '../../src/hosts/library/index.js'
+import { methodName } from '../../src/hosts/library/method-name.js'
 import { Resources } from '../../src/tools/context.js'
 import type { AnyTool } from '../../src/tools/define.js'
 import { dispatch } from '../../src/tools/dispatcher.js'
@@ -11,7 +13,7 @@ import { toolRoutePath } from '../../src/tools/generate/http-routes.js'
 import { mkBin, parseJson, runMk } from '../helpers/mk.js'
 import { startServe } from '../helpers/serve.js'
 
-/** What one call gave, in a form the four paths can be compared in. */
+/** What one call gave, in a form the paths can be compared in. */
 export type CallResponse = { ok: true; output: unknown } | { ok: false; error: ErrorObject }
 
 export interface Place {
@@ -64,12 +66,24 @@ export async function connectMcp(place: Place, args: readonly string[] = [], env
   }
 }
 
+/** Path 4: the in-process library, through the tool's camelCase method. */
+export async function callLibrary(mk: Mk, toolName: string, input: unknown): Promise<CallResponse> {
+  const method = (mk as unknown as Record<string, (input: unknown) => Promise<unknown>>)[methodName(toolName)]
+  if (method === undefined) throw new Error(`the library has no method for ${toolName}`)
+  try {
+    return { ok: true, output: await method(input) }
+  } catch (error) {
+    if (error instanceof MkError) return { ok: false, error: toErrorObject(error) }
+    throw error
+  }
+}
+
 export interface HttpConnection {
   call(toolName: string, input: Record<string, unknown>): Promise<CallResponse & { status: number }>
   close(): Promise<void>
 }
 
-/** Path 4: the built `mk serve` on 127.0.0.1, called with fetch. */
+/** Path 5: the built `mk serve` on 127.0.0.1, called with fetch. */
 export async function connectHttp(place: Place): Promise<HttpConnection> {
   const server = await startServe({ cwd: place.root, env: { MK_HOME: place.mkHome } })
   return {

@@ -6,7 +6,8 @@ import { Resources } from '../../src/tools/context.js'
 import { tools } from '../../src/tools/registry.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 import { invalidCases } from './invalid-cases.js'
-import { callCli, callDispatcher, connectHttp, connectMcp, type CallResponse, type HttpConnection, type McpConnection } from './paths.js'
+import { openMk, type Mk } from '../../src/hosts/library/index.js'
+import { callCli, callDispatcher, callLibrary, connectHttp, connectMcp, type CallResponse, type HttpConnection, type McpConnection } from './paths.js'
 
 /*
  * Needs the built CLI (`npm run build`). Golden fixtures live in test/contract/golden/<name>/:
@@ -62,12 +63,19 @@ async function freshCopy(name: string): Promise<TempWorkspace> {
 }
 
 describe.each(goldenNames)('golden %s', (name) => {
-  it('gives the same responses through the dispatcher, the CLI (--json), an MCP client and HTTP (mk serve)', async () => {
+  it('gives the same responses through the dispatcher, the CLI (--json), an MCP client, the library and HTTP (mk serve)', async () => {
     const golden = JSON.parse(await readFile(`${goldenDirectory}${name}/calls.json`, 'utf8')) as Golden
     const keys = new Set(golden.mask ?? [])
-    const places = { dispatcher: await freshCopy(name), cli: await freshCopy(name), mcp: await freshCopy(name), http: await freshCopy(name) }
+    const places = {
+      dispatcher: await freshCopy(name),
+      cli: await freshCopy(name),
+      mcp: await freshCopy(name),
+      library: await freshCopy(name),
+      http: await freshCopy(name),
+    }
     const resources = new Resources()
     const mcp = await connectMcp(places.mcp)
+    const library = await openMk({ cwd: places.library.root, env: { MK_HOME: places.library.mkHome } })
     const http = await connectHttp(places.http)
     try {
       for (const call of golden.calls) {
@@ -77,19 +85,23 @@ describe.each(goldenNames)('golden %s', (name) => {
         const viaDispatcher = await callDispatcher(tool, call.input, places.dispatcher, resources)
         const viaCli = await callCli(call.tool, call.input, places.cli)
         const viaMcp = await mcp.call(call.tool, call.input)
+        const viaLibrary = await callLibrary(library, call.tool, call.input)
         const viaHttp = await http.call(call.tool, call.input)
         expectGolden(viaDispatcher, call, 'dispatcher', keys)
         expectGolden(viaCli, call, 'cli', keys)
         expectGolden(viaMcp, call, 'mcp', keys)
+        expectGolden(viaLibrary, call, 'library', keys)
         expectGolden(viaHttp, call, 'http', keys)
         expect(viaCli.exitCode, `cli exit code: ${call.title}`).toBe('output' in call.expect ? (call.expect.exitCode ?? 0) : 2)
         const reference = comparable(viaDispatcher, places.dispatcher.root, keys)
         expect(comparable(viaCli, places.cli.root, keys), `cli agrees with the dispatcher: ${call.title}`).toEqual(reference)
         expect(comparable(viaMcp, places.mcp.root, keys), `mcp agrees with the dispatcher: ${call.title}`).toEqual(reference)
+        expect(comparable(viaLibrary, places.library.root, keys), `the library agrees with the dispatcher: ${call.title}`).toEqual(reference)
         expect(comparable(viaHttp, places.http.root, keys), `http agrees with the dispatcher: ${call.title}`).toEqual(reference)
       }
     } finally {
       await mcp.close()
+      await library.close()
       await http.close()
       await resources.closeAll()
       for (const place of Object.values(places)) await place.cleanup()
@@ -100,16 +112,19 @@ describe.each(goldenNames)('golden %s', (name) => {
 describe('invalid input on every path', () => {
   let workspace: TempWorkspace
   let mcp: McpConnection
+  let library: Mk
   let http: HttpConnection
 
   beforeAll(async () => {
     workspace = await makeWorkspace()
     mcp = await connectMcp(workspace)
+    library = await openMk({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     http = await connectHttp(workspace)
   })
 
   afterAll(async () => {
     await mcp.close()
+    await library.close()
     await http.close()
     await workspace.cleanup()
   })
@@ -122,6 +137,7 @@ describe('invalid input on every path', () => {
       dispatcher: await callDispatcher(tool, invalid.input, workspace),
       cli: await callCli(tool.name, invalid.input, workspace),
       mcp: await mcp.call(tool.name, invalid.input),
+      library: await callLibrary(library, tool.name, invalid.input),
       http: await http.call(tool.name, invalid.input),
     }
     for (const [path, response] of Object.entries(responses)) {

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const repository = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -19,24 +19,39 @@ function sizeOf(path: string): number {
 
 // Issue 12: the packed tarball installs with npm into a scratch project, with no environment
 // variable, and runs there as a user runs it.
+// Issue 17: the same install is imported as a library, from JavaScript and from a TypeScript compiler.
 describe('the packed package', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'mk-install-'))
+  const project = join(scratch, 'project')
   afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-  it('installs from its tarball and runs mk --help, init, knowledge check and memory add/search', () => {
+  // Packed and installed once for both tests: a minute of npm.
+  beforeAll(() => {
     const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch, '--json'], repository)
     expect(packed.status, packed.stderr).toBe(0)
     const [{ filename, files }] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }]
     const shipped = files.map((file) => file.path)
-    expect(shipped).toEqual(expect.arrayContaining(['LICENSE', '.mkrc.example', 'bin/run.js', 'dist/bundle/mk.cjs', 'oclif.manifest.json']))
+    expect(shipped).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        '.mkrc.example',
+        'bin/run.js',
+        'dist/bundle/mk.cjs',
+        'oclif.manifest.json',
+        'dist/library/index.js',
+        'dist/library/index.d.ts',
+      ]),
+    )
     expect(shipped.filter((path) => /(^|\/)(test|bench|scripts)\//.test(path))).toEqual([])
 
-    const project = join(scratch, 'project')
     run('mkdir', ['-p', project], scratch)
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', private: true }))
     // The variables the CI script sets for this repository's own install are not a user's.
     const installed = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(scratch, filename)], project, { ONNXRUNTIME_NODE_INSTALL: '' })
     expect(installed.status, installed.stderr).toBe(0)
+  }, 900_000)
+
+  it('installs from its tarball and runs mk --help, init, knowledge check and memory add/search', () => {
     const megabytes = sizeOf(join(project, 'node_modules')) / 1e6
     console.log(`installed size: ${megabytes.toFixed(0)} MB`)
     expect(readdirSync(join(project, 'node_modules'))).not.toContain('onnxruntime-node')
@@ -53,4 +68,95 @@ describe('the packed package', () => {
     expect(found.status, found.stderr).toBe(0)
     expect((JSON.parse(found.stdout) as { results: { content: string }[] }).results[0]?.content).toBe('We store everything in Postgres 15')
   }, 900_000)
+
+  it('is imported as a typed library: openMk, memoryAdd, memorySearch, knowledgeQuery, and an MkError with its code', () => {
+    const repo = join(scratch, 'library-repo')
+    mkdirSync(join(repo, 'knowledge', 'adr'), { recursive: true })
+    writeFileSync(join(repo, 'knowledge', 'adr', 'adr-0001-queue.md'), queueDecision)
+    expect(run('git', ['init', '-q'], repo).status).toBe(0)
+    writeFileSync(join(project, 'use-library.mjs'), libraryScript)
+    const used = run(process.execPath, ['use-library.mjs', repo], project, { MK_HOME: join(scratch, 'library-home') })
+    expect(used.status, used.stderr).toBe(0)
+    expect(JSON.parse(used.stdout)).toEqual({
+      added: true,
+      foundFirst: 'Webhook deliveries are retried three times with backoff',
+      knowledgeFirst: 'adr-0001-queue',
+      errorIsMkError: true,
+      errorCode: 'INVALID_INPUT',
+    })
+
+    // The declarations stand alone (no zod, no mk source) and are precise: each @ts-expect-error must find an error.
+    writeFileSync(join(project, 'typed.mts'), typedScript)
+    const compiler = join(repository, 'node_modules', 'typescript', 'bin', 'tsc')
+    const typeRoots = join(repository, 'node_modules', '@types')
+    const checked = run(
+      process.execPath,
+      [
+        compiler,
+        '--noEmit',
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--typeRoots',
+        typeRoots,
+        '--types',
+        'node',
+        'typed.mts',
+      ],
+      project,
+    )
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0)
+  }, 300_000)
 })
+
+const queueDecision = `---
+id: adr-0001-queue
+type: adr
+title: Webhooks go through a durable queue
+status: accepted
+date: 2026-11-25
+summary: Outgoing webhooks are queued in a durable queue so a slow receiver never blocks a request.
+---
+# Webhooks go through a durable queue
+
+Outgoing webhooks are queued, never sent inside the request.
+`
+
+const libraryScript = `import { openMk, MkError } from 'mk-knowledge'
+
+const mk = await openMk({ cwd: process.argv[2] })
+try {
+  const added = await mk.memoryAdd({ content: 'Webhook deliveries are retried three times with backoff', layer: 'project' })
+  const found = await mk.memorySearch({ query: 'how often are webhooks retried' })
+  const knowledge = await mk.knowledgeQuery({ text: 'durable queue for webhooks' })
+  const failure = await mk.memorySearch({ query: 7 }).catch((error) => error)
+  process.stdout.write(JSON.stringify({
+    added: found.results.some((result) => result.memoryId === added.memoryId),
+    foundFirst: found.results[0]?.content,
+    knowledgeFirst: knowledge.items[0]?.id,
+    errorIsMkError: failure instanceof MkError,
+    errorCode: failure.code,
+  }))
+} finally {
+  await mk.close()
+}
+`
+
+const typedScript = `import { openMk, MkError, type Mk } from 'mk-knowledge'
+
+const mk: Mk = await openMk({ cwd: '.', env: { MK_HOME: '/tmp/unused' } })
+const found = await mk.memorySearch({ query: 'retries', limit: 3 })
+const first: string | undefined = found.results[0]?.memoryId
+// @ts-expect-error memory_search needs a query
+await mk.memorySearch({ limit: 3 })
+// @ts-expect-error a search result has memoryId, not id
+console.log(found.results[0]?.id)
+const items: { id: string; title: string }[] = (await mk.knowledgeQuery({ text: 'queue' })).items
+const code: MkError['code'] = new MkError('NOT_FOUND', 'none').code
+await mk.close()
+console.log(first, items, code)
+`

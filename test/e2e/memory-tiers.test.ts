@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -37,6 +38,8 @@ async function memoryAged(content: string, daysAgo: number): Promise<string> {
   await writeFile(join(ws.root, 'knowledge', 'memory', `${id}.md`), formatMemory(record))
   return id
 }
+
+const tableLines = (text: string) => text.split('\n').filter((line) => line !== '' && !line.startsWith('#'))
 
 interface Maintained {
   scanned: number
@@ -83,9 +86,14 @@ describe('tiers, activation, decay and rehydration', () => {
   })
 
   it('applies the moves, loses nothing, and default recall leaves cold and archived memories out', async () => {
+    const before = await readFile(join(ws.root, 'knowledge', 'memory', `${ids.idle50}.md`), 'utf8')
     const applied = parseJson<Maintained>(await mk(['memory', 'maintain', '--apply', '--json']))
     expect(applied.moves).toHaveLength(4)
-    expect(await readFile(join(ws.root, 'knowledge', 'memory', `${ids.idle50}.md`), 'utf8')).toMatch(/^tier: archive$/m)
+    // One table changes; the memories stay as they were written.
+    expect(await readFile(join(ws.root, 'knowledge', 'memory', `${ids.idle50}.md`), 'utf8')).toBe(before)
+    expect(tableLines(await readFile(join(ws.root, 'knowledge', 'memory', '.tiers'), 'utf8'))).toEqual(
+      [`${ids.idle15} warm`, `${ids.idle25} cold`, `${ids.idle50} archive`, `${ids.bad} cold`].sort(),
+    )
     expect((await readdir(join(ws.root, 'knowledge', 'memory'))).filter((name) => name.endsWith('.md'))).toHaveLength(6)
     const found = (args: string[]) =>
       mk(['memory', 'search', 'legacy queue RabbitMQ office Leeds billing cron', ...args, '--json']).then((run) =>
@@ -115,13 +123,34 @@ describe('tiers, activation, decay and rehydration', () => {
     )
     expect(result).toMatchObject({ moved: [ids.idle50], noop: [ids.fresh], missing: ['mem_01JAAAAAAAAAAAAAAAAAAAAAAA'] })
     const file = await readFile(join(ws.root, 'knowledge', 'memory', `${ids.idle50}.md`), 'utf8')
-    expect(file).toMatch(/^tier: warm$/m)
+    expect(tableLines(await readFile(join(ws.root, 'knowledge', 'memory', '.tiers'), 'utf8'))).toContain(`${ids.idle50} warm`)
     expect(file).toMatch(/^last_rehydrated_from: archive$/m)
     expect(file).toMatch(/^last_rehydrated_reason: office move$/m)
     const found = parseJson<{ results: { memoryId: string }[] }>(await mk(['memory', 'search', 'first office Leeds', '--json']))
     expect(found.results.map((entry) => entry.memoryId)).toContain(ids.idle50)
     // Rehydration restarts the clock: the next maintain leaves it where it was put.
     expect(parseJson<Maintained>(await mk(['memory', 'maintain', '--json'])).moves).toEqual([])
+  })
+
+  it('follows a tier table changed by another hand (a revert, a pull) without being told', async () => {
+    const table = join(ws.root, 'knowledge', 'memory', '.tiers')
+    const lines = tableLines(await readFile(table, 'utf8')).filter((line) => !line.startsWith(ids.idle25 ?? '-') && !line.startsWith(ids.idle15 ?? '-'))
+    await writeFile(table, [...lines, `${ids.idle15} archive`].join('\n') + '\n')
+    const found = parseJson<{ results: { memoryId: string }[] }>(await mk(['memory', 'search', 'legacy queue RabbitMQ billing cron', '--json']))
+    // idle25 is no longer listed and its file names no tier: hot again. idle15 is archived now.
+    expect(found.results.map((entry) => entry.memoryId)).toEqual([ids.idle25])
+  })
+
+  it('reads the tier line of a file written before the tier table, and a rehydration moves it to the table', async () => {
+    const id = await memoryAged('The pager rota is weekly', 1)
+    const file = join(ws.root, 'knowledge', 'memory', `${id}.md`)
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^lane: /m, 'tier: cold\nlane: '))
+    expect(parseJson(await mk(['memory', 'show', id, '--json']))).toMatchObject({ tier: 'cold' })
+    await mk(['memory', 'rehydrate', id, '--to', 'hot', '--json'])
+    expect(await readFile(file, 'utf8')).not.toMatch(/^tier:/m)
+    expect(parseJson(await mk(['memory', 'show', id, '--json']))).toMatchObject({ tier: 'hot' })
+    const found = parseJson<{ results: { memoryId: string }[] }>(await mk(['memory', 'search', 'pager rota weekly', '--json']))
+    expect(found.results.map((entry) => entry.memoryId)).toEqual([id])
   })
 
   it('commits private-layer moves to the MK_HOME history in one commit', async () => {
@@ -134,6 +163,20 @@ describe('tiers, activation, decay and rehydration', () => {
     const applied = parseJson<Maintained>(await mk(['memory', 'maintain', '--apply', '--layer', 'user', '--json']))
     expect(applied.moves.map((move) => move.to)).toEqual(['archive'])
     expect(applied.commits).toHaveLength(1)
+    const changed = execFileSync('git', ['-C', ws.mkHome, 'show', '--name-only', '--format=', applied.commits[0] ?? ''], { encoding: 'utf8' })
+    expect(changed.trim().split('\n')).toEqual(['memory/user/.tiers'])
+  })
+
+  it('lint names a tier-table line a bad merge left behind, with its line', async () => {
+    const table = join(ws.root, 'knowledge', 'memory', '.tiers')
+    const text = await readFile(table, 'utf8')
+    await writeFile(table, `${text}<<<<<<< HEAD\n`)
+    const lint = await mk(['knowledge', 'lint', '--json'])
+    expect(lint.exitCode).toBe(2)
+    expect(parseJson<{ problems: unknown[] }>(lint).problems).toEqual([
+      expect.objectContaining({ file: 'knowledge/memory/.tiers', line: text.split('\n').length, code: 'invalid-tier-line' }),
+    ])
+    await writeFile(table, text)
   })
 
   it('rejects bad input, exit 2', async () => {

@@ -8,6 +8,7 @@ const exportFileNames: Record<ExportFormat, string> = {
   openai: 'openai.tools.json',
   anthropic: 'anthropic.tools.json',
   'json-schema': 'tools.schema.json',
+  langchain: 'langchain.tools.json',
 }
 
 /** Every generated file of `llm-tooling/`, by name, with its exact text. */

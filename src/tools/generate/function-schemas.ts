@@ -1,7 +1,7 @@
 import { withoutDialect } from './json-schema.js'
 import type { ManifestTool, ToolManifest } from './manifest-schema.js'
 
-export const exportFormats = ['openai', 'anthropic', 'json-schema'] as const
+export const exportFormats = ['openai', 'anthropic', 'json-schema', 'langchain'] as const
 export type ExportFormat = (typeof exportFormats)[number]
 
 /*
@@ -21,7 +21,17 @@ function jsonSchema(tool: ManifestTool): Record<string, unknown> {
   return { name: tool.name, title: tool.title, description: tool.description, input_schema: tool.input_schema, output_schema: tool.output_schema }
 }
 
-const renderers: Record<ExportFormat, (tool: ManifestTool) => Record<string, unknown>> = { openai, anthropic, 'json-schema': jsonSchema }
+/*
+ * The fields LangChain's tool() and DynamicStructuredTool take, besides the
+ * function: `schema` may be a JSON Schema instead of a zod schema (LangChain.js
+ * validates calls against it; Python's StructuredTool takes it as args_schema).
+ * `tools.map((definition) => tool((input) => mk.call(definition.name, input), definition))`.
+ */
+function langchain(tool: ManifestTool): Record<string, unknown> {
+  return { name: tool.name, description: tool.description, schema: withoutDialect(tool.input_schema) }
+}
+
+const renderers: Record<ExportFormat, (tool: ManifestTool) => Record<string, unknown>> = { openai, anthropic, 'json-schema': jsonSchema, langchain }
 
 /** Tool definitions in the shape each API takes: paste `tools` into the request. */
 export function exportFunctions(manifest: ToolManifest, format: ExportFormat): { tools: Record<string, unknown>[] } {

@@ -1,6 +1,7 @@
 import { errorCodes } from '../../errors.js'
 import { tiers } from '../define.js'
 import { errorGuide } from './error-guide.js'
+import { exportFormats } from './function-schemas.js'
 import type { ManifestTool, ToolManifest } from './manifest-schema.js'
 import { summarizeFields, type FieldSummary } from './schema-summary.js'
 import { tierPolicies } from './tier-policy.js'
@@ -106,7 +107,7 @@ const howToCall = `Three equivalent ways; every tool takes and returns the same 
 
 - **MCP** (preferred for agents): the client starts \`mk mcp\` (stdio). Tools are listed with input and output JSON Schemas and annotations (readOnlyHint, destructiveHint, idempotentHint). A result carries the output as \`structuredContent\` and a human rendering as text. \`mk mcp --print-config\` prints the configuration snippet for common clients.
 - **CLI**: \`mk tools call <tool> --input '<json>' --json\` prints the output JSON on stdout (or the error object). Exit code 0 ok, 1 the tool ran and found blocking problems (a failed check), 2 any error. The per-topic commands (\`mk knowledge list\`, ...) take flags instead of JSON; \`mk <topic> --help\` lists them.
-- **Function calling**: \`mk tools export --format openai|anthropic|json-schema\` prints the definitions to pass to a model API; execute each call with one of the two ways above.`
+- **Function calling**: \`mk tools export --format ${exportFormats.join('|')}\` prints the definitions to pass to a model API; execute each call with one of the two ways above.`
 
 function errorSection(): string {
   return [

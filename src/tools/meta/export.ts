@@ -6,7 +6,7 @@ export const toolsExport = defineTool({
   name: 'tools_export',
   title: 'Export function schemas',
   description:
-    'Print every mk tool as a function definition for a model API: openai (Chat Completions `tools`), anthropic (Messages `tools`) or json-schema (name, description, input and output JSON Schemas).',
+    'Print every mk tool as a function definition for a model API: openai (Chat Completions `tools`), anthropic (Messages `tools`), json-schema (name, description, input and output JSON Schemas) or langchain (name, description and a JSON Schema `schema`, as the LangChain tool() function and DynamicStructuredTool take).',
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({

@@ -96,6 +96,11 @@ describe('pieces', () => {
     expect(strongestKeyword('It is NOT RECOMMENDED')).toEqual({ keyword: 'NOT RECOMMENDED', severity: 'SHOULD' })
     expect(strongestKeyword('you must use lower case')).toBeUndefined()
   })
+  it('does not read a keyword named in quotes or code as one used', () => {
+    const boilerplate = 'The key words "MUST", "MUST NOT", “SHOULD”, `MAY` and \'OPTIONAL\' in this document are to be interpreted as described in BCP 14.'
+    expect(strongestKeyword(boilerplate)).toBeUndefined()
+    expect(strongestKeyword('Writers MUST NOT use "MAY" for requirements')).toEqual({ keyword: 'MUST NOT', severity: 'MUST' })
+  })
   it('makes anchors and sentences', () => {
     expect(headingAnchor('Input validation & PII (v2)')).toBe('input-validation-pii-v2')
     expect(sentences('One MUST. Two e.g. three SHOULD! 4 MAY?')).toEqual(['One MUST.', 'Two e.g. three SHOULD!', '4 MAY?'])

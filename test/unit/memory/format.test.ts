@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMemory, MemoryFormatError, parseMemory, withTier } from '../../../src/memory/format.js'
+import { formatMemory, MemoryFormatError, parseMemory } from '../../../src/memory/format.js'
 import type { MemoryRecord } from '../../../src/memory/model.js'
 
 const record: MemoryRecord = {
@@ -24,12 +24,18 @@ const record: MemoryRecord = {
 }
 
 describe('memory files', () => {
-  it('round-trips every field, content with a markdown rule included', () => {
-    expect(parseMemory(formatMemory(record))).toEqual(record)
+  it('round-trips every field but the tier, content with a markdown rule included', () => {
+    expect(parseMemory(formatMemory(record))).toEqual({ ...record, tier: 'hot' })
+  })
+
+  it('leaves the tier to the folder tier table, and still reads the tier line of a file written before it', () => {
+    expect(formatMemory(record)).not.toMatch(/^tier:/m)
+    const older = formatMemory(record).replace(/^lane: /m, 'tier: cold\nlane: ')
+    expect(parseMemory(older).tier).toBe('cold')
   })
 
   it('round-trips values YAML would otherwise read as booleans, numbers or dates', () => {
-    const tricky = { ...record, tags: ['yes', 'no', 'on', '1.0', '2026-01-01', 'null'], owner: 'true', metadata: { n: 'y' } }
+    const tricky = { ...record, tier: 'hot' as const, tags: ['yes', 'no', 'on', '1.0', '2026-01-01', 'null'], owner: 'true', metadata: { n: 'y' } }
     expect(parseMemory(formatMemory(tricky))).toEqual(tricky)
   })
 
@@ -48,15 +54,5 @@ describe('memory files', () => {
   ])('rejects %s with a message saying what is wrong', (_name, text, message) => {
     expect(() => parseMemory(text)).toThrow(MemoryFormatError)
     expect(() => parseMemory(text)).toThrow(message)
-  })
-})
-
-describe('withTier', () => {
-  it('sets, replaces and removes the tier line, leaving the rest as it was', () => {
-    const text = formatMemory({ ...record, tier: undefined, lastRehydrated: undefined })
-    const cold = withTier(text, 'cold')
-    expect(parseMemory(cold)).toEqual({ ...record, tier: 'cold', lastRehydrated: undefined })
-    expect(parseMemory(withTier(cold, 'archive')).tier).toBe('archive')
-    expect(withTier(cold, 'hot')).toBe(text)
   })
 })
