@@ -121,7 +121,12 @@ describe('local acceleration through mk serve --socket', () => {
       ['rules', 'directives', 'add a database', '--json'],
     ]
     const before = await Promise.all(commands.map((command) => runMk(command, { cwd: local?.root ?? '', env })))
-    server = await startServe({ cwd: local.root, args: ['--socket', '.mk/serve.sock'], env: { MK_HOME: local.mkHome } })
+    // A team-server setting in the environment must not lock the CLI out of its own socket.
+    server = await startServe({
+      cwd: local.root,
+      args: ['--socket', '.mk/serve.sock'],
+      env: { MK_HOME: local.mkHome, MK_AUTH_MODE: 'api_key', MK_API_KEYS_JSON: '{"k":{"tenant_id":"t"}}' },
+    })
     expect(server.url).toBe(`unix:${join(local.root, '.mk', 'serve.sock')}`)
     for (const [index, command] of commands.entries()) {
       const viaSocket = await runMk(command, { cwd: local.root, env })

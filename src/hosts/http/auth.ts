@@ -44,10 +44,13 @@ function missingCredential(mode: AuthMode): MkError {
   return new MkError('UNAUTHORIZED', `this server needs ${wanted}`, { details: { hint: `auth mode ${mode}` } })
 }
 
+/** Nobody is asked for a credential: auth off, and the local socket, whose file mode (0600) already admits only its user. */
+export const noAuthentication: Authenticator = { mode: 'off', identify: () => Promise.resolve(undefined) }
+
 /** The authenticator MK_AUTH_MODE asks for; keys and secrets are read once, at start, and a bad setting stops the start. */
 export async function createAuthenticator(env: NodeJS.ProcessEnv): Promise<Authenticator> {
   const mode = authModeFrom(env)
-  if (mode === 'off') return { mode, identify: () => Promise.resolve(undefined) }
+  if (mode === 'off') return noAuthentication
   const keys: ApiKeys | undefined = mode === 'jwt' ? undefined : await loadApiKeys(env)
   const jwt = mode === 'api_key' ? undefined : jwtSettings(env)
   return {

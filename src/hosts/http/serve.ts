@@ -13,7 +13,7 @@ import { readPackageInfo } from '../../tools/generate/project.js'
 import { toolsForProfile, type McpProfile } from '../../tools/meta/profiles.js'
 import { registeredTools } from '../../tools/meta/registered.js'
 import { createHttpApp } from './app.js'
-import { createAuthenticator, type AuthMode } from './auth.js'
+import { createAuthenticator, noAuthentication, type AuthMode } from './auth.js'
 import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultTenant } from './tenants.js'
@@ -49,7 +49,8 @@ function isLoopback(host: string): boolean {
 
 /** `mk serve`: every tool of the profile over HTTP, until SIGTERM or SIGINT. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const auth = await createAuthenticator(options.env)
+  // On the socket, its file mode is the authentication: MK_AUTH_MODE (set for a team server) must not lock out its own user's CLI.
+  const auth = options.socket === undefined ? await createAuthenticator(options.env) : noAuthentication
   if (auth.mode === 'off' && options.socket === undefined && !isLoopback(options.host) && !options.insecure) {
     throw new MkError('INVALID_INPUT', `refusing to serve ${options.host} with auth off: anyone who can reach it could read and change every tenant's data`, {
       details: { hint: 'set MK_AUTH_MODE=api_key (with MK_API_KEYS_JSON or MK_API_KEYS_FILE) or jwt, bind to 127.0.0.1, or pass --insecure' },
