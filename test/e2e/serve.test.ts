@@ -81,6 +81,16 @@ describe('mk serve', () => {
     const notJson = await fetch(`${server.url}/v1/tools/memory_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{query' })
     expect(notJson.status).toBe(400)
     expect(await notJson.json()).toMatchObject({ errorCode: 'INVALID_INPUT' })
+    const tooLarge = await server.post('/v1/tools/memory_search', { query: 'x'.repeat(5 * 1024 * 1024) })
+    expect(tooLarge.status).toBe(413)
+    expect(tooLarge.body).toMatchObject({ errorCode: 'INVALID_INPUT' })
+    const notJsonType = await fetch(`${server.url}/v1/tools/memory_search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: '<query/>',
+    })
+    expect(notJsonType.status).toBe(415)
+    expect(await notJsonType.json()).toMatchObject({ errorCode: 'INVALID_INPUT' })
     const array = await server.post('/v1/tools/memory_search', [1])
     expect(array.body).toMatchObject({ errorCode: 'INVALID_INPUT', message: expect.stringContaining('JSON object') })
     const missing = await server.post('/v1/tools/memory_show', { memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3' })

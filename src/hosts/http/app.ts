@@ -61,8 +61,8 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
-function sendError(reply: FastifyReply, error: ErrorObject): FastifyReply {
-  const status = httpStatusByCode[error.errorCode]
+/** The standard error object with the status of its code; `status` only where HTTP has a more exact one (413, 415). */
+function sendError(reply: FastifyReply, error: ErrorObject, status = httpStatusByCode[error.errorCode]): FastifyReply {
   const retryAfter = error.details?.retry_after_s
   if (status === 429 && typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter))
   return reply.code(status).type('application/json; charset=utf-8').send(error)
@@ -133,9 +133,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
           ? toErrorObject(new MkError('INVALID_INPUT', thrown.message, { details: { field: '(body)' } }))
           : toErrorObject(new MkError('INTERNAL_ERROR', 'the server failed to handle the request'))
     factsOf(request).errorCode = error.errorCode
-    const sent = sendError(reply, error)
-    if (thrown.statusCode === 413 || thrown.statusCode === 415) void sent.code(thrown.statusCode)
-    return sent
+    return sendError(reply, error, thrown.statusCode === 413 || thrown.statusCode === 415 ? thrown.statusCode : undefined)
   })
 
   app.setNotFoundHandler(async (request, reply) => {
