@@ -10,27 +10,27 @@ import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 /* MK_REMOTE: the same commands run locally and through a built `mk serve` must print the same and exit the same. */
 
 const files = {
-  'knowledge/adr/adr-0001-use-postgresql.md': `---
+  'knowledge/adr/adr-0001-use-date-fns.md': `---
 type: adr
-title: Use PostgreSQL for relational data
+title: Dates are handled with date-fns
 status: accepted
 severity: block
 constraints:
-  - id: no-mysql
+  - id: no-moment
     operator: must_not_use
     target: dependency
-    pattern: "^mysql2?$"
-    message: Use PostgreSQL, not MySQL.
+    pattern: "^moment$"
+    message: moment is in maintenance mode; use date-fns.
 ---
-# Use PostgreSQL for relational data
+# Dates are handled with date-fns
 `,
-  'package.json': JSON.stringify({ name: 'app', dependencies: { mysql2: '^3.0.0' } }),
+  'package.json': JSON.stringify({ name: 'app', dependencies: { moment: '^2.30.0' } }),
 }
 
 const commandTable: readonly (readonly string[])[] = [
   ['knowledge', 'list'],
   ['knowledge', 'list', '--json'],
-  ['knowledge', 'show', 'adr-0001-use-postgresql', '--json'],
+  ['knowledge', 'show', 'adr-0001-use-date-fns', '--json'],
   ['knowledge', 'show', 'adr-0404-missing', '--json'],
   ['knowledge', 'check', '--json'],
   ['memory', 'add', 'Orders live in Postgres', '--layer', 'project', '--tag', 'db', '--json'],
@@ -117,7 +117,7 @@ describe('local acceleration through mk serve --socket', () => {
     expect((await runMk(['memory', 'add', 'Orders live in Postgres', '--layer', 'project'], { cwd: local.root, env })).exitCode).toBe(0)
     const commands = [
       ['memory', 'search', 'where do orders live', '--json'],
-      ['knowledge', 'query', 'which database', '--json'],
+      ['knowledge', 'query', 'which date library', '--json'],
       ['rules', 'directives', 'add a database', '--json'],
     ]
     const before = await Promise.all(commands.map((command) => runMk(command, { cwd: local?.root ?? '', env })))
