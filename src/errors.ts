@@ -9,6 +9,7 @@ export const errorCodes = [
   'PROVIDER_ERROR',
   'INTERNAL_ERROR',
   'NO_TOOLS_ALLOWED',
+  'UNAVAILABLE',
 ] as const
 
 export type ErrorCode = (typeof errorCodes)[number]
@@ -22,7 +23,7 @@ export interface ErrorObject {
   retryable: boolean
 }
 
-const retryableByDefault: ReadonlySet<ErrorCode> = new Set(['TIMEOUT', 'RATE_LIMITED', 'PROVIDER_ERROR'])
+const retryableByDefault: ReadonlySet<ErrorCode> = new Set(['TIMEOUT', 'RATE_LIMITED', 'PROVIDER_ERROR', 'UNAVAILABLE'])
 
 /** An expected failure with a code. Anything else thrown is an INTERNAL_ERROR. */
 export class MkError extends Error {

@@ -11,6 +11,8 @@ import { benchRulesSelect } from './rules-select.js'
 import { benchStartup } from './startup.js'
 import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
+import { benchServe } from './serve.js'
+import { benchServeDurability } from './serve-durability.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -25,6 +27,8 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'rules-select': benchRulesSelect,
   mcp: benchMcp,
   'mcp-search': benchMcpSearch,
+  serve: benchServe,
+  'serve-durability': benchServeDurability,
   library: benchLibrary,
 }
 

@@ -7,7 +7,8 @@ import { runtimeEnvFrom } from '../config/workspace.js'
 import { toErrorObject, MkError, type ErrorObject } from '../errors.js'
 import { Resources, type ProgressEvent } from '../tools/context.js'
 import type { AnyTool } from '../tools/define.js'
-import { dispatch } from '../tools/dispatcher.js'
+import { dispatch, type CallerContext, type DispatchOutcome } from '../tools/dispatcher.js'
+import { callRemoteTool, callSocketTool, localSocketPath, remoteServerFrom, type RemoteServer } from '../hosts/http/remote.js'
 import { plainStyle } from '../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
 import { terminalStyle } from './style.js'
@@ -49,18 +50,21 @@ export abstract class MkCommand extends Command {
     const warn = (message: string): void => writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
     const resources = new Resources()
     try {
-      const workspace = await loadWorkspace({ cwd: flags.cwd ?? process.cwd(), env: process.env })
-      const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true
-      const outcome = await dispatch(tool, dropUndefined(input), {
-        workspace,
-        runtime: runtimeEnvFrom(process.env),
-        style,
-        resources,
-        warn,
-        displayOnly: !flags.json,
-        ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
-        ...(options.yes === true ? { approve: async () => true } : interactive ? { approve: askOnTerminal } : {}),
-      })
+      const call = dropUndefined(input)
+      const remote = remoteServerFrom(process.env)
+      const outcome =
+        remote === undefined
+          ? await runHere(tool, call, {
+              workspace: await loadWorkspace({ cwd: flags.cwd ?? process.cwd(), env: process.env }),
+              runtime: runtimeEnvFrom(process.env),
+              style,
+              resources,
+              warn,
+              displayOnly: !flags.json,
+              ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
+              ...(options.yes === true ? { approve: async () => true } : interactive() ? { approve: askOnTerminal } : {}),
+            })
+          : await runRemotely(remote, tool, call, warn)
       // A machine format (SARIF, JSON) on failure: written as is, it is not text for a person.
       if (!outcome.ok && options.failureOutput !== undefined)
         terminal.stdout.write(`${await options.failureOutput(outcome.error)}
@@ -101,6 +105,35 @@ export abstract class MkCommand extends Command {
     }
     process.exitCode = 2
   }
+}
+
+/**
+ * Commands a terminal runs often and that answer faster from a warm server:
+ * when the workspace's `mk serve --socket .mk/serve.sock` runs, they call it.
+ */
+const acceleratedTools: ReadonlySet<string> = new Set(['memory_search', 'knowledge_query', 'rules_query_directives', 'rules_detect_context', 'rules_evaluate'])
+
+function interactive(): boolean {
+  return process.stdin.isTTY === true && process.stderr.isTTY === true
+}
+
+/** MK_REMOTE: the call runs in that mk server; its warnings are printed here as local ones are. */
+async function runRemotely(server: RemoteServer, tool: AnyTool, input: Record<string, unknown>, warn: (message: string) => void): Promise<DispatchOutcome> {
+  const outcome = await callRemoteTool(server, tool.name, input)
+  for (const message of outcome.warnings) warn(message)
+  return outcome
+}
+
+/** In this workspace: through its local `mk serve --socket` when one answers and the tool is worth it, else in this process. */
+async function runHere(tool: AnyTool, input: Record<string, unknown>, caller: CallerContext): Promise<DispatchOutcome> {
+  if (acceleratedTools.has(tool.name)) {
+    const viaSocket = await callSocketTool(localSocketPath(caller.workspace.stateDir), tool.name, input, caller.runtime)
+    if (viaSocket !== undefined) {
+      for (const message of viaSocket.warnings) caller.warn?.(message)
+      return viaSocket
+    }
+  }
+  return dispatch(tool, input, caller)
 }
 
 function dropUndefined(input: Record<string, unknown>): Record<string, unknown> {

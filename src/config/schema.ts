@@ -29,6 +29,13 @@ export const dependencyFields = ['dependencies', 'devDependencies', 'peerDepende
 /** What `check.failOn` and the failOn of knowledge_check accept. */
 export const failOnSeverities = ['block', 'warn'] as const
 
+const quotaRateSchema = z.strictObject({
+  rps: z.number().positive().describe('Calls per second, refilled continuously'),
+  burst: z.number().int().positive().describe('Calls allowed at once after a quiet spell'),
+})
+/** `mk serve` token buckets per tenant and class (recall: read-only tools, write: the others, debug: the debug channel); a class without an entry is not limited. */
+export const quotasSchema = z.strictObject({ recall: quotaRateSchema.optional(), write: quotaRateSchema.optional(), debug: quotaRateSchema.optional() })
+
 export const configSchema = z.strictObject({
   knowledge: z
     .strictObject({
@@ -111,6 +118,7 @@ export const configSchema = z.strictObject({
       layers: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
     })
     .prefault({}),
+  serve: z.strictObject({ quotas: quotasSchema.optional() }).prefault({}),
 })
 
 export type Config = z.output<typeof configSchema>

@@ -9,9 +9,11 @@ import { Resources } from '../../src/tools/context.js'
 import type { AnyTool } from '../../src/tools/define.js'
 import { dispatch } from '../../src/tools/dispatcher.js'
 import { plainStyle } from '../../src/style.js'
+import { toolRoutePath } from '../../src/tools/generate/http-routes.js'
 import { mkBin, parseJson, runMk } from '../helpers/mk.js'
+import { startServe } from '../helpers/serve.js'
 
-/** What one call gave, in a form the three paths can be compared in. */
+/** What one call gave, in a form the paths can be compared in. */
 export type CallResponse = { ok: true; output: unknown } | { ok: false; error: ErrorObject }
 
 export interface Place {
@@ -73,5 +75,24 @@ export async function callLibrary(mk: Mk, toolName: string, input: unknown): Pro
   } catch (error) {
     if (error instanceof MkError) return { ok: false, error: toErrorObject(error) }
     throw error
+  }
+}
+
+export interface HttpConnection {
+  call(toolName: string, input: Record<string, unknown>): Promise<CallResponse & { status: number }>
+  close(): Promise<void>
+}
+
+/** Path 5: the built `mk serve` on 127.0.0.1, called with fetch. */
+export async function connectHttp(place: Place): Promise<HttpConnection> {
+  const server = await startServe({ cwd: place.root, env: { MK_HOME: place.mkHome } })
+  return {
+    async call(toolName, input) {
+      const { status, body } = await server.post(toolRoutePath(toolName), input)
+      return status === 200 ? { ok: true, output: body, status } : { ok: false, error: body as unknown as ErrorObject, status }
+    },
+    close: async () => {
+      await server.stop()
+    },
   }
 }

@@ -7,7 +7,7 @@ import { tools } from '../../src/tools/registry.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 import { invalidCases } from './invalid-cases.js'
 import { openMk, type Mk } from '../../src/hosts/library/index.js'
-import { callCli, callDispatcher, callLibrary, connectMcp, type CallResponse, type McpConnection } from './paths.js'
+import { callCli, callDispatcher, callLibrary, connectHttp, connectMcp, type CallResponse, type HttpConnection, type McpConnection } from './paths.js'
 
 /*
  * Needs the built CLI (`npm run build`). Golden fixtures live in test/contract/golden/<name>/:
@@ -63,13 +63,20 @@ async function freshCopy(name: string): Promise<TempWorkspace> {
 }
 
 describe.each(goldenNames)('golden %s', (name) => {
-  it('gives the same responses through the dispatcher, the CLI (--json), an MCP client and the library', async () => {
+  it('gives the same responses through the dispatcher, the CLI (--json), an MCP client, the library and HTTP (mk serve)', async () => {
     const golden = JSON.parse(await readFile(`${goldenDirectory}${name}/calls.json`, 'utf8')) as Golden
     const keys = new Set(golden.mask ?? [])
-    const places = { dispatcher: await freshCopy(name), cli: await freshCopy(name), mcp: await freshCopy(name), library: await freshCopy(name) }
+    const places = {
+      dispatcher: await freshCopy(name),
+      cli: await freshCopy(name),
+      mcp: await freshCopy(name),
+      library: await freshCopy(name),
+      http: await freshCopy(name),
+    }
     const resources = new Resources()
     const mcp = await connectMcp(places.mcp)
     const library = await openMk({ cwd: places.library.root, env: { MK_HOME: places.library.mkHome } })
+    const http = await connectHttp(places.http)
     try {
       for (const call of golden.calls) {
         const tool = tools.find((candidate) => candidate.name === call.tool)
@@ -79,19 +86,23 @@ describe.each(goldenNames)('golden %s', (name) => {
         const viaCli = await callCli(call.tool, call.input, places.cli)
         const viaMcp = await mcp.call(call.tool, call.input)
         const viaLibrary = await callLibrary(library, call.tool, call.input)
+        const viaHttp = await http.call(call.tool, call.input)
         expectGolden(viaDispatcher, call, 'dispatcher', keys)
         expectGolden(viaCli, call, 'cli', keys)
         expectGolden(viaMcp, call, 'mcp', keys)
         expectGolden(viaLibrary, call, 'library', keys)
+        expectGolden(viaHttp, call, 'http', keys)
         expect(viaCli.exitCode, `cli exit code: ${call.title}`).toBe('output' in call.expect ? (call.expect.exitCode ?? 0) : 2)
         const reference = comparable(viaDispatcher, places.dispatcher.root, keys)
         expect(comparable(viaCli, places.cli.root, keys), `cli agrees with the dispatcher: ${call.title}`).toEqual(reference)
         expect(comparable(viaMcp, places.mcp.root, keys), `mcp agrees with the dispatcher: ${call.title}`).toEqual(reference)
         expect(comparable(viaLibrary, places.library.root, keys), `the library agrees with the dispatcher: ${call.title}`).toEqual(reference)
+        expect(comparable(viaHttp, places.http.root, keys), `http agrees with the dispatcher: ${call.title}`).toEqual(reference)
       }
     } finally {
       await mcp.close()
       await library.close()
+      await http.close()
       await resources.closeAll()
       for (const place of Object.values(places)) await place.cleanup()
     }
@@ -102,16 +113,19 @@ describe('invalid input on every path', () => {
   let workspace: TempWorkspace
   let mcp: McpConnection
   let library: Mk
+  let http: HttpConnection
 
   beforeAll(async () => {
     workspace = await makeWorkspace()
     mcp = await connectMcp(workspace)
     library = await openMk({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    http = await connectHttp(workspace)
   })
 
   afterAll(async () => {
     await mcp.close()
     await library.close()
+    await http.close()
     await workspace.cleanup()
   })
 
@@ -124,6 +138,7 @@ describe('invalid input on every path', () => {
       cli: await callCli(tool.name, invalid.input, workspace),
       mcp: await mcp.call(tool.name, invalid.input),
       library: await callLibrary(library, tool.name, invalid.input),
+      http: await http.call(tool.name, invalid.input),
     }
     for (const [path, response] of Object.entries(responses)) {
       expect(response.ok, `${path} refused the input`).toBe(false)
@@ -141,6 +156,7 @@ describe('invalid input on every path', () => {
       ).toBe(true)
     }
     expect(responses.cli.exitCode).toBe(2)
+    expect(responses.http.status).toBe(400)
     // Over MCP the error also carries the input schema, so a model can correct the call.
     const viaMcp = responses.mcp as { ok: false; error: ErrorObject }
     expect(viaMcp.error.details?.inputSchema).toMatchObject({ type: 'object', additionalProperties: false })

@@ -17,20 +17,18 @@ export interface MkRunOptions {
   uid?: number
 }
 
+/** The environment a spawned mk gets: this one, without colour and without settings that would change what a test sees, plus the given values (undefined removes one). */
+export function mkEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', MK_LOG: undefined, MK_READ_ONLY: undefined, READ_ONLY: undefined, ...extra }
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))
+}
+
 /** Spawn the built `mk` binary (run `npm run build` first) as a user would. */
 export function runMk(args: readonly string[], options: MkRunOptions): Promise<MkRun> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      NO_COLOR: '1',
-      MK_LOG: undefined,
-      MK_READ_ONLY: undefined,
-      READ_ONLY: undefined,
-      ...options.env,
-    }
     const child = spawn(process.execPath, [mkBin, ...args], {
       cwd: options.cwd,
-      env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      env: mkEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
     })

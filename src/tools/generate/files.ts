@@ -1,5 +1,6 @@
 import { exportFormats, renderExport, type ExportFormat } from './function-schemas.js'
 import { renderManifest } from './manifest.js'
+import { renderOpenApi } from './openapi.js'
 import type { ToolManifest } from './manifest-schema.js'
 import { renderSkill } from './skill.js'
 
@@ -15,6 +16,7 @@ export function generatedFiles(manifest: ToolManifest): Record<string, string> {
   return {
     'tool.manifest.json': renderManifest(manifest),
     'SKILL.md': renderSkill(manifest),
+    'openapi.json': renderOpenApi(manifest),
     ...Object.fromEntries(exportFormats.map((format) => [exportFileNames[format], renderExport(manifest, format)])),
   }
 }

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { RuntimeEnv } from '../../config/workspace.js'
+import { MkError, toErrorObject, type ErrorObject } from '../../errors.js'
+import { importPackage } from '../../import-package.js'
+import { plainStyle } from '../../style.js'
+import type { AnyTool } from '../../tools/define.js'
+import { dispatch } from '../../tools/dispatcher.js'
+import { contextTextOf, httpRoutes, httpStatusByCode, outcomeMediaType, type HttpRoute } from '../../tools/generate/http-routes.js'
+import { inputJsonSchema } from '../../tools/generate/json-schema.js'
+import type { Authenticator } from './auth.js'
+import { resolveTenant, withIdentity } from './caller-input.js'
+import type { CallerIdentity } from './identity.js'
+import type { QuotaClass, TenantQuotas } from './quotas.js'
+import { requestLogLine, type RequestLogEntry } from './request-log.js'
+import type { TenantStores } from './tenants.js'
+
+export interface HttpAppOptions {
+  tools: readonly AnyTool[]
+  stores: TenantStores
+  /** The server's runtime (read-only mode, admin token); the agent and team come from each caller's credential. */
+  runtime: RuntimeEnv
+  auth: Authenticator
+  quotas: TenantQuotas
+  /** GET /openapi.json, as generated from the registry. */
+  openApi: string
+  /** Where the request log goes (stderr). */
+  log: (line: string) => void
+  /**
+   * On the local socket only (mode 0600, the same user): the CLI's own agent,
+   * team and session arrive as X-Mk-Agent-Id, X-Mk-Team-Id and X-Mk-Session-Id,
+   * so a call answers as it would have in the CLI's process.
+   */
+  callerRuntimeHeaders: boolean
+}
+
+export interface HttpApp {
+  fastify: FastifyInstance
+  /** Readiness as GET /readyz reports it: undefined while starting, else the warm-up's outcome. */
+  setReadiness(readiness: { ready: true } | { ready: false; error: ErrorObject }): void
+  /** Refuses new requests with 503, waits for those in flight, then closes every tenant's index and model. */
+  close(): Promise<void>
+}
+
+/** What the log line of a request names, filled in as the request is understood. */
+interface RequestFacts {
+  tool?: string
+  tenant?: string
+  agent?: string
+  errorCode?: string
+}
+
+const maxBodyBytes = 4 * 1024 * 1024
+
+function quotaClassOf(tool: AnyTool, input: Record<string, unknown>): QuotaClass {
+  if (tool.tier !== 'read_only') return 'write'
+  return input.return_debug === true ? 'debug' : 'recall'
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The standard error object with the status of its code; `status` only where HTTP has a more exact one (413, 415). */
+function sendError(reply: FastifyReply, error: ErrorObject, status = httpStatusByCode[error.errorCode]): FastifyReply {
+  const retryAfter = error.details?.retry_after_s
+  if (status === 429 && typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter))
+  return reply.code(status).type('application/json; charset=utf-8').send(error)
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {}
+  if (typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>
+  throw new MkError('INVALID_INPUT', 'the request body must be a JSON object (the tool input)', {
+    details: { problems: [{ path: '(root)', expected: 'object', received: Array.isArray(body) ? 'array' : typeof body, message: 'expected a JSON object' }] },
+  })
+}
+
+/** The server: one route per offered tool plus the contract's aliases, every call through the same dispatcher as the CLI and MCP. */
+export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  const { fastify: createFastify } = await importPackage<typeof import('fastify')>('fastify')
+  const app = createFastify({ logger: false, bodyLimit: maxBodyBytes, genReqId: () => randomUUID(), return503OnClosing: false })
+  const facts = new WeakMap<FastifyRequest, RequestFacts>()
+  const factsOf = (request: FastifyRequest): RequestFacts => {
+    const known = facts.get(request) ?? {}
+    facts.set(request, known)
+    return known
+  }
+  let closing = false
+  let readiness: { ready: true } | { ready: false; error: ErrorObject } | undefined
+
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    if (typeof text !== 'string' || text.trim() === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(text) as unknown)
+    } catch (error) {
+      done(new MkError('INVALID_INPUT', `the request body is not JSON: ${(error as Error).message}`, { details: { field: '(body)' } }), undefined)
+    }
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id)
+    if (closing)
+      return sendError(
+        reply,
+        toErrorObject(new MkError('UNAVAILABLE', 'the server is shutting down', { details: { hint: 'retry against the restarted server' } })),
+      )
+    return undefined
+  })
+
+  app.addHook('onResponse', async (request, reply) => {
+    const known = facts.get(request) ?? {}
+    const entry: RequestLogEntry = {
+      request_id: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url.split('?')[0] ?? '',
+      ...(known.tool === undefined ? {} : { tool: known.tool }),
+      ...(known.tenant === undefined ? {} : { tenant: known.tenant }),
+      ...(known.agent === undefined ? {} : { agent: known.agent }),
+      status: reply.statusCode,
+      ...(known.errorCode === undefined ? {} : { error_code: known.errorCode }),
+      duration_ms: Math.round(reply.elapsedTime),
+    }
+    options.log(requestLogLine(entry))
+  })
+
+  app.setErrorHandler(async (thrown: Error & { statusCode?: number }, request, reply) => {
+    // Fastify's own refusals (body too large, unsupported media type) are the caller's input errors.
+    const error =
+      thrown instanceof MkError
+        ? toErrorObject(thrown)
+        : thrown.statusCode !== undefined && thrown.statusCode >= 400 && thrown.statusCode < 500
+          ? toErrorObject(new MkError('INVALID_INPUT', thrown.message, { details: { field: '(body)' } }))
+          : toErrorObject(new MkError('INTERNAL_ERROR', 'the server failed to handle the request'))
+    factsOf(request).errorCode = error.errorCode
+    return sendError(reply, error, thrown.statusCode === 413 || thrown.statusCode === 415 ? thrown.statusCode : undefined)
+  })
+
+  app.setNotFoundHandler(async (request, reply) => {
+    factsOf(request).errorCode = 'NOT_FOUND'
+    return sendError(
+      reply,
+      toErrorObject(
+        new MkError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`, { details: { hint: 'GET /openapi.json lists every route' } }),
+      ),
+    )
+  })
+
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  app.get('/readyz', async (_request, reply) => {
+    if (readiness === undefined)
+      return sendError(reply, toErrorObject(new MkError('UNAVAILABLE', 'the server is still warming up (opening the index, loading the model)')))
+    if (!readiness.ready) return sendError(reply, readiness.error)
+    return { status: 'ready' }
+  })
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(options.openApi))
+
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]))
+  const inputFields = new Map(options.tools.map((tool) => [tool.name, new Set(Object.keys((inputJsonSchema(tool).properties ?? {}) as object))]))
+
+  const runtimeOf = (request: FastifyRequest, identity: CallerIdentity | undefined): RuntimeEnv => {
+    if (options.callerRuntimeHeaders) {
+      return {
+        ...options.runtime,
+        agentId: headerText(request.headers['x-mk-agent-id']),
+        teamId: headerText(request.headers['x-mk-team-id']),
+        sessionId: headerText(request.headers['x-mk-session-id']),
+      }
+    }
+    return { ...options.runtime, agentId: identity?.agentId ?? options.runtime.agentId, teamId: identity?.teamId ?? options.runtime.teamId }
+  }
+
+  const handle = async (route: HttpRoute, tool: AnyTool, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const known = factsOf(request)
+    known.tool = tool.name
+    try {
+      const identity: CallerIdentity | undefined = await options.auth.identify({
+        apiKey: headerText(request.headers['x-api-key']),
+        authorization: headerText(request.headers.authorization),
+      })
+      if (identity?.agentId !== undefined) known.agent = identity.agentId
+      const { tenant_id: bodyTenant, ...body } = bodyObject(request.body)
+      const tenantId = resolveTenant(bodyTenant, headerText(request.headers['x-tenant-id']), identity)
+      known.tenant = tenantId
+      const input = withIdentity(body, identity, inputFields.get(tool.name) ?? new Set())
+      options.quotas.take(tenantId, quotaClassOf(tool, input))
+      const store = await options.stores.open(tenantId)
+      const outcome = await dispatch(tool, input, {
+        workspace: store.workspace,
+        runtime: runtimeOf(request, identity),
+        style: plainStyle,
+        resources: store.resources,
+      })
+      if (!outcome.ok) {
+        known.errorCode = outcome.error.errorCode
+        return sendError(reply, outcome.error)
+      }
+      if (outcome.exitCode !== 0) void reply.header('x-mk-exit-code', String(outcome.exitCode))
+      const output = route.view === 'context_text' ? contextTextOf(outcome.output) : outcome.output
+      if (headerText(request.headers.accept)?.includes(outcomeMediaType) === true) {
+        return reply.code(200).type(outcomeMediaType).send({ output, display: outcome.display, exitCode: outcome.exitCode, warnings: outcome.warnings })
+      }
+      return reply.code(200).send(output)
+    } catch (thrown) {
+      const error = toErrorObject(thrown)
+      known.errorCode = error.errorCode
+      return sendError(reply, error)
+    }
+  }
+
+  for (const route of httpRoutes(options.tools.map((tool) => tool.name))) {
+    const tool = byName.get(route.tool)
+    if (tool !== undefined) app.post(route.path, (request, reply) => handle(route, tool, request, reply))
+  }
+
+  return {
+    fastify: app,
+    setReadiness(value) {
+      readiness = value
+    },
+    async close() {
+      closing = true
+      await app.close()
+      await options.stores.closeAll()
+    },
+  }
+}

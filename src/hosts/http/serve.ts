@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, unlink } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { loadWorkspace } from '../../config/load.js'
+import { runtimeEnvFrom } from '../../config/workspace.js'
+import { MkError, toErrorObject } from '../../errors.js'
+import { plainStyle } from '../../style.js'
+import { dispatch } from '../../tools/dispatcher.js'
+import { buildManifest } from '../../tools/generate/manifest.js'
+import { renderOpenApi } from '../../tools/generate/openapi.js'
+import { readPackageInfo } from '../../tools/generate/project.js'
+import { toolsForProfile, type McpProfile } from '../../tools/meta/profiles.js'
+import { registeredTools } from '../../tools/meta/registered.js'
+import { createHttpApp } from './app.js'
+import { createAuthenticator, noAuthentication, type AuthMode } from './auth.js'
+import { socketAnswers } from './socket.js'
+import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
+import { TenantStores, defaultTenant } from './tenants.js'
+
+export interface ServeOptions {
+  cwd: string
+  env: NodeJS.ProcessEnv
+  host: string
+  port: number
+  /** Listen on this Unix socket instead of host and port (local acceleration: the CLI of the same user calls it). */
+  socket: string | undefined
+  /** A folder with one store per tenant; without it the server serves its own workspace as tenant `default`. */
+  dataDir: string | undefined
+  /** Allows auth off on an address other than loopback. */
+  insecure: boolean
+  profile: McpProfile
+  readOnly: boolean
+}
+
+export interface RunningServer {
+  url: string
+  host: string
+  port: number
+  auth: AuthMode
+  tenants: 'one workspace' | 'one store per tenant'
+  /** Settles when the server has stopped (SIGTERM or SIGINT) and released every tenant's resources. */
+  stopped: Promise<void>
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/** `mk serve`: every tool of the profile over HTTP, until SIGTERM or SIGINT. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  // On the socket, its file mode is the authentication: MK_AUTH_MODE (set for a team server) must not lock out its own user's CLI.
+  const auth = options.socket === undefined ? await createAuthenticator(options.env) : noAuthentication
+  if (auth.mode === 'off' && options.socket === undefined && !isLoopback(options.host) && !options.insecure) {
+    throw new MkError('INVALID_INPUT', `refusing to serve ${options.host} with auth off: anyone who can reach it could read and change every tenant's data`, {
+      details: { hint: 'set MK_AUTH_MODE=api_key (with MK_API_KEYS_JSON or MK_API_KEYS_FILE) or jwt, bind to 127.0.0.1, or pass --insecure' },
+    })
+  }
+  const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
+  const baseRuntime = runtimeEnvFrom(options.env)
+  const runtime = { ...baseRuntime, readOnly: baseRuntime.readOnly || options.readOnly }
+  const stores = new TenantStores(options.dataDir === undefined ? { workspace } : { dataDir: resolve(options.cwd, options.dataDir) })
+  const quotas = new TenantQuotas(quotaSettingsFrom(options.env, workspace.config.serve.quotas))
+  const tools = toolsForProfile(await registeredTools(), options.profile)
+  const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
+  const socket = options.socket === undefined ? undefined : resolve(options.cwd, options.socket)
+  const app = await createHttpApp({
+    tools,
+    stores,
+    runtime,
+    auth,
+    quotas,
+    openApi,
+    log: (line) => process.stderr.write(line),
+    callerRuntimeHeaders: socket !== undefined,
+  })
+  if (socket === undefined) await app.fastify.listen({ host: options.host, port: options.port })
+  else await listenOnSocket(app.fastify, socket)
+  const address = app.fastify.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : options.port
+
+  void warmUp(stores, tools, runtime).then(
+    () => app.setReadiness({ ready: true }),
+    (error: unknown) => app.setReadiness({ ready: false, error: toErrorObject(error) }),
+  )
+
+  const stopped = new Promise<void>((resolveStopped, rejectStopped) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop)
+      process.off('SIGINT', stop)
+      app.close().then(resolveStopped, rejectStopped)
+    }
+    process.on('SIGTERM', stop)
+    process.on('SIGINT', stop)
+  })
+  const urlHost = options.host.includes(':') ? `[${options.host}]` : options.host
+  return {
+    url: socket === undefined ? `http://${urlHost}:${port}` : `unix:${socket}`,
+    host: options.host,
+    port,
+    auth: auth.mode,
+    tenants: stores.multiTenant ? 'one store per tenant' : 'one workspace',
+    stopped,
+  }
+}
+
+/** A socket file left by a server that died is removed; one a running server answers on is not taken over. */
+async function listenOnSocket(app: FastifyInstance, socket: string): Promise<void> {
+  if (existsSync(socket)) {
+    if (await socketAnswers(socket)) {
+      throw new MkError('CONFLICT', `an mk server already listens on ${socket}`, { details: { hint: 'stop it first (SIGTERM), or pass another --socket' } })
+    }
+    await unlink(socket)
+  }
+  await mkdir(dirname(socket), { recursive: true })
+  await app.listen({ path: socket })
+  // Only this user may call it: the socket trusts the caller's agent and team as the CLI would.
+  await chmod(socket, 0o600)
+}
+
+/** Ready means the default tenant's index is open and its embedding model loaded: one search does both. */
+async function warmUp(stores: TenantStores, tools: Parameters<typeof toolsForProfile>[0], runtime: ReturnType<typeof runtimeEnvFrom>): Promise<void> {
+  const search = tools.find((tool) => tool.name === 'memory_search')
+  if (search === undefined || stores.multiTenant) return
+  const store = await stores.open(defaultTenant)
+  const outcome = await dispatch(search, { query: 'warm up', limit: 1 }, { workspace: store.workspace, runtime, style: plainStyle, resources: store.resources })
+  if (!outcome.ok) throw new MkError(outcome.error.errorCode, `warming up failed: ${outcome.error.message}`, { details: outcome.error.details ?? {} })
+}

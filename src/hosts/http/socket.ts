@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs'
+import { connect } from 'node:net'
+
+/** Whether a server accepts connections on the Unix socket (a file left by a dead one does not). */
+export function socketAnswers(socket: string): Promise<boolean> {
+  if (!existsSync(socket)) return Promise.resolve(false)
+  return new Promise((resolveAnswer) => {
+    const connection = connect(socket)
+    connection.once('connect', () => {
+      connection.destroy()
+      resolveAnswer(true)
+    })
+    connection.once('error', () => resolveAnswer(false))
+  })
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { errorCodes } from '../../../src/errors.js'
+import { buildManifest } from '../../../src/tools/generate/manifest.js'
+import { buildOpenApi } from '../../../src/tools/generate/openapi.js'
+import { contextTextOf, httpRoutes, httpStatusByCode } from '../../../src/tools/generate/http-routes.js'
+import { readPackageInfo } from '../../../src/tools/generate/project.js'
+import { tools } from '../../../src/tools/registry.js'
+
+interface Operation {
+  operationId: string
+  requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown>; additionalProperties?: boolean } } } }
+  responses: Record<string, { content?: { 'application/json': { schema: Record<string, unknown> } } }>
+}
+
+describe('HTTP routes and status codes', () => {
+  it('maps every error code to the status the contract names', () => {
+    expect(Object.keys(httpStatusByCode).sort()).toEqual([...errorCodes].sort())
+    expect(httpStatusByCode).toMatchObject({
+      INVALID_INPUT: 400,
+      UNAUTHORIZED: 401,
+      FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      CONFLICT: 409,
+      RATE_LIMITED: 429,
+      TIMEOUT: 504,
+      INTERNAL_ERROR: 500,
+    })
+  })
+
+  it('has one route per tool and the contract aliases only for tools that are offered', () => {
+    const all = httpRoutes(tools.map((tool) => tool.name))
+    expect(all.filter((route) => route.path.startsWith('/v1/tools/')).map((route) => route.tool)).toEqual(tools.map((tool) => tool.name))
+    expect(all.filter((route) => route.path.startsWith('/v1/memory/')).map((route) => route.path)).toEqual([
+      '/v1/memory/recall',
+      '/v1/memory/recall_text',
+      '/v1/memory/rules/evaluate',
+      '/v1/memory/tools/select',
+      '/v1/memory/tools/feedback',
+      '/v1/memory/archive/rehydrate',
+      '/v1/memory/nodes/activate',
+    ])
+    expect(httpRoutes(['memory_search']).map((route) => route.path)).toEqual(['/v1/tools/memory_search'])
+    expect(contextTextOf({ context: { text: 'cited' }, seeds: [] })).toEqual({ text: 'cited' })
+  })
+})
+
+describe('buildOpenApi', () => {
+  it('describes every route with the tool schemas, tenant_id, the error object per status, and the probes', async () => {
+    const document = buildOpenApi(buildManifest(tools, await readPackageInfo())) as {
+      openapi: string
+      paths: Record<string, { post?: Operation; get?: unknown }>
+    }
+    expect(document.openapi).toBe('3.1.0')
+    expect(Object.keys(document.paths)).toEqual(['/healthz', '/readyz', ...httpRoutes(tools.map((tool) => tool.name)).map((route) => route.path)])
+    const search = document.paths['/v1/tools/memory_search']?.post
+    expect(search?.operationId).toBe('memory_search')
+    const request = search?.requestBody.content['application/json'].schema
+    expect(request?.additionalProperties).toBe(false)
+    expect(Object.keys(request?.properties ?? {})).toEqual(expect.arrayContaining(['query', 'tenant_id']))
+    expect(Object.keys(search?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '429', '500', '503', '504']))
+    expect(search?.responses['429']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+    const recallText = document.paths['/v1/memory/recall_text']?.post
+    expect(recallText?.responses['200']?.content?.['application/json'].schema).toMatchObject({ required: ['text'], additionalProperties: false })
+    expect(JSON.stringify(document)).not.toContain('"$schema"')
+  })
+})

@@ -1,0 +1,54 @@
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadWorkspace } from '../../../src/config/load.js'
+import { TenantStores } from '../../../src/hosts/http/tenants.js'
+
+let folders: string[] = []
+async function tempFolder(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'mk-tenants-'))
+  folders.push(folder)
+  return folder
+}
+
+afterEach(async () => {
+  for (const folder of folders) await rm(folder, { recursive: true, force: true })
+  folders = []
+})
+
+describe('TenantStores', () => {
+  it('gives each tenant its own workspace and MK_HOME under the data folder, opened once', async () => {
+    const data = await tempFolder()
+    // A config above the tenant (here an invalid one) must not configure it.
+    await writeFile(join(data, '.mkrc'), 'not_a_setting: true\n')
+    const stores = new TenantStores({ dataDir: data })
+    const a = await stores.open('team-a')
+    const b = await stores.open('team-b')
+    expect(a.workspace.root).toBe(join(data, 'tenants', 'team-a', 'workspace'))
+    expect(a.workspace.mkHome).toBe(join(data, 'tenants', 'team-a', 'home'))
+    expect(a.workspace.configPath).toBe(join(data, 'tenants', 'team-a', 'workspace', '.mkrc'))
+    expect(b.workspace.root).toBe(join(data, 'tenants', 'team-b', 'workspace'))
+    expect(b.resources).not.toBe(a.resources)
+    expect(await stores.open('team-a')).toBe(a)
+    expect((await readdir(join(data, 'tenants'))).sort()).toEqual(['team-a', 'team-b'])
+    await stores.closeAll()
+  })
+
+  it('refuses a tenant folder that a symbolic link leads out of the data folder', async () => {
+    const data = await tempFolder()
+    const elsewhere = await tempFolder()
+    await mkdir(join(data, 'tenants'), { recursive: true })
+    await symlink(elsewhere, join(data, 'tenants', 'team-x'))
+    await expect(new TenantStores({ dataDir: data }).open('team-x')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    expect(await readdir(elsewhere)).toEqual([])
+  })
+
+  it('without a data folder serves its own workspace as tenant default and knows no other', async () => {
+    const root = await tempFolder()
+    const workspace = await loadWorkspace({ cwd: root, env: { MK_HOME: join(root, 'home') } })
+    const stores = new TenantStores({ workspace })
+    expect((await stores.open('default')).workspace).toBe(workspace)
+    await expect(stores.open('team-a')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+})
