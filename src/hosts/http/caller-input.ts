@@ -5,6 +5,11 @@ import type { CallerIdentity } from './identity.js'
 /** Fields of tool inputs that name the calling agent or its team. */
 const agentFields = ['consumer_agent_id', 'producer_agent_id', 'agent'] as const
 const teamFields = ['consumer_team_id'] as const
+/** Owner fields are checked but never filled in: omitting them is how a caller writes a shared memory. */
+const ownerFields = [
+  ['owner_agent_id', 'agentId'],
+  ['owner_team_id', 'teamId'],
+] as const
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -46,13 +51,18 @@ function settle(target: Record<string, unknown>, field: string, value: string | 
 /**
  * The input a tool gets: identity fields the caller omitted are filled in from
  * its credential (only fields the tool's input schema has), and a field that
- * names another agent or team is refused with 403 identity_mismatch.
+ * names another agent or team is refused with 403 identity_mismatch, owners
+ * included: an agent cannot write into another agent's or team's private lane.
  */
 export function withIdentity(input: Record<string, unknown>, identity: CallerIdentity | undefined, inputFields: ReadonlySet<string>): Record<string, unknown> {
   if (identity === undefined) return input
   const result = { ...input }
   for (const field of agentFields) if (inputFields.has(field)) settle(result, field, identity.agentId, field)
   for (const field of teamFields) if (inputFields.has(field)) settle(result, field, identity.teamId, field)
+  for (const [field, key] of ownerFields) {
+    const own = identity[key]
+    if (inputFields.has(field) && own !== undefined && result[field] !== undefined && result[field] !== own) throw mismatch(field)
+  }
   if (inputFields.has('context') && (identity.agentId !== undefined || identity.teamId !== undefined)) {
     const context = result.context === undefined ? {} : result.context
     if (!isRecord(context)) return result

@@ -47,6 +47,21 @@ describe('withIdentity', () => {
     }
   })
 
+  it('lets a caller own a private memory only as itself or its team, and never fills the owner in', () => {
+    const ownerFields = new Set(['content', 'producer_agent_id', 'owner_agent_id', 'owner_team_id'])
+    expect(withIdentity({ content: 'x', owner_team_id: 'core' }, identity, ownerFields)).toEqual({
+      content: 'x',
+      producer_agent_id: 'agent-1',
+      owner_team_id: 'core',
+    })
+    expect(withIdentity({ content: 'x', owner_agent_id: 'agent-1' }, identity, ownerFields)).toMatchObject({ owner_agent_id: 'agent-1' })
+    for (const input of [{ owner_agent_id: 'agent-2' }, { owner_team_id: 'other' }]) {
+      expect(() => withIdentity({ content: 'x', ...input }, identity, ownerFields)).toThrow(
+        expect.objectContaining({ code: 'FORBIDDEN', details: expect.objectContaining({ reason: 'identity_mismatch', field: Object.keys(input)[0] }) }),
+      )
+    }
+  })
+
   it('fills and checks context.agent for tools that read a context', () => {
     const contextFields = new Set(['context'])
     expect(withIdentity({}, identity, contextFields)).toEqual({ context: { agent: { id: 'agent-1', team_id: 'core' } } })
