@@ -10,28 +10,62 @@ const connections = 50
 const tenants = ['team-a', 'team-b'] as const
 type Tenant = (typeof tenants)[number]
 
-/** 4 searches and 1 add per tenant, cycled by every client: 80 % search, 20 % add over 2 tenants. Acknowledged ids are collected. */
-function mix(acknowledged: Record<Tenant, Set<string>>): autocannon.Request[] {
+/** Each client has one request in flight, so the time from its set-up to its response is that request's latency. */
+type Timed = { sentAt?: number }
+const routes = ['memory_search', 'memory_add'] as const
+type Route = (typeof routes)[number]
+
+function timed(route: Route, latencies: Record<Route, number[]>, request: autocannon.Request, onOk?: (body: string) => void): autocannon.Request {
+  return {
+    ...request,
+    setupRequest: (sent, context: Timed) => {
+      context.sentAt = performance.now()
+      return request.setupRequest === undefined || typeof request.setupRequest === 'string' ? sent : request.setupRequest(sent, context)
+    },
+    onResponse: (status, body, context: Timed) => {
+      if (context.sentAt !== undefined) latencies[route].push(performance.now() - context.sentAt)
+      if (status === 200) onOk?.(body)
+    },
+  }
+}
+
+/** 4 searches and 1 add per tenant, cycled by every client: 80 % search, 20 % add over 2 tenants. Acknowledged ids and latencies per route are collected. */
+function mix(acknowledged: Record<Tenant, Set<string>>, latencies: Record<Route, number[]>): autocannon.Request[] {
   return tenants.flatMap((tenant) => {
     const headers = { 'content-type': 'application/json', 'x-tenant-id': tenant }
-    const searches = ['deploy pipeline', 'billing owner', 'ci runners', 'on-call rota'].map((query): autocannon.Request => ({
-      method: 'POST',
-      path: '/v1/tools/memory_search',
-      headers,
-      body: JSON.stringify({ query }),
-    }))
+    const searches = ['deploy pipeline', 'billing owner', 'ci runners', 'on-call rota'].map((query) =>
+      timed('memory_search', latencies, { method: 'POST', path: '/v1/tools/memory_search', headers, body: JSON.stringify({ query }) }),
+    )
     let written = 0
-    const add: autocannon.Request = {
-      method: 'POST',
-      path: '/v1/tools/memory_add',
-      headers,
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ content: `Fact ${++written} of ${tenant}`, layer: 'project' }) }),
-      onResponse: (status, body) => {
-        if (status === 200) acknowledged[tenant].add((JSON.parse(body) as { memoryId: string }).memoryId)
+    const add = timed(
+      'memory_add',
+      latencies,
+      {
+        method: 'POST',
+        path: '/v1/tools/memory_add',
+        headers,
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ content: `Fact ${++written} of ${tenant}`, layer: 'project' }) }),
       },
-    }
+      (body) => acknowledged[tenant].add((JSON.parse(body) as { memoryId: string }).memoryId),
+    )
     return [...searches, add]
   })
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted.length === 0 ? 0 : round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0)
+}
+
+function perRoute(latencies: Record<Route, number[]>, elapsedS: number): Record<string, unknown> {
+  return Object.fromEntries(
+    routes.map((route) => {
+      const sorted = [...latencies[route]].sort((a, b) => a - b)
+      return [
+        route,
+        { requests: sorted.length, requests_per_s: round(sorted.length / elapsedS), p50_ms: percentile(sorted, 0.5), p99_ms: percentile(sorted, 0.99) },
+      ]
+    }),
+  )
 }
 
 async function memoryFiles(folder: string): Promise<Set<string>> {
@@ -58,11 +92,15 @@ async function run(crashMidway: boolean): Promise<Record<string, unknown>> {
   const root = await mkdtemp(join(tmpdir(), 'mk-bench-serve-durability-'))
   const data = join(root, 'data')
   const acknowledged: Record<Tenant, Set<string>> = { 'team-a': new Set(), 'team-b': new Set() }
+  const latencies: Record<Route, number[]> = { memory_search: [], memory_add: [] }
   const server = await startServe(root, ['--port', '0', '--data', data])
   const statuses: Record<string, number> = {}
   let finish: (result: autocannon.Result) => void = () => undefined
   const done = new Promise<autocannon.Result>((resolve) => (finish = resolve))
-  const load = autocannon({ url: server.url, connections, duration: seconds, timeout: 30, requests: mix(acknowledged) }, (_error, result) => finish(result))
+  const started = performance.now()
+  const load = autocannon({ url: server.url, connections, duration: seconds, timeout: 30, requests: mix(acknowledged, latencies) }, (_error, result) =>
+    finish(result),
+  )
   load.on('response', (_client, status) => (statuses[status] = (statuses[status] ?? 0) + 1))
   if (crashMidway) {
     await new Promise((resolve) => setTimeout(resolve, (seconds / 2) * 1000))
@@ -70,6 +108,7 @@ async function run(crashMidway: boolean): Promise<Record<string, unknown>> {
     load.stop()
   }
   const result = await done
+  const elapsedS = (performance.now() - started) / 1000
   if (!crashMidway) await server.stop()
   // A restarted server must open every tenant's store again.
   const restarted = await startServe(root, ['--port', '0', '--data', data])
@@ -84,6 +123,7 @@ async function run(crashMidway: boolean): Promise<Record<string, unknown>> {
     requests_per_s: round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
+    per_route: perRoute(latencies, elapsedS),
     statuses,
     ...(await audit(data, acknowledged)),
     restarted_list_status: listed.status,
