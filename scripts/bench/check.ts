@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compileCodeSearch } from '../../src/constraints/scan/code-search.js'
 import { compilePattern, compilePatternSet } from '../../src/constraints/scan/regex.js'
+import { benchCheckScale } from './check-scale.js'
 import { benchConstraints, makeCheckWorkspace, type BenchConstraint } from './check-workspace.js'
 import { median, mkBin, round, timeMk } from './measure.js'
 
@@ -24,8 +25,14 @@ function timeProcess(command: string, args: readonly string[], cwd: string, runs
 function ensureRipgrep(): boolean {
   if (spawnSync('rg', ['--version']).status === 0) return true
   process.stderr.write('bench: ripgrep not found, installing it with apt-get\n')
-  spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' })
-  return spawnSync('rg', ['--version']).status === 0
+  // A fresh machine has no package lists yet: update them once when the first attempt fails.
+  if (spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' }).status !== 0) {
+    spawnSync('apt-get', ['update'], { stdio: 'ignore' })
+    spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' })
+  }
+  const installed = spawnSync('rg', ['--version']).status === 0
+  if (!installed) process.stderr.write('bench: ripgrep is absent (apt-get install -y ripgrep failed); no ratios to ripgrep\n')
+  return installed
 }
 
 function ripgrepArgs(constraint: BenchConstraint): string[] {
@@ -153,7 +160,8 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
       engines_in_process: compareEngines(root, sources),
       redos: redos(),
     }
-    if (ensureRipgrep()) {
+    const ripgrep = ensureRipgrep()
+    if (ripgrep) {
       const perPattern = codeConstraints.reduce((sum, constraint) => sum + timeProcess('rg', ripgrepArgs(constraint), root, 3), 0)
       const allAtOnce = timeProcess(
         'rg',
@@ -171,6 +179,7 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
     } else {
       figures.ripgrep = 'not available (apt-get install -y ripgrep failed)'
     }
+    figures.scale = await benchCheckScale(ripgrep)
     const config = writeEslintConfig(root, importConstraints)
     const eslint = timeProcess(process.execPath, [join(repositoryRoot, 'node_modules/eslint/bin/eslint.js'), '-c', config, '--no-warn-ignored', '.'], root, 3)
     figures.eslint_no_restricted_imports = {

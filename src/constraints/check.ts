@@ -110,8 +110,11 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
   }
 }
 
+/** What String#localeCompare compares by, made once: per call it costs a collator each time, and a large check sorts 100,000 findings. */
+const localeOrder = new Intl.Collator().compare
+
 function compareFindings(a: Finding, b: Finding): number {
-  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.rule.constraint.id.localeCompare(b.rule.constraint.id)
+  return localeOrder(a.file, b.file) || a.line - b.line || a.column - b.column || localeOrder(a.rule.constraint.id, b.rule.constraint.id)
 }
 
 /** Check the workspace (or a staged, named or proposed subset of it) against every accepted constraint. */
