@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { crc32 } from 'node:zlib'
 import { writeFileAtomicSync } from '../../fs/atomic-write.js'
-import { isNodeError } from '../../errors.js'
 import type { FileScan, ScanPlan, ScanRequest } from '../scan/file-scan.js'
 import { defaultScanLimits } from '../scan/scan-budget.js'
 
@@ -139,9 +138,9 @@ export class ScanCache {
     let bytes: Buffer
     try {
       bytes = readFileSync(this.file)
-    } catch (error) {
-      if (isNodeError(error) && error.code === 'ENOENT') return
-      throw error
+    } catch {
+      // Missing, unreadable, a folder: the check reads every file, as it would without a cache.
+      return
     }
     try {
       const [header, ...batches] = readFrames(bytes)

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -130,5 +130,13 @@ describe('ScanCache', () => {
     expect(third.get(request('f0.ts'), 'blob 0')).toBe('binary')
     expect(third.get(request('g.ts'), 'blob g')).toBe('binary')
     expect(third.get(request('f5.ts'), 'blob 5')).toBeUndefined()
+  })
+
+  it('treats a cache it cannot read or write as empty, and the check goes on', () => {
+    mkdirSync(file())
+    const cache = new ScanCache(directory, 'staged', key)
+    expect(cache.get(request('a.ts'), 'blob 1')).toBeUndefined()
+    cache.set(request('a.ts'), 'blob 1', 'binary')
+    expect(() => cache.save()).not.toThrow()
   })
 })
