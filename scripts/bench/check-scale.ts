@@ -45,6 +45,11 @@ function timeRipgrep(cwd: string, runs: number): number {
   return round(median(times))
 }
 
+/** Remove the scan cache of a workspace: the next check reads every file. */
+export function clearScanCache(root: string): void {
+  rmSync(join(root, '.mk', 'cache'), { recursive: true, force: true })
+}
+
 function git(cwd: string, ...args: string[]): void {
   const result = spawnSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=Bench', ...args], { cwd, encoding: 'utf8' })
   if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`)
@@ -61,9 +66,8 @@ async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promi
     git(root, 'init', '-q')
     git(root, 'add', '-A')
     git(root, 'commit', '-qm', 'bench')
-    const cache = join(root, '.mk', 'cache')
     const runs = files >= 50_000 ? 3 : 5
-    const clear = (): void => rmSync(cache, { recursive: true, force: true })
+    const clear = (): void => clearScanCache(root)
     const cold = timeRuns(['knowledge', 'check'], root, runs, clear)
     // The working tree's cache trusts stat data only of files older than two seconds.
     await new Promise((resolve) => setTimeout(resolve, 2100))
