@@ -35,11 +35,13 @@ function timeRuns(args: readonly string[], cwd: string, runs: number, before: ()
 
 function timeRipgrep(cwd: string, runs: number): number {
   const patterns = benchConstraints.filter((constraint) => constraint.target === 'code' && constraint.operator === 'must_not_match')
-  const args = ['--count-matches', '--glob', '!knowledge/**', ...patterns.flatMap((constraint) => ['-e', constraint.pattern])]
+  // The path is named: without one, ripgrep searches its standard input when that is not a terminal, as under spawnSync.
+  const args = ['--count-matches', '--glob', '!knowledge/**', ...patterns.flatMap((constraint) => ['-e', constraint.pattern]), '.']
   const times: number[] = []
   for (let index = 0; index <= runs; index++) {
     const started = performance.now()
-    spawnSync('rg', args, { cwd, maxBuffer: 64 * 1024 * 1024 })
+    const result = spawnSync('rg', args, { cwd, maxBuffer: 64 * 1024 * 1024 })
+    if (result.status !== 0) throw new Error(`rg exited ${String(result.status)}: ${String(result.stderr)}`)
     if (index > 0) times.push(performance.now() - started)
   }
   return round(median(times))

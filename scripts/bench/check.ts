@@ -36,7 +36,7 @@ function ensureRipgrep(): boolean {
 }
 
 function ripgrepArgs(constraint: BenchConstraint): string[] {
-  return ['--count-matches', '--glob', '!knowledge/**', ...(constraint.paths ?? []).flatMap((glob) => ['--glob', glob]), '-e', constraint.pattern]
+  return ['--count-matches', '--glob', '!knowledge/**', ...(constraint.paths ?? []).flatMap((glob) => ['--glob', glob]), '-e', constraint.pattern, '.']
 }
 
 /** ESLint's no-restricted-imports with the same import patterns (JS/TS only: ESLint does not read Python). */
@@ -167,7 +167,7 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
       const perPattern = codeConstraints.reduce((sum, constraint) => sum + timeProcess('rg', ripgrepArgs(constraint), root, 3), 0)
       const allAtOnce = timeProcess(
         'rg',
-        ['--count-matches', '--glob', '!knowledge/**', ...codeConstraints.flatMap((constraint) => ['-e', constraint.pattern])],
+        ['--count-matches', '--glob', '!knowledge/**', ...codeConstraints.flatMap((constraint) => ['-e', constraint.pattern]), '.'],
         root,
         5,
       )
