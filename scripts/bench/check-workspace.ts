@@ -185,7 +185,7 @@ export interface BenchWorkspace {
   sources: string[]
 }
 
-/** 2,000 source files (~100 lines, TS/JS/Python), a package.json with 100 dependencies and 50 constraints. */
+/** `fileCount` source files (~100 lines, TS/JS/Python; 2,000 unless told), a package.json with 100 dependencies and 50 constraints. */
 export async function makeCheckWorkspace(fileCount = 2000): Promise<BenchWorkspace> {
   const root = await mkdtemp(join(tmpdir(), 'mk-bench-check-'))
   const next = random(42)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compileCodeSearch } from '../../src/constraints/scan/code-search.js'
 import { compilePattern, compilePatternSet } from '../../src/constraints/scan/regex.js'
+import { benchCheckScale, clearScanCache } from './check-scale.js'
 import { benchConstraints, makeCheckWorkspace, type BenchConstraint } from './check-workspace.js'
 import { median, mkBin, round, timeMk } from './measure.js'
 
@@ -24,12 +25,18 @@ function timeProcess(command: string, args: readonly string[], cwd: string, runs
 function ensureRipgrep(): boolean {
   if (spawnSync('rg', ['--version']).status === 0) return true
   process.stderr.write('bench: ripgrep not found, installing it with apt-get\n')
-  spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' })
-  return spawnSync('rg', ['--version']).status === 0
+  // A fresh machine has no package lists yet: update them once when the first attempt fails.
+  if (spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' }).status !== 0) {
+    spawnSync('apt-get', ['update'], { stdio: 'ignore' })
+    spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' })
+  }
+  const installed = spawnSync('rg', ['--version']).status === 0
+  if (!installed) process.stderr.write('bench: ripgrep is absent (apt-get install -y ripgrep failed); no ratios to ripgrep\n')
+  return installed
 }
 
 function ripgrepArgs(constraint: BenchConstraint): string[] {
-  return ['--count-matches', '--glob', '!knowledge/**', ...(constraint.paths ?? []).flatMap((glob) => ['--glob', glob]), '-e', constraint.pattern]
+  return ['--count-matches', '--glob', '!knowledge/**', ...(constraint.paths ?? []).flatMap((glob) => ['--glob', glob]), '-e', constraint.pattern, '.']
 }
 
 /** ESLint's no-restricted-imports with the same import patterns (JS/TS only: ESLint does not read Python). */
@@ -110,6 +117,7 @@ function compareEngines(root: string, sources: readonly string[]): Record<string
 function cpuMk(args: readonly string[], cwd: string, runs = 7): number | string {
   const seconds: number[] = []
   for (let index = 0; index < runs + 1; index++) {
+    clearScanCache(cwd)
     const result = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, mkBin, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     if (result.error !== undefined) return 'not available (/usr/bin/time missing)'
     const [user, system] = (result.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number)
@@ -137,11 +145,12 @@ function redos(): Record<string, number> {
 export async function benchCheck(): Promise<Record<string, unknown>> {
   const { root, sources } = await makeCheckWorkspace()
   try {
-    const check = timeMk(['knowledge', 'check'], { cwd: root, budgetMs: 500 })
+    // These figures are of checks that read every file, as before the scan cache; `scale` has the cached ones.
+    const check = timeMk(['knowledge', 'check'], { cwd: root, budgetMs: 500, before: () => clearScanCache(root) })
     const checkCpuMs = cpuMk(['knowledge', 'check'], root)
     spawnSync('git', ['init', '-q'], { cwd: root })
     spawnSync('git', ['add', '-A'], { cwd: root })
-    const staged = timeMk(['knowledge', 'check', '--staged'], { cwd: root, budgetMs: 500 })
+    const staged = timeMk(['knowledge', 'check', '--staged'], { cwd: root, budgetMs: 500, before: () => clearScanCache(root) })
     const codeConstraints = benchConstraints.filter((constraint) => constraint.target === 'code' && constraint.operator === 'must_not_match')
     const importConstraints = benchConstraints.filter((constraint) => constraint.target === 'import' && constraint.operator === 'must_not_use')
     const figures: Record<string, unknown> = {
@@ -153,11 +162,12 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
       engines_in_process: compareEngines(root, sources),
       redos: redos(),
     }
-    if (ensureRipgrep()) {
+    const ripgrep = ensureRipgrep()
+    if (ripgrep) {
       const perPattern = codeConstraints.reduce((sum, constraint) => sum + timeProcess('rg', ripgrepArgs(constraint), root, 3), 0)
       const allAtOnce = timeProcess(
         'rg',
-        ['--count-matches', '--glob', '!knowledge/**', ...codeConstraints.flatMap((constraint) => ['-e', constraint.pattern])],
+        ['--count-matches', '--glob', '!knowledge/**', ...codeConstraints.flatMap((constraint) => ['-e', constraint.pattern]), '.'],
         root,
         5,
       )
@@ -171,6 +181,7 @@ export async function benchCheck(): Promise<Record<string, unknown>> {
     } else {
       figures.ripgrep = 'not available (apt-get install -y ripgrep failed)'
     }
+    figures.scale = await benchCheckScale(ripgrep)
     const config = writeEslintConfig(root, importConstraints)
     const eslint = timeProcess(process.execPath, [join(repositoryRoot, 'node_modules/eslint/bin/eslint.js'), '-c', config, '--no-warn-ignored', '.'], root, 3)
     figures.eslint_no_restricted_imports = {

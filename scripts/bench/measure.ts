@@ -24,11 +24,12 @@ export interface ProcessTiming {
 /** Median wall time of a whole `mk` process, as a user at a terminal would feel it. */
 export function timeMk(
   args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; runs?: number; warmup?: number; budgetMs?: number },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; runs?: number; warmup?: number; budgetMs?: number; before?: () => void },
 ): ProcessTiming {
   const runs = options.runs ?? 7
   const times: number[] = []
   for (let index = 0; index < (options.warmup ?? 1) + runs; index++) {
+    options.before?.()
     const started = performance.now()
     const result = spawnSync(process.execPath, [mkBin, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, encoding: 'utf8' })
     const elapsed = performance.now() - started

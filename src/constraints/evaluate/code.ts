@@ -3,9 +3,10 @@ import { noLineHash, type Finding, type Rule } from '../model.js'
 
 function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
+  const message = rule.constraint.message ?? `code matches ${patternText(rule)}`
   for (const { scan, hits } of context.hitsByFile(rule)) {
     for (const { line, column, lineHash, subject } of hits) {
-      findings.push({ rule, file: scan.path, line, column, subject, message: rule.constraint.message ?? `code matches ${patternText(rule)}`, lineHash })
+      findings.push({ rule, file: scan.path, line, column, subject, message, lineHash })
     }
   }
   return findings

@@ -8,6 +8,8 @@ import { inScope, type GlobMatcher } from '../scope.js'
 export class EvaluationContext {
   private readonly manifestCache = new Map<string, FileScan[]>()
   private hitIndex: Map<number, { scan: FileScan; hits: readonly Hit[] }[]> | undefined
+  private overrunIndex: Map<number, { file: string; overrun: BudgetOverrun }[]> | undefined
+  private manifests: FileScan[] | undefined
 
   constructor(
     readonly input: CheckInput,
@@ -44,13 +46,21 @@ export class EvaluationContext {
   }
 
   /** The files where a code or import rule exceeded its scan budget, in path order. */
-  overruns(rule: Rule): { file: string; overrun: BudgetOverrun }[] {
+  overruns(rule: Rule): readonly { file: string; overrun: BudgetOverrun }[] {
     const index = this.patternIndex.get(rule)
     if (index === undefined) return []
-    return [...this.scans.values()].flatMap((scan) => {
-      const overrun = scan.overruns.get(index)
-      return overrun === undefined ? [] : [{ file: scan.path, overrun }]
-    })
+    if (this.overrunIndex === undefined) {
+      const byIndex = new Map<number, { file: string; overrun: BudgetOverrun }[]>()
+      for (const scan of this.scans.values()) {
+        for (const [overrunIndex, overrun] of scan.overruns) {
+          const list = byIndex.get(overrunIndex)
+          if (list === undefined) byIndex.set(overrunIndex, [{ file: scan.path, overrun }])
+          else list.push({ file: scan.path, overrun })
+        }
+      }
+      this.overrunIndex = byIndex
+    }
+    return this.overrunIndex.get(index) ?? []
   }
 
   inScope(rule: Rule, path: string): boolean {
@@ -63,7 +73,8 @@ export class EvaluationContext {
     const key = JSON.stringify([paths, exclude])
     let found = this.manifestCache.get(key)
     if (found === undefined) {
-      found = [...this.scans.values()].filter((scan) => isManifest(scan.path) && this.inScope(rule, scan.path))
+      this.manifests ??= [...this.scans.values()].filter((scan) => isManifest(scan.path))
+      found = this.manifests.filter((scan) => this.inScope(rule, scan.path))
       this.manifestCache.set(key, found)
     }
     return found

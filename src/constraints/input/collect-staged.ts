@@ -63,6 +63,10 @@ export async function collectStaged(root: string, gitRoot: string | undefined, r
     complete: true,
     dependencies: [],
     symlinksSkipped,
+    identity: (path) => {
+      const entry = entries.get(path)
+      return entry === undefined ? undefined : `blob ${entry.oid}`
+    },
     async read(path) {
       const entry = entries.get(path)
       if (entry === undefined) throw new MkError('INTERNAL_ERROR', `${path} is not staged`)

@@ -25,14 +25,15 @@ function readIgnoreFile(path: string): Ignore | undefined {
  */
 export class IgnoreRules {
   private readonly layers: IgnoreLayer[] = []
-  private readonly configured: Ignore
+  private readonly configured: Ignore | undefined
 
   constructor(
     private readonly root: string,
     gitRoot: string | undefined,
     checkIgnore: readonly string[],
   ) {
-    this.configured = ignore().add([...checkIgnore])
+    // Asked of every path of the git index: with no globs configured there is nothing to ask.
+    this.configured = checkIgnore.length === 0 ? undefined : ignore().add([...checkIgnore])
     if (gitRoot === undefined) return
     const exclude = readIgnoreFile(join(gitRoot, '.git', 'info', 'exclude'))
     const toRoot = toPosix(relative(gitRoot, root))
@@ -53,7 +54,7 @@ export class IgnoreRules {
 
   /** Ignored by `check.ignore` only (explicitly named files and the git index skip .gitignore). */
   configuredIgnores(path: string, isDirectory = false): boolean {
-    return this.configured.ignores(isDirectory ? `${path}/` : path)
+    return this.configured?.ignores(isDirectory ? `${path}/` : path) ?? false
   }
 
   ignores(path: string, isDirectory: boolean): boolean {

@@ -19,6 +19,12 @@ export interface CheckInput {
    */
   complete: boolean
   read(path: string): Promise<FileContent>
+  /**
+   * What names a file's current content without reading it (a staged blob's
+   * id, stat data that every write changes), for the scan cache; undefined
+   * when nothing does, and the file is read.
+   */
+  identity?(path: string): string | undefined
   dependencies: ProposedDependency[]
   /** Symbolic links met and not followed. */
   symlinksSkipped: number

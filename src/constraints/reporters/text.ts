@@ -11,13 +11,24 @@ function severityLabel(severity: Severity, style: Style): string {
   return severity === 'block' ? style.red(padded) : severity === 'warn' ? style.yellow(padded) : style.dim(padded)
 }
 
-function describeFinding(finding: Finding, style: Style, constraintLine: (rule: Rule) => number): string[] {
-  const { constraint, item } = finding.rule
-  const place = finding.file === workspaceRootFile ? '(workspace)' : `${finding.file}:${finding.line}:${finding.column}`
-  return [
-    `  ${severityLabel(constraint.severity, style)} ${place}  ${finding.message}  ${style.dim(`[${constraint.id}]`)}`,
-    `        ${style.dim(`${item.id}: ${item.title} (${item.path}:${constraintLine(finding.rule)})`)}`,
-  ]
+/** The two lines of a finding; what they say of its rule is the same for every finding of the rule, and worked out once. */
+function findingDescriber(style: Style): (finding: Finding) => string {
+  const constraintLine = constraintLines()
+  const ruleParts = new Map<Rule, { label: string; id: string; source: string }>()
+  return (finding) => {
+    let parts = ruleParts.get(finding.rule)
+    if (parts === undefined) {
+      const { constraint, item } = finding.rule
+      parts = {
+        label: severityLabel(constraint.severity, style),
+        id: style.dim(`[${constraint.id}]`),
+        source: `        ${style.dim(`${item.id}: ${item.title} (${item.path}:${constraintLine(finding.rule)})`)}`,
+      }
+      ruleParts.set(finding.rule, parts)
+    }
+    const place = finding.file === workspaceRootFile ? '(workspace)' : `${finding.file}:${finding.line}:${finding.column}`
+    return `  ${parts.label} ${place}  ${finding.message}  ${parts.id}\n${parts.source}`
+  }
 }
 
 function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
@@ -33,10 +44,10 @@ function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
 /** Grouped by file, readable without colour; ends with one summary line. */
 export function renderText(report: CheckReport, style: Style): string {
   const lines: string[] = []
-  const constraintLine = constraintLines()
+  const describeFinding = findingDescriber(style)
   for (const [file, findings] of groupByFile(report.findings)) {
     lines.push(style.bold(file === workspaceRootFile ? 'workspace' : file))
-    for (const finding of findings) lines.push(...describeFinding(finding, style, constraintLine))
+    for (const finding of findings) lines.push(describeFinding(finding))
     lines.push('')
   }
   if (report.waiverProblems.length > 0) {

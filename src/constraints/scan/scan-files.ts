@@ -1,6 +1,7 @@
 import { MkError, isNodeError } from '../../errors.js'
 import type { FileScan, FileScanner, ScanRequest } from './file-scan.js'
 import type { CheckInput } from '../input/input.js'
+import type { ScanCache } from '../cache/scan-cache.js'
 
 interface ScanOutcome {
   /** Scans of the text files, by path, in request order. */
@@ -16,16 +17,32 @@ function readFailure(path: string, error: unknown): MkError {
   })
 }
 
-/** Read and scan each requested file in turn; a file's text is dropped as soon as it is scanned. */
-export async function scanFiles(input: CheckInput, requests: readonly ScanRequest[], scan: FileScanner): Promise<ScanOutcome> {
+/**
+ * Read and scan each requested file in turn; a file's text is dropped as soon
+ * as it is scanned. With a cache, a file whose content identity (see
+ * CheckInput.identity) it knows is not read at all.
+ */
+export async function scanFiles(input: CheckInput, requests: readonly ScanRequest[], scan: FileScanner, cache?: ScanCache): Promise<ScanOutcome> {
   const outcome: ScanOutcome = { scans: new Map(), binary: 0, tooLarge: 0 }
+  const count = (result: FileScan | 'binary' | 'too-large'): void => {
+    if (result === 'binary') outcome.binary++
+    else if (result === 'too-large') outcome.tooLarge++
+    else outcome.scans.set(result.path, result)
+  }
   for (const request of requests) {
+    const identity = cache === undefined ? undefined : input.identity?.(request.path)
+    const cached = identity === undefined ? undefined : cache?.get(request, identity)
+    if (cached !== undefined) {
+      count(cached)
+      continue
+    }
     const content = await input.read(request.path).catch((error: unknown) => {
       throw readFailure(request.path, error)
     })
-    if (content.kind === 'text') outcome.scans.set(request.path, scan(request, content.text))
-    else if (content.kind === 'binary') outcome.binary++
-    else outcome.tooLarge++
+    const result = content.kind === 'text' ? scan(request, content.text) : content.kind === 'binary' ? 'binary' : 'too-large'
+    if (identity !== undefined) cache?.set(request, identity, result)
+    count(result)
   }
+  cache?.save()
   return outcome
 }

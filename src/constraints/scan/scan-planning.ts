@@ -46,12 +46,18 @@ export function planScans(paths: readonly string[], rules: readonly Rule[], glob
   const dependencyScopes = byScope(rules.filter((rule) => rule.constraint.target === 'dependency')).map(({ scope }) => scope)
 
   const requests: ScanRequest[] = []
+  // Paths under the same scopes share one list: fewer objects to hold, and to store in the scan cache.
+  const shared = new Map<string, number[]>()
   for (const path of paths) {
     const patterns: number[] = []
     for (const group of codeGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
     if (readsImports(path)) for (const group of importGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
     const manifest = isManifest(path) && dependencyScopes.some((scope) => inScope(scope, path, globs))
-    if (patterns.length > 0 || manifest) requests.push({ path, patterns, manifest })
+    if (patterns.length === 0 && !manifest) continue
+    const key = patterns.join()
+    let list = shared.get(key)
+    if (list === undefined) shared.set(key, (list = patterns))
+    requests.push({ path, patterns: list, manifest })
   }
   return {
     plan: { patterns: scanned.map(({ pattern }) => pattern), dependencyFields: [...dependencyFields] },

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { z } from 'zod'
 import { failOnSeverities } from '../../config/schema.js'
 import { checkResultSchema, toCheckResult } from '../../constraints/contract.js'
@@ -72,6 +73,7 @@ export const knowledgeCheck = defineTool({
     }
     const { runCheck } = await import('../../constraints/check.js')
     const { reporters } = await import('../../constraints/reporters/index.js')
+    const { version } = await readPackageInfo()
     const report = await runCheck(ctx.workspace, {
       source: proposal
         ? {
@@ -88,10 +90,11 @@ export const knowledgeCheck = defineTool({
       minSeverity: input.minSeverity,
       failOn: input.failOn ?? ctx.workspace.config.check.failOn,
       useBaseline: true,
+      scanCache: { directory: join(ctx.workspace.stateDir, 'cache', 'check'), version },
     })
     return {
       output: toCheckResult(report),
-      display: reporters[input.format](report, ctx.style, { version: (await readPackageInfo()).version }),
+      display: reporters[input.format](report, ctx.style, { version }),
       ...(report.passed ? {} : { exitCode: 1 as const }),
     }
   },

@@ -1,0 +1,128 @@
+import { spawnSync } from 'node:child_process'
+import { appendFileSync, rmSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { benchConstraints, makeCheckWorkspace } from './check-workspace.js'
+import { median, mkBin, nodeStartupMs, round } from './measure.js'
+
+interface Timed {
+  median_ms: number
+  runs: number
+  peak_rss_mb: number | string
+}
+
+/** Median wall time and the highest peak RSS of whole `mk` processes; `before` runs untimed ahead of each. */
+function timeRuns(args: readonly string[], cwd: string, runs: number, before: () => void): Timed {
+  const times: number[] = []
+  let peakKb = 0
+  let rssKnown = true
+  for (let index = 0; index < runs; index++) {
+    before()
+    const started = performance.now()
+    const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, mkBin, ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      maxBuffer: 256 * 1024 * 1024,
+    })
+    times.push(performance.now() - started)
+    if (result.error !== undefined) rssKnown = false
+    else if (result.status !== 0 && result.status !== 1) throw new Error(`mk ${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`)
+    else peakKb = Math.max(peakKb, Number(result.stderr.trim().split('\n').pop()))
+  }
+  return { median_ms: round(median(times)), runs, peak_rss_mb: rssKnown ? round(peakKb / 1024) : 'not available (/usr/bin/time missing)' }
+}
+
+function timeRipgrep(cwd: string, runs: number): number {
+  const patterns = benchConstraints.filter((constraint) => constraint.target === 'code' && constraint.operator === 'must_not_match')
+  // The path is named: without one, ripgrep searches its standard input when that is not a terminal, as under spawnSync.
+  const args = ['--count-matches', '--glob', '!knowledge/**', ...patterns.flatMap((constraint) => ['-e', constraint.pattern]), '.']
+  const times: number[] = []
+  for (let index = 0; index <= runs; index++) {
+    const started = performance.now()
+    const result = spawnSync('rg', args, { cwd, maxBuffer: 64 * 1024 * 1024 })
+    if (result.status !== 0) throw new Error(`rg exited ${String(result.status)}: ${String(result.stderr)}`)
+    if (index > 0) times.push(performance.now() - started)
+  }
+  return round(median(times))
+}
+
+/** Remove the scan cache of a workspace: the next check reads every file. */
+export function clearScanCache(root: string): void {
+  rmSync(join(root, '.mk', 'cache'), { recursive: true, force: true })
+}
+
+function git(cwd: string, ...args: string[]): void {
+  const result = spawnSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=Bench', ...args], { cwd, encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`)
+}
+
+/**
+ * One workspace size: a full check with no scan cache (cold), again with the
+ * cache of an unchanged tree (warm), and the pre-commit hook: `--staged` with
+ * one file changed and staged before each run, so that file is never in the cache.
+ */
+async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promise<Record<string, unknown>> {
+  const { root } = await makeCheckWorkspace(files)
+  try {
+    git(root, 'init', '-q')
+    git(root, 'add', '-A')
+    git(root, 'commit', '-qm', 'bench')
+    const runs = files >= 50_000 ? 3 : 5
+    const clear = (): void => clearScanCache(root)
+    const cold = timeRuns(['knowledge', 'check'], root, runs, clear)
+    // The working tree's cache trusts stat data only of files older than two seconds.
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    timeRuns(['knowledge', 'check'], root, 1, () => undefined)
+    const warm = timeRuns(['knowledge', 'check'], root, runs, () => undefined)
+    timeRuns(['knowledge', 'check', '--staged'], root, 1, () => undefined)
+    let edit = 0
+    const stageOne = (): void => {
+      appendFileSync(join(root, 'src/module0/file0.ts'), `  // edit ${++edit}\n`)
+      git(root, 'add', 'src/module0/file0.ts')
+    }
+    const staged = timeRuns(['knowledge', 'check', '--staged'], root, runs + 2, stageOne)
+    const stagedCold = timeRuns(['knowledge', 'check', '--staged'], root, 1, () => {
+      clear()
+      stageOne()
+    })
+    // A repository adopting mk records its old violations: the hook then prints only new ones.
+    spawnSync(process.execPath, [mkBin, 'knowledge', 'check', '--update-baseline'], { cwd: root })
+    timeRuns(['knowledge', 'check', '--staged'], root, 1, () => undefined)
+    const stagedBaselined = timeRuns(['knowledge', 'check', '--staged'], root, runs, stageOne)
+    const figures: Record<string, unknown> = {
+      files,
+      cold,
+      warm,
+      staged_one_file: staged,
+      staged_one_file_with_baseline: stagedBaselined,
+      staged_without_cache: stagedCold,
+      warm_over_node: round(warm.median_ms / nodeMs, 2),
+      staged_over_node: round(staged.median_ms / nodeMs, 2),
+    }
+    if (ripgrep) {
+      const rg = timeRipgrep(root, runs)
+      figures.ripgrep_all_patterns_ms = rg
+      figures.cold_over_ripgrep = round(cold.median_ms / rg, 2)
+    }
+    return figures
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+/** Sizes from MK_BENCH_CHECK_SIZES (comma-separated file counts), else 2,000, 10,000 and 50,000. */
+export async function benchCheckScale(ripgrep: boolean): Promise<Record<string, unknown>> {
+  const sizes = (process.env.MK_BENCH_CHECK_SIZES ?? '2000,10000,50000').split(',').map(Number)
+  const nodeMs = nodeStartupMs()
+  const results: Record<string, unknown> = { node_e_0_ms: nodeMs, constraints: benchConstraints.length }
+  for (const files of sizes) {
+    process.stderr.write(`bench: check at ${files} files...\n`)
+    results[`files_${files}`] = await benchSize(files, ripgrep, nodeMs)
+  }
+  const small = results[`files_${sizes[0]}`] as { staged_one_file: Timed } | undefined
+  const large = results[`files_${sizes[sizes.length - 1]}`] as { staged_one_file: Timed } | undefined
+  if (small !== undefined && large !== undefined && sizes.length > 1)
+    results.staged_largest_over_smallest = round(large.staged_one_file.median_ms / small.staged_one_file.median_ms, 2)
+  return results
+}

@@ -1,0 +1,148 @@
+import { spawnSync } from 'node:child_process'
+import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeCheckWorkspace } from '../../scripts/bench/check-workspace.js'
+import { runMk } from '../helpers/mk.js'
+
+const formats = ['json', 'text', 'sarif'] as const
+
+function git(root: string, ...args: string[]): void {
+  const result = spawnSync('git', ['-c', 'user.email=dev@example.com', '-c', 'user.name=Dev', ...args], { cwd: root, encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`)
+}
+
+/**
+ * Issue 18: checks that reuse file scans from earlier runs (the scan cache in
+ * .mk/cache/check) print exactly what a check that reads every file prints,
+ * in every format, after every kind of change.
+ */
+describe('knowledge check with a scan cache', () => {
+  let root: string
+  const cacheFolder = (): string => join(root, '.mk', 'cache', 'check')
+
+  async function outputs(args: readonly string[], clearFirst: boolean): Promise<string[]> {
+    const printed: string[] = []
+    for (const format of formats) {
+      if (clearFirst) rmSync(cacheFolder(), { recursive: true, force: true })
+      const run = await runMk(['knowledge', 'check', ...args, '--format', format], { cwd: root, env: { MK_HOME: join(root, '..', 'home') } })
+      printed.push(`exit ${run.exitCode}\n${run.stdout}${run.stderr}`)
+    }
+    return printed
+  }
+
+  /** With the cache of the previous state, then without any, then with the one just written: all the same. */
+  async function expectSameAsFullScan(args: readonly string[]): Promise<string[]> {
+    const incremental = await outputs(args, false)
+    const full = await outputs(args, true)
+    expect(incremental).toEqual(full)
+    expect(await outputs(args, false)).toEqual(full)
+    return full
+  }
+
+  beforeAll(async () => {
+    ;({ root } = await makeCheckWorkspace(120))
+    git(root, 'init', '-q')
+    git(root, 'add', '-A')
+    git(root, 'commit', '-qm', 'start')
+  })
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+  it('--staged: the same output after edits, deletions, renames and manifest changes are staged', async () => {
+    const [start] = await expectSameAsFullScan(['--staged'])
+    expect(start).toContain('exit 1')
+    expect(statSync(join(cacheFolder(), 'staged.bin')).size).toBeGreaterThan(1000)
+    expect(readFileSync(join(cacheFolder(), '.gitignore'), 'utf8')).toBe('*\n')
+
+    appendFileSync(join(root, 'src/module0/file0.ts'), '  console.log("staged")\n')
+    git(root, 'add', 'src/module0/file0.ts')
+    const [edited] = await expectSameAsFullScan(['--staged'])
+    expect(edited).toContain('"file": "src/module0/file0.ts"')
+
+    // Not staged: the check reads the index, not this.
+    appendFileSync(join(root, 'src/module4/file4.ts'), '  debugger;\n')
+    await expectSameAsFullScan(['--staged'])
+
+    git(root, 'rm', '-q', 'README.md')
+    const [deleted] = await expectSameAsFullScan(['--staged'])
+    expect(deleted).toContain('no file matches the required glob \\"README.md\\"')
+
+    git(root, 'mv', 'lib/module2/file2.ts', 'lib/module2/moved.ts')
+    await expectSameAsFullScan(['--staged'])
+
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    delete manifest.dependencies.pg
+    manifest.dependencies.mysql2 = '^3.0.0'
+    writeFileSync(join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+    git(root, 'add', 'package.json')
+    const [manifestChanged] = await expectSameAsFullScan(['--staged'])
+    expect(manifestChanged).toContain('"subject": "mysql2"')
+  }, 300_000)
+
+  it('the same output after constraints, waivers, the baseline and ignore rules change', async () => {
+    // The working tree check: files written in the last two seconds are read, not trusted to their stat data.
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    await expectSameAsFullScan([])
+    expect(statSync(join(cacheFolder(), 'tree.bin')).size).toBeGreaterThan(1000)
+
+    const knowledge = join(root, 'knowledge/adr/adr-0008-bench.md')
+    writeFileSync(knowledge, readFileSync(knowledge, 'utf8').replace('pattern: "http://"', 'pattern: "https?://"'))
+    const [changedConstraint] = await expectSameAsFullScan([])
+    expect(changedConstraint).toContain('"pattern": "https?://"')
+
+    writeFileSync(
+      join(root, 'knowledge/waivers.yaml'),
+      'waivers:\n  - constraint: adr-0003-bench#2\n    paths: ["lib/**"]\n    reason: lodash stays in lib until the rewrite\n',
+    )
+    const [waived] = await expectSameAsFullScan([])
+    expect(waived).toContain('lodash stays in lib until the rewrite')
+
+    const rebuilt = await runMk(['knowledge', 'check', '--update-baseline'], { cwd: root, env: { MK_HOME: join(root, '..', 'home') } })
+    expect(rebuilt.exitCode).toBe(0)
+    const [baselined] = await expectSameAsFullScan(['--staged'])
+    expect(baselined).toContain('"hidden"')
+
+    writeFileSync(join(root, '.gitignore'), 'node_modules/\ndist/\nservices/\n')
+    const [ignored] = await expectSameAsFullScan([])
+    expect(ignored).not.toContain('services/')
+  }, 300_000)
+
+  it('a truncated, damaged or foreign cache file is ignored and rebuilt', async () => {
+    const [expected] = await outputs(['--staged'], true)
+    const cacheFile = join(cacheFolder(), 'staged.bin')
+    const size = statSync(cacheFile).size
+
+    truncateSync(cacheFile, Math.floor(size / 2))
+    expect((await outputs(['--staged'], false))[0]).toBe(expected)
+    expect(statSync(cacheFile).size).toBe(size)
+
+    const bytes = readFileSync(cacheFile)
+    bytes[size - 100] = (bytes[size - 100] as number) ^ 0xff
+    writeFileSync(cacheFile, bytes)
+    expect((await outputs(['--staged'], false))[0]).toBe(expected)
+
+    writeFileSync(cacheFile, 'this is not a scan cache')
+    expect((await outputs(['--staged'], false))[0]).toBe(expected)
+    expect((await outputs(['--staged'], false))[0]).toBe(expected)
+  }, 300_000)
+
+  it('processes racing to write the cache all print the full answer, and leave a cache the next run can use', async () => {
+    rmSync(cacheFolder(), { recursive: true, force: true })
+    const [expected] = await outputs(['--staged'], true)
+    for (let round = 0; round < 3; round++) {
+      if (round > 0) {
+        appendFileSync(join(root, 'src/module8/file8.ts'), `  // round ${round}\n`)
+        git(root, 'add', 'src/module8/file8.ts')
+      }
+      const [full] = await outputs(['--staged'], true)
+      if (round === 0) expect(full).toBe(expected)
+      const racing = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          runMk(['knowledge', 'check', '--staged', '--format', 'json'], { cwd: root, env: { MK_HOME: join(root, '..', 'home') } }),
+        ),
+      )
+      for (const run of racing) expect(`exit ${run.exitCode}\n${run.stdout}${run.stderr}`).toBe(full)
+      expect((await outputs(['--staged'], false))[0]).toBe(full)
+    }
+  }, 300_000)
+})
