@@ -113,7 +113,7 @@ export function upsertDocuments(db: Database.Database, docs: readonly IndexDocum
 /** Empty every table but the metadata, so the next refresh reads all files again. */
 export function emptyTables(db: Database.Database, hasVectorTable: boolean): void {
   db.transaction(() => {
-    for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) db.exec(`DELETE FROM ${table}`)
+    for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state', 'file_signatures']) db.exec(`DELETE FROM ${table}`)
     if (hasVectorTable) db.exec('DELETE FROM vectors')
   }).immediate()
 }

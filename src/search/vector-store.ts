@@ -10,7 +10,11 @@ export type Embed = EmbeddingProvider['embed']
 
 /** Text the encoders see: long documents are cut, as sentence encoders read only their first few hundred tokens anyway. */
 const maxEmbeddedChars = 4000
-const embedBatchSize = 32
+/**
+ * Documents read, embedded and committed together: large enough for the provider to group texts
+ * of similar length and keep every worker busy, small enough that an interrupted run loses little.
+ */
+export const embedWindow = 128
 
 /**
  * Record the model; a different model than the one that built the vectors means dropping them and embedding again.
@@ -41,7 +45,14 @@ export function pendingCount(db: Database.Database): number {
   return db.prepare('SELECT count(*) FROM docs WHERE embedded = 0').pluck().get() as number
 }
 
-/** Embed the documents waiting for a vector, a batch at a time; each batch is committed, so stopping (an aborted signal) loses nothing. */
+type PendingRow = Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string }
+
+/**
+ * Embed the documents waiting for a vector, a window at a time; each window is committed, so
+ * stopping (an aborted signal, a killed process) loses at most one window. A text already
+ * embedded for another document (a copy in another folder, a file moved) takes its vector
+ * instead of going through the model.
+ */
 export async function embedPending(
   db: Database.Database,
   embed: Embed,
@@ -50,6 +61,7 @@ export async function embedPending(
 ): Promise<number> {
   const total = pendingCount(db)
   const next = db.prepare('SELECT rowid, id, title, content, tags, content_hash FROM docs WHERE embedded = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
+  const sameText = db.prepare('SELECT v.embedding FROM docs d JOIN vectors v ON v.rowid = d.rowid WHERE d.content_hash = ? AND d.embedded = 1 LIMIT 1').pluck()
   const markEmbedded = db.prepare('UPDATE docs SET embedded = 1 WHERE rowid = ? AND content_hash = ?')
   const deleteVector = db.prepare('DELETE FROM vectors WHERE rowid = ?')
   const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)')
@@ -57,24 +69,39 @@ export async function embedPending(
   let after = 0
   for (;;) {
     signal?.throwIfAborted()
-    const batch = next.all(after, embedBatchSize) as (Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string })[]
-    if (batch.length === 0) break
-    after = batch[batch.length - 1]?.rowid ?? after
-    const texts = batch.map((row) =>
-      searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
-    )
-    const vectors = await embed(texts, 'document')
+    const window = next.all(after, embedWindow) as PendingRow[]
+    if (window.length === 0) break
+    after = window[window.length - 1]?.rowid ?? after
+    const known = new Map<string, Float32Array | Buffer>()
+    for (const row of window) {
+      const stored = sameText.get(row.content_hash) as Buffer | undefined
+      if (stored !== undefined) known.set(row.content_hash, stored)
+    }
+    // Each distinct new text once.
+    const toEmbed = new Map<string, string>()
+    for (const row of window) {
+      if (known.has(row.content_hash) || toEmbed.has(row.content_hash)) continue
+      toEmbed.set(
+        row.content_hash,
+        searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
+      )
+    }
+    const vectors = await embed([...toEmbed.values()], 'document')
+    ;[...toEmbed.keys()].forEach((hash, position) => {
+      const vector = vectors[position]
+      if (vector !== undefined) known.set(hash, vector)
+    })
     db.transaction(() => {
-      batch.forEach((row, index) => {
-        const vector = vectors[index]
-        if (vector === undefined) return
+      for (const row of window) {
+        const vector = known.get(row.content_hash)
+        if (vector === undefined) continue
         // A document changed since it was read keeps waiting for its new text to be embedded.
-        if (markEmbedded.run(row.rowid, row.content_hash).changes === 0) return
+        if (markEmbedded.run(row.rowid, row.content_hash).changes === 0) continue
         deleteVector.run(BigInt(row.rowid))
         insertVector.run(BigInt(row.rowid), vector)
-      })
+      }
     }).immediate()
-    done += batch.length
+    done += window.length
     onProgress?.(done, total)
   }
   return done
