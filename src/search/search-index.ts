@@ -15,6 +15,7 @@ import {
 } from './documents.js'
 import type { MemoryRestriction } from '../memory/visibility.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
+import { recordedSignatures, recordSignatures, type FileSignature } from './file-signature.js'
 import { indexStats } from './index-stats.js'
 import { readState, tableExists, writeState } from './meta.js'
 import { integrityProblem } from './integrity.js'
@@ -136,6 +137,16 @@ export class SearchIndex {
   /** `restriction` is the owners a memory is private to (its index meta), undefined for one everyone sees. */
   findSameContent(content: string, sources: readonly string[], restriction: MemoryRestriction | undefined): StoredDocument | undefined {
     return this.guard(() => findSameContent(this.db, content, sources, restriction === undefined ? undefined : JSON.stringify(restriction)))
+  }
+
+  /** The stat signatures of a memory folder's files as they were when last read (src/search/file-signature.ts). */
+  fileSignatures(source: string): Map<string, FileSignature> {
+    return this.guard(() => recordedSignatures(this.db, source))
+  }
+
+  /** Keep these files' signatures; an undefined one is forgotten, so the file is read again next time. */
+  recordFileSignatures(source: string, entries: Iterable<[string, FileSignature | undefined]>): void {
+    this.guard(() => recordSignatures(this.db, source, entries))
   }
 
   /** Small bookkeeping values of the callers (freshness signatures), stored in the same database. */
