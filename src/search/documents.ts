@@ -101,7 +101,7 @@ export function upsertDocuments(db: Database.Database, docs: readonly IndexDocum
         update.run({ ...values, rowid })
         deleteText.run(rowid)
         deleteTags.run(rowid)
-        if (existing.content_hash !== values.contentHash) deleteVector?.run(BigInt(rowid))
+        if (existing.content_hash !== values.contentHash) deleteVector?.run(rowid)
       }
       const parts = compoundWordParts(text)
       insertText.run(rowid, parts === '' ? text : `${text}\n${parts}`)
@@ -132,7 +132,7 @@ export function removeDocuments(db: Database.Database, ids: readonly string[], h
         const rowid = find.get(id) as number | undefined
         if (rowid === undefined) continue
         for (const statement of statements) statement.run(rowid)
-        deleteVector?.run(BigInt(rowid))
+        deleteVector?.run(rowid)
         removed++
       }
       return removed

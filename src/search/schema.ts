@@ -37,6 +37,12 @@ CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS file_signatures (source TEXT NOT NULL, name TEXT NOT NULL, signature TEXT NOT NULL, PRIMARY KEY (source, name)) WITHOUT ROWID;
 `
 
-export function createVectorTable(dimensions: number): string {
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine)`
-}
+/**
+ * Vectors in a plain table, beside their document's rowid: exact scans and the partition scans
+ * of src/search/vector-partitions.ts read them through SQLite's b-tree; `list` is the partition.
+ */
+export const createVectorTables = `
+CREATE TABLE IF NOT EXISTS vectors (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL, list INTEGER);
+CREATE INDEX IF NOT EXISTS vectors_list ON vectors (list);
+CREATE TABLE IF NOT EXISTS vector_centroids (list INTEGER PRIMARY KEY, centroid BLOB NOT NULL);
+`

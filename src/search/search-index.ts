@@ -21,6 +21,7 @@ import { readState, tableExists, writeState } from './meta.js'
 import { integrityProblem } from './integrity.js'
 import { closeWhole, openDatabase, rebuildPathOf, removeAbandonedRebuilds, swapInDatabase } from './open-database.js'
 import { nearDuplicates, rank } from './ranking.js'
+import { nearestVectors, type Nearest } from './vector-partitions.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
 import { documentVectors, embedPending, pendingCount, prepareVectorTable, vectorsOf, type Embed } from './vector-store.js'
 
@@ -202,6 +203,11 @@ export class SearchIndex {
   /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
     return this.guardAsync(() => nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit))
+  }
+
+  /** The stored vectors nearest to a query vector: through the partitions once trained, or by an exact scan (to measure their recall). */
+  nearestVectors(query: Float32Array, k: number, how: 'indexed' | 'exact' = 'indexed'): Nearest[] {
+    return this.guard(() => nearestVectors(this.db, query, k, how))
   }
 
   setStatuses(updates: readonly { id: string; status: string }[]): void {

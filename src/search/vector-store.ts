@@ -3,7 +3,8 @@ import { documentCount, searchableText, type DocRow } from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { readMeta, tableExists, writeMeta } from './meta.js'
 import { filterClause } from './filters.js'
-import { createVectorTable } from './schema.js'
+import { createVectorTables } from './schema.js'
+import { maintainPartitions, nearestList, readCentroids } from './vector-partitions.js'
 import type { SearchFilters } from './types.js'
 
 export type Embed = EmbeddingProvider['embed']
@@ -31,7 +32,9 @@ export function prepareVectorTable(db: Database.Database, embedder: EmbeddingPro
       const documents = documentCount(db)
       db.exec('DROP TABLE IF EXISTS vectors')
       db.exec('DROP TABLE IF EXISTS background_vectors')
-      db.exec(createVectorTable(embedder.dimensions))
+      db.exec('DROP TABLE IF EXISTS vector_centroids')
+      db.prepare("DELETE FROM meta WHERE key = 'partitions_trained_at'").run()
+      db.exec(createVectorTables)
       db.prepare('UPDATE docs SET embedded = 0').run()
       writeMeta(db, 'model_id', embedder.modelId)
       writeMeta(db, 'dimensions', String(embedder.dimensions))
@@ -64,7 +67,9 @@ export async function embedPending(
   const sameText = db.prepare('SELECT v.embedding FROM docs d JOIN vectors v ON v.rowid = d.rowid WHERE d.content_hash = ? AND d.embedded = 1 LIMIT 1').pluck()
   const markEmbedded = db.prepare('UPDATE docs SET embedded = 1 WHERE rowid = ? AND content_hash = ?')
   const deleteVector = db.prepare('DELETE FROM vectors WHERE rowid = ?')
-  const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)')
+  const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding, list) VALUES (?, ?, ?)')
+  // Vectors added after the partitions were trained go into the nearest list.
+  const centroids = readCentroids(db)
   let done = 0
   let after = 0
   for (;;) {
@@ -72,10 +77,10 @@ export async function embedPending(
     const window = next.all(after, embedWindow) as PendingRow[]
     if (window.length === 0) break
     after = window[window.length - 1]?.rowid ?? after
-    const known = new Map<string, Float32Array | Buffer>()
+    const known = new Map<string, Float32Array>()
     for (const row of window) {
       const stored = sameText.get(row.content_hash) as Buffer | undefined
-      if (stored !== undefined) known.set(row.content_hash, stored)
+      if (stored !== undefined) known.set(row.content_hash, new Float32Array(stored.buffer, stored.byteOffset, stored.byteLength / 4))
     }
     // Each distinct new text once.
     const toEmbed = new Map<string, string>()
@@ -97,13 +102,15 @@ export async function embedPending(
         if (vector === undefined) continue
         // A document changed since it was read keeps waiting for its new text to be embedded.
         if (markEmbedded.run(row.rowid, row.content_hash).changes === 0) continue
-        deleteVector.run(BigInt(row.rowid))
-        insertVector.run(BigInt(row.rowid), vector)
+        deleteVector.run(row.rowid)
+        const list = centroids.length === 0 ? null : nearestList(centroids, vector)
+        insertVector.run(row.rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), list)
       }
     }).immediate()
     done += window.length
     onProgress?.(done, total)
   }
+  if (done > 0) maintainPartitions(db)
   return done
 }
 
