@@ -14,6 +14,8 @@ export const bundledMaxChars = 600
  * (sorted by length, 16 a call), which halves the work for chat-length memories.
  */
 const batchSize = 16
+/** Workers idle this long are stopped: a long-lived process (the MCP server) does not keep their models after a bulk embedding. */
+const workerIdleMs = 10_000
 
 /** Cuts at the last word boundary before the limit, so no half word reaches the tokenizer. */
 export function truncateForBundled(text: string): string {
@@ -39,6 +41,8 @@ export function lengthSortedBatches(texts: readonly string[], size: number): num
 export function createBundledProvider(): EmbeddingProvider {
   let model: Promise<EmbeddingsModel> | undefined
   let pool: WorkerPool | undefined | null
+  let idleTimer: NodeJS.Timeout | undefined
+  let inFlight = 0
   const load = (): Promise<EmbeddingsModel> => {
     model ??= loadBundledModel().catch((error: unknown) => {
       model = undefined
@@ -47,8 +51,19 @@ export function createBundledProvider(): EmbeddingProvider {
     return model
   }
   const workers = (): WorkerPool | undefined => {
+    clearTimeout(idleTimer)
     if (pool === undefined) pool = createWorkerPool(workerCount()) ?? null
     return pool ?? undefined
+  }
+  const stopWorkersWhenIdle = (): void => {
+    clearTimeout(idleTimer)
+    if (inFlight > 0) return
+    idleTimer = setTimeout(() => {
+      const open = pool
+      pool = undefined
+      void open?.close()
+    }, workerIdleMs)
+    idleTimer.unref()
   }
 
   return {
@@ -61,8 +76,13 @@ export function createBundledProvider(): EmbeddingProvider {
       const inputs = groups.map((group) => group.map((position) => cut[position] ?? ' '))
       const parallel = kind === 'document' && groups.length > 1 ? workers() : undefined
       let outputs: Float32Array[][]
-      if (parallel !== undefined) outputs = await parallel.embedBatches(inputs)
-      else {
+      if (parallel !== undefined) {
+        inFlight++
+        outputs = await parallel.embedBatches(inputs).finally(() => {
+          inFlight--
+          stopWorkersWhenIdle()
+        })
+      } else {
         const encoder = await load()
         outputs = []
         for (const input of inputs) outputs.push(await embedWithModel(encoder, input))
@@ -72,6 +92,7 @@ export function createBundledProvider(): EmbeddingProvider {
       return vectors
     },
     async close() {
+      clearTimeout(idleTimer)
       const open = pool
       pool = undefined
       await open?.close()

@@ -39,19 +39,28 @@ export function createWorkerPool(size: number): WorkerPool | undefined {
   function run(worker: Worker, texts: string[]): Promise<Float32Array[]> {
     const id = nextId++
     return new Promise((resolve, reject) => {
-      const onMessage = (reply: EmbedReply): void => {
-        if (reply.id !== id) return
+      const stopListening = (): void => {
         worker.off('message', onMessage)
         worker.off('error', onError)
+        worker.off('exit', onExit)
+      }
+      const onMessage = (reply: EmbedReply): void => {
+        if (reply.id !== id) return
+        stopListening()
         if ('error' in reply) reject(new MkError('PROVIDER_ERROR', `the embedding worker failed: ${reply.error}`, { retryable: false }))
         else resolve(reply.vectors)
       }
       const onError = (error: Error): void => {
-        worker.off('message', onMessage)
+        stopListening()
         reject(new MkError('PROVIDER_ERROR', `the embedding worker stopped: ${error.message}`, { cause: error, retryable: false }))
       }
+      const onExit = (code: number): void => {
+        stopListening()
+        reject(new MkError('PROVIDER_ERROR', `the embedding worker exited (code ${code}) before it answered`, { retryable: true }))
+      }
       worker.on('message', onMessage)
-      worker.once('error', onError)
+      worker.on('error', onError)
+      worker.on('exit', onExit)
       worker.postMessage({ id, texts } satisfies EmbedRequest)
     })
   }
