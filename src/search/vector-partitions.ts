@@ -10,7 +10,7 @@ import { readMeta, writeMeta } from './meta.js'
 /** Below this many vectors an exact scan is as fast as partitions, and exact. */
 export const partitionFrom = 20_000
 /** Lists probed per query, out of `listCount`: the share of the store a query reads. */
-const probeShare = 1 / 12
+const probeShare = 1 / 8
 /** Vectors k-means learns from: enough for stable centroids, quick to train. */
 const trainingSample = 12_000
 const trainingRounds = 6
