@@ -81,4 +81,16 @@ describe('mk index update reads only the files whose stat data changed', () => {
     expect(await update(mk)).toBe(3)
     expect(await update(mk)).toBe(0)
   }, 60_000)
+
+  it('follows a tier table edited by hand without reading the unchanged memory files', async () => {
+    const { mk } = await setUp(true)
+    const table = join(ws?.root ?? '', 'knowledge', 'memory', '.tiers')
+    await writeFile(table, `${ids[0]} archive\n`)
+    expect(await update(mk)).toBe(3)
+    expect(await found(mk, 'fact 0 parking garage')).not.toContain('fact 0 about the parking garage')
+    // The line is dropped: the memory's file names no tier, so it is hot again, though no file is read.
+    await writeFile(table, '')
+    expect(await update(mk)).toBe(0)
+    expect(await found(mk, 'fact 0 parking garage')).toContain('fact 0 about the parking garage')
+  }, 60_000)
 })
