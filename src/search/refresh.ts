@@ -12,7 +12,8 @@ import type { MemoryRecord } from '../memory/model.js'
 import { restrictionOf } from '../memory/visibility.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
 import { readTierTable, tierTableFile } from '../memory/tier-table.js'
-import { statFiles, wallClockNs, type FileSignature, type StatResult } from './file-signature.js'
+import { wallClockNs } from '../fs/stat-signature.js'
+import { statFiles, type FileSignature } from './file-signature.js'
 import type { SearchIndex } from './search-index.js'
 import type { IndexDocument } from './types.js'
 
@@ -125,14 +126,17 @@ async function filesToRead(
   indexed: ReadonlySet<string>,
   force: boolean,
   sinceNs: bigint,
-): Promise<{ toRead: string[]; stats: Map<string, StatResult> }> {
+): Promise<{ toRead: string[]; stats: Map<string, FileSignature | undefined> }> {
   if (!force) {
     const toRead = names.filter((name) => !indexed.has(name.slice(0, -3)))
     return { toRead, stats: await statFiles(folder.dir, toRead, sinceNs) }
   }
   const stats = await statFiles(folder.dir, names, sinceNs)
   const recorded = index.fileSignatures(folder.key)
-  const toRead = names.filter((name) => !indexed.has(name.slice(0, -3)) || recorded.get(name) !== stats.get(name)?.signature)
+  const toRead = names.filter((name) => {
+    const current = stats.get(name)
+    return !indexed.has(name.slice(0, -3)) || current === undefined || recorded.get(name) !== current
+  })
   return { toRead, stats }
 }
 
@@ -193,11 +197,10 @@ async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, fold
   const signatures = new Map<string, FileSignature | undefined>()
   for (const name of toRead) {
     const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
-    const taken = stats.get(name)
     if (isStored(read)) documents.push(memoryDocument(read.record, folder))
     else unreadable.push(read)
     // A racily clean file, an unreadable one or one that vanished is read again next time.
-    signatures.set(name, isStored(read) && taken?.settled === true ? taken.signature : undefined)
+    signatures.set(name, isStored(read) ? stats.get(name) : undefined)
   }
   const unreadableIds = new Set(unreadable.map((entry) => idOfFile(entry.file)))
   const gone = [...indexed].filter((id) => !onDisk.has(id) || unreadableIds.has(id))
