@@ -1,6 +1,7 @@
 import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
 import { benchLibrary } from './library.js'
+import { benchIndex } from './index.js'
 import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
 import { benchMaintain } from './maintain.js'
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   serve: benchServe,
   'serve-durability': benchServeDurability,
   library: benchLibrary,
+  index: benchIndex,
 }
 
 const only = process.argv.slice(2)

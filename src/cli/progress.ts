@@ -54,18 +54,40 @@ function inkReporter(stream: NodeJS.WriteStream): ProgressReporter {
   }
 }
 
-/** A bar on a real terminal; plain lines in pipes, logs and pseudo-terminals that report no size (ink would wrap every character). */
+/** "ETA 2m 05s": what is left of a phase at the rate seen since it started; undefined until there is a rate to go by. */
+export function etaEstimator(now: () => number = () => performance.now()): (event: ProgressEvent) => string | undefined {
+  let phase: string | undefined
+  let startedAt = 0
+  let startDone = 0
+  return (event) => {
+    if (event.phase !== phase) {
+      phase = event.phase
+      startedAt = now()
+      startDone = event.done
+      return undefined
+    }
+    const elapsed = now() - startedAt
+    const progressed = event.done - startDone
+    if (event.total === undefined || progressed <= 0 || elapsed < 1000 || event.done >= event.total) return undefined
+    const seconds = Math.ceil(((event.total - event.done) * elapsed) / progressed / 1000)
+    const minutes = Math.floor(seconds / 60)
+    return minutes === 0 ? `ETA ${seconds}s` : `ETA ${minutes}m ${String(seconds % 60).padStart(2, '0')}s`
+  }
+}
+
+/** A bar with an ETA on a real terminal; plain lines in pipes, logs and pseudo-terminals that report no size (ink would wrap every character). */
 export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
   const sized = (stream.columns ?? 0) > 0 && (stream.rows ?? 0) > 0
-  const reporter = stream.isTTY === true && sized ? inkReporter(stream) : plainReporter(stream)
+  const bar = stream.isTTY === true && sized
+  const reporter = bar ? inkReporter(stream) : plainReporter(stream)
+  const eta = bar ? etaEstimator() : () => undefined
   return {
     // Phases and messages can name data (a source, a file): no control sequence in them reaches the terminal.
-    report: (event) =>
-      reporter.report({
-        ...event,
-        phase: stripTerminalControls(event.phase),
-        ...(event.message === undefined ? {} : { message: stripTerminalControls(event.message) }),
-      }),
+    report: (event) => {
+      const remaining = eta(event)
+      const message = [event.message === undefined ? undefined : stripTerminalControls(event.message), remaining].filter((part) => part !== undefined).join(' ')
+      reporter.report({ ...event, phase: stripTerminalControls(event.phase), ...(message === '' ? {} : { message }) })
+    },
     finish: () => reporter.finish(),
   }
 }

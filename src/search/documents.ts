@@ -101,7 +101,7 @@ export function upsertDocuments(db: Database.Database, docs: readonly IndexDocum
         update.run({ ...values, rowid })
         deleteText.run(rowid)
         deleteTags.run(rowid)
-        if (existing.content_hash !== values.contentHash) deleteVector?.run(BigInt(rowid))
+        if (existing.content_hash !== values.contentHash) deleteVector?.run(rowid)
       }
       const parts = compoundWordParts(text)
       insertText.run(rowid, parts === '' ? text : `${text}\n${parts}`)
@@ -113,7 +113,7 @@ export function upsertDocuments(db: Database.Database, docs: readonly IndexDocum
 /** Empty every table but the metadata, so the next refresh reads all files again. */
 export function emptyTables(db: Database.Database, hasVectorTable: boolean): void {
   db.transaction(() => {
-    for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state']) db.exec(`DELETE FROM ${table}`)
+    for (const table of ['docs', 'docs_fts', 'doc_tags', 'sync_state', 'file_signatures']) db.exec(`DELETE FROM ${table}`)
     if (hasVectorTable) db.exec('DELETE FROM vectors')
   }).immediate()
 }
@@ -132,7 +132,7 @@ export function removeDocuments(db: Database.Database, ids: readonly string[], h
         const rowid = find.get(id) as number | undefined
         if (rowid === undefined) continue
         for (const statement of statements) statement.run(rowid)
-        deleteVector?.run(BigInt(rowid))
+        deleteVector?.run(rowid)
         removed++
       }
       return removed

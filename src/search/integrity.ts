@@ -3,7 +3,7 @@ import { tableExists } from './meta.js'
 
 /**
  * Why the database is damaged, or undefined when SQLite finds every page sound. `quick_check`
- * walks every b-tree (the vector table's shadow tables included) without reading the whole
+ * walks every b-tree (the vector table's included) without reading the whole
  * file twice as `integrity_check` does; a scan of the vector table catches what it cannot.
  */
 export function integrityProblem(db: Database.Database): string | undefined {

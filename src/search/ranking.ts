@@ -4,11 +4,12 @@ import { fuse, type Scored } from './fusion.js'
 import { textEvidence } from './text-evidence.js'
 import type { SearchFilters, SearchHit, SearchRequest } from './types.js'
 import { vectorCalibration } from './vector-evidence.js'
+import { nearestVectors } from './vector-partitions.js'
 import type { Embed } from './vector-store.js'
 
 /** How many candidates each list contributes to fusion, at least. */
 const minCandidates = 100
-/** sqlite-vec's upper bound on k. */
+/** The most candidates a vector search asks for. */
 const maxKnn = 4096
 
 /** Rank documents for a request whose mode is the one it really runs in (see SearchIndex.effectiveMode). */
@@ -58,10 +59,7 @@ async function vectorCandidates(
   if (query === undefined) return { query: undefined, scored: [] }
   const where = filterClause(filters)
   const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
-  const nearest = db.prepare('SELECT rowid, distance FROM vectors WHERE embedding MATCH ? AND k = ?').all(query, k) as {
-    rowid: number
-    distance: number
-  }[]
+  const nearest = nearestVectors(db, query, k)
   const allowed = db.prepare(`SELECT 1 FROM docs d WHERE d.rowid = ? AND ${where.sql}`)
   const kept = nearest.filter((row) => allowed.get(row.rowid, ...where.params) !== undefined)
   if (kept.length >= limit || nearest.length < k) {

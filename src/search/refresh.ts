@@ -12,6 +12,8 @@ import type { MemoryRecord } from '../memory/model.js'
 import { restrictionOf } from '../memory/visibility.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
 import { readTierTable, tierTableFile } from '../memory/tier-table.js'
+import { wallClockNs } from '../fs/stat-signature.js'
+import { statFiles, type FileSignature } from './file-signature.js'
 import type { SearchIndex } from './search-index.js'
 import type { IndexDocument } from './types.js'
 
@@ -53,7 +55,11 @@ export function knowledgeDocument(item: KnowledgeItem): IndexDocument {
 
 export interface RefreshOptions {
   warn(message: string): void
-  /** Read every file again instead of trusting the recorded signatures (`mk index update`, `mk index rebuild`). */
+  /**
+   * Check every file instead of trusting the folder's and the knowledge's signatures (`mk index
+   * update`, `mk index rebuild`): a memory file is read again when its stat data changed, the
+   * knowledge is loaded again.
+   */
   force?: boolean
 }
 
@@ -112,13 +118,36 @@ async function retryUnreadable(
   return { added: documents.length, removed: 0, knowledgeReloaded: false }
 }
 
+/** The files to read: new ones, and with `force` every file whose stat data differs from when it was last read (or was never recorded). */
+async function filesToRead(
+  index: SearchIndex,
+  folder: MemoryFolder,
+  names: readonly string[],
+  indexed: ReadonlySet<string>,
+  force: boolean,
+  sinceNs: bigint,
+): Promise<{ toRead: string[]; stats: Map<string, FileSignature | undefined> }> {
+  if (!force) {
+    const toRead = names.filter((name) => !indexed.has(name.slice(0, -3)))
+    return { toRead, stats: await statFiles(folder.dir, toRead, sinceNs) }
+  }
+  const stats = await statFiles(folder.dir, names, sinceNs)
+  const recorded = index.fileSignatures(folder.key)
+  const toRead = names.filter((name) => {
+    const current = stats.get(name)
+    return !indexed.has(name.slice(0, -3)) || current === undefined || recorded.get(name) !== current
+  })
+  return { toRead, stats }
+}
+
 /**
  * Bring one memory folder's documents up to date: its files, then its tier table. Adding or
- * deleting a file changes the folder's modification time, so an unchanged folder costs two stats.
+ * deleting a file changes the folder's modification time, so an unchanged folder costs two
+ * stats; with `force` each file costs a stat, and only files whose stat changed are read.
  */
 export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<RefreshReport> {
   const report = await refreshMemoryFiles(index, workspace, folder, options)
-  await followTierTable(index, workspace, folder, options)
+  await followTierTable(index, workspace, folder)
   return report
 }
 
@@ -127,7 +156,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
  * in the index follow it without reading the memories, but for those it no longer lists, whose
  * own file names their tier.
  */
-async function followTierTable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<void> {
+async function followTierTable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder): Promise<void> {
   const stateKey = `tiers:${folder.key}`
   const signature = await pathSignature(tierTableFile(folder))
   if (signature !== 'unsettled' && index.state(stateKey) === signature) return
@@ -138,7 +167,8 @@ async function followTierTable(index: SearchIndex, workspace: Workspace, folder:
     const listed = table.get(id)
     if (listed !== undefined) {
       if (listed !== status) updates.push({ id, status: listed })
-    } else if (status !== 'hot' && options.force !== true) {
+    } else if (status !== 'hot') {
+      // Even with `force` the file may not have been read now: only files whose stat data changed are.
       const read = await readMemoryFile(workspace, folder, join(folder.dir, `${id}.md`))
       const tier = isStored(read) ? (read.record.tier ?? 'hot') : status
       if (tier !== status) updates.push({ id, status: tier })
@@ -151,26 +181,33 @@ async function followTierTable(index: SearchIndex, workspace: Workspace, folder:
 async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<RefreshReport> {
   const stateKey = `folder:${folder.key}`
   const unreadableKey = `unreadable:${folder.key}`
+  const force = options.force === true
   // Taken before listing: a file added while we list changes the folder again and is picked up next time.
   const signature = await pathSignature(folder.dir)
-  if (options.force !== true && signature !== 'unsettled' && index.state(stateKey) === signature) {
+  if (!force && signature !== 'unsettled' && index.state(stateKey) === signature) {
     return retryUnreadable(index, workspace, folder, unreadableKey, options)
   }
+  const sinceNs = wallClockNs()
   const names = await listMemoryFiles(folder)
   const indexed = index.idsOfSource('memory', folder.key)
   const onDisk = new Set(names.map((name) => name.slice(0, -3)))
-  const toRead = options.force === true ? names : names.filter((name) => !indexed.has(name.slice(0, -3)))
+  const { toRead, stats } = await filesToRead(index, folder, names, indexed, force, sinceNs)
   const documents: IndexDocument[] = []
   const unreadable: UnreadableMemory[] = []
+  const signatures = new Map<string, FileSignature | undefined>()
   for (const name of toRead) {
     const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
     if (isStored(read)) documents.push(memoryDocument(read.record, folder))
     else unreadable.push(read)
+    // A racily clean file, an unreadable one or one that vanished is read again next time.
+    signatures.set(name, isStored(read) ? stats.get(name) : undefined)
   }
   const unreadableIds = new Set(unreadable.map((entry) => idOfFile(entry.file)))
   const gone = [...indexed].filter((id) => !onDisk.has(id) || unreadableIds.has(id))
+  for (const id of gone) if (!onDisk.has(id)) signatures.set(`${id}.md`, undefined)
   index.upsert(documents)
   const removed = index.remove(gone)
+  index.recordFileSignatures(folder.key, signatures)
   index.setState(stateKey, signature)
   // Unreadable files never enter the index, so every listing reads them again: this list is complete.
   index.setState(unreadableKey, unreadable.length === 0 ? undefined : JSON.stringify(unreadable))

@@ -1,5 +1,5 @@
 /** Bump when the tables change: an index of another version is rebuilt from the files. */
-export const schemaVersion = 4
+export const schemaVersion = 5
 
 /** Written into `meta` so a SQLite file that is not ours is never mistaken for an index. */
 export const applicationTag = 'mk-index'
@@ -29,12 +29,20 @@ CREATE INDEX IF NOT EXISTS docs_kind_layer ON docs (kind, layer);
 CREATE INDEX IF NOT EXISTS docs_source ON docs (source);
 CREATE INDEX IF NOT EXISTS docs_pending ON docs (embedded) WHERE embedded = 0;
 CREATE INDEX IF NOT EXISTS docs_dedup ON docs (dedup_key);
+CREATE INDEX IF NOT EXISTS docs_content_hash ON docs (content_hash);
 CREATE TABLE IF NOT EXISTS doc_tags (tag TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (tag, doc)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS doc_tags_doc ON doc_tags (doc);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(text, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS file_signatures (source TEXT NOT NULL, name TEXT NOT NULL, signature TEXT NOT NULL, PRIMARY KEY (source, name)) WITHOUT ROWID;
 `
 
-export function createVectorTable(dimensions: number): string {
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine)`
-}
+/**
+ * Vectors in a plain table, beside their document's rowid: exact scans and the partition scans
+ * of src/search/vector-partitions.ts read them through SQLite's b-tree; `list` is the partition.
+ */
+export const createVectorTables = `
+CREATE TABLE IF NOT EXISTS vectors (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL, list INTEGER);
+CREATE INDEX IF NOT EXISTS vectors_list ON vectors (list);
+CREATE TABLE IF NOT EXISTS vector_centroids (list INTEGER PRIMARY KEY, centroid BLOB NOT NULL);
+`

@@ -15,11 +15,13 @@ import {
 } from './documents.js'
 import type { MemoryRestriction } from '../memory/visibility.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
+import { recordedSignatures, recordSignatures, type FileSignature } from './file-signature.js'
 import { indexStats } from './index-stats.js'
 import { readState, tableExists, writeState } from './meta.js'
 import { integrityProblem } from './integrity.js'
 import { closeWhole, openDatabase, rebuildPathOf, removeAbandonedRebuilds, swapInDatabase } from './open-database.js'
 import { nearDuplicates, rank } from './ranking.js'
+import { nearestVectors, type Nearest } from './vector-partitions.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
 import { documentVectors, embedPending, pendingCount, prepareVectorTable, vectorsOf, type Embed } from './vector-store.js'
 
@@ -138,6 +140,16 @@ export class SearchIndex {
     return this.guard(() => findSameContent(this.db, content, sources, restriction === undefined ? undefined : JSON.stringify(restriction)))
   }
 
+  /** The stat signatures of a memory folder's files as they were when last read (src/search/file-signature.ts). */
+  fileSignatures(source: string): Map<string, FileSignature> {
+    return this.guard(() => recordedSignatures(this.db, source))
+  }
+
+  /** Keep these files' signatures; an undefined one is forgotten, so the file is read again next time. */
+  recordFileSignatures(source: string, entries: Iterable<[string, FileSignature | undefined]>): void {
+    this.guard(() => recordSignatures(this.db, source, entries))
+  }
+
   /** Small bookkeeping values of the callers (freshness signatures), stored in the same database. */
   state(key: string): string | undefined {
     return this.guard(() => readState(this.db, key))
@@ -191,6 +203,11 @@ export class SearchIndex {
   /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
     return this.guardAsync(() => nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit))
+  }
+
+  /** The stored vectors nearest to a query vector: through the partitions once trained, or by an exact scan (to measure their recall). */
+  nearestVectors(query: Float32Array, k: number, how: 'indexed' | 'exact' = 'indexed'): Nearest[] {
+    return this.guard(() => nearestVectors(this.db, query, k, how))
   }
 
   setStatuses(updates: readonly { id: string; status: string }[]): void {

@@ -3,14 +3,19 @@ import { documentCount, searchableText, type DocRow } from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { readMeta, tableExists, writeMeta } from './meta.js'
 import { filterClause } from './filters.js'
-import { createVectorTable } from './schema.js'
+import { createVectorTables } from './schema.js'
+import { maintainPartitions, nearestList, readCentroids } from './vector-partitions.js'
 import type { SearchFilters } from './types.js'
 
 export type Embed = EmbeddingProvider['embed']
 
 /** Text the encoders see: long documents are cut, as sentence encoders read only their first few hundred tokens anyway. */
 const maxEmbeddedChars = 4000
-const embedBatchSize = 32
+/**
+ * Documents read, embedded and committed together: large enough for the provider to group texts
+ * of similar length and keep every worker busy, small enough that an interrupted run loses little.
+ */
+export const embedWindow = 128
 
 /**
  * Record the model; a different model than the one that built the vectors means dropping them and embedding again.
@@ -27,7 +32,9 @@ export function prepareVectorTable(db: Database.Database, embedder: EmbeddingPro
       const documents = documentCount(db)
       db.exec('DROP TABLE IF EXISTS vectors')
       db.exec('DROP TABLE IF EXISTS background_vectors')
-      db.exec(createVectorTable(embedder.dimensions))
+      db.exec('DROP TABLE IF EXISTS vector_centroids')
+      db.prepare("DELETE FROM meta WHERE key = 'partitions_trained_at'").run()
+      db.exec(createVectorTables)
       db.prepare('UPDATE docs SET embedded = 0').run()
       writeMeta(db, 'model_id', embedder.modelId)
       writeMeta(db, 'dimensions', String(embedder.dimensions))
@@ -41,7 +48,14 @@ export function pendingCount(db: Database.Database): number {
   return db.prepare('SELECT count(*) FROM docs WHERE embedded = 0').pluck().get() as number
 }
 
-/** Embed the documents waiting for a vector, a batch at a time; each batch is committed, so stopping (an aborted signal) loses nothing. */
+type PendingRow = Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string }
+
+/**
+ * Embed the documents waiting for a vector, a window at a time; each window is committed, so
+ * stopping (an aborted signal, a killed process) loses at most one window. A text already
+ * embedded for another document (a copy in another folder, a file moved) takes its vector
+ * instead of going through the model.
+ */
 export async function embedPending(
   db: Database.Database,
   embed: Embed,
@@ -50,33 +64,53 @@ export async function embedPending(
 ): Promise<number> {
   const total = pendingCount(db)
   const next = db.prepare('SELECT rowid, id, title, content, tags, content_hash FROM docs WHERE embedded = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
+  const sameText = db.prepare('SELECT v.embedding FROM docs d JOIN vectors v ON v.rowid = d.rowid WHERE d.content_hash = ? AND d.embedded = 1 LIMIT 1').pluck()
   const markEmbedded = db.prepare('UPDATE docs SET embedded = 1 WHERE rowid = ? AND content_hash = ?')
   const deleteVector = db.prepare('DELETE FROM vectors WHERE rowid = ?')
-  const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)')
+  const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding, list) VALUES (?, ?, ?)')
+  // Vectors added after the partitions were trained go into the nearest list.
+  const centroids = readCentroids(db)
   let done = 0
   let after = 0
   for (;;) {
     signal?.throwIfAborted()
-    const batch = next.all(after, embedBatchSize) as (Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string })[]
-    if (batch.length === 0) break
-    after = batch[batch.length - 1]?.rowid ?? after
-    const texts = batch.map((row) =>
-      searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
-    )
-    const vectors = await embed(texts, 'document')
+    const window = next.all(after, embedWindow) as PendingRow[]
+    if (window.length === 0) break
+    after = window[window.length - 1]?.rowid ?? after
+    const known = new Map<string, Float32Array>()
+    for (const row of window) {
+      const stored = sameText.get(row.content_hash) as Buffer | undefined
+      if (stored !== undefined) known.set(row.content_hash, new Float32Array(stored.buffer, stored.byteOffset, stored.byteLength / 4))
+    }
+    // Each distinct new text once.
+    const toEmbed = new Map<string, string>()
+    for (const row of window) {
+      if (known.has(row.content_hash) || toEmbed.has(row.content_hash)) continue
+      toEmbed.set(
+        row.content_hash,
+        searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
+      )
+    }
+    const vectors = await embed([...toEmbed.values()], 'document')
+    ;[...toEmbed.keys()].forEach((hash, position) => {
+      const vector = vectors[position]
+      if (vector !== undefined) known.set(hash, vector)
+    })
     db.transaction(() => {
-      batch.forEach((row, index) => {
-        const vector = vectors[index]
-        if (vector === undefined) return
+      for (const row of window) {
+        const vector = known.get(row.content_hash)
+        if (vector === undefined) continue
         // A document changed since it was read keeps waiting for its new text to be embedded.
-        if (markEmbedded.run(row.rowid, row.content_hash).changes === 0) return
-        deleteVector.run(BigInt(row.rowid))
-        insertVector.run(BigInt(row.rowid), vector)
-      })
+        if (markEmbedded.run(row.rowid, row.content_hash).changes === 0) continue
+        deleteVector.run(row.rowid)
+        const list = centroids.length === 0 ? null : nearestList(centroids, vector)
+        insertVector.run(row.rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), list)
+      }
     }).immediate()
-    done += batch.length
+    done += window.length
     onProgress?.(done, total)
   }
+  if (done > 0) maintainPartitions(db)
   return done
 }
 

@@ -25,6 +25,7 @@ export const indexRebuild = defineTool({
         pendingEmbeddings: 0,
         model: 'bundled:use-lite-512',
         searchMode: 'hybrid',
+        read: 120,
         embedded: 120,
         durationMs: 4000,
       },
@@ -34,10 +35,13 @@ export const indexRebuild = defineTool({
     const started = performance.now()
     const index = await workspaceIndex(ctx)
     let embedded = 0
+    let read = 0
     await index.rebuildFrom(async (fresh) => {
-      embedded = (await refreshAll(fresh, ctx)).embedded
+      const refreshed = await refreshAll(fresh, ctx)
+      embedded = refreshed.embedded
+      read = refreshed.read
     })
-    const output = { ...summarise(index), embedded, durationMs: Math.round(performance.now() - started) }
+    const output = { ...summarise(index), read, embedded, durationMs: Math.round(performance.now() - started) }
     return {
       output,
       display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge, ${output.directives} directives), ${embedded} embedded in ${output.durationMs} ms`,

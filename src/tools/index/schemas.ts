@@ -15,7 +15,14 @@ export const indexSummarySchema = z.strictObject({
 export type IndexSummary = z.output<typeof indexSummarySchema>
 
 /** What index_update and index_rebuild report: the index afterwards, what was embedded, how long it took. */
-export const indexRefreshSchema = indexSummarySchema.extend({ embedded: z.number().int(), durationMs: z.number().int() })
+export const indexRefreshSchema = indexSummarySchema.extend({
+  read: z
+    .number()
+    .int()
+    .describe('Memory files read because they were new or their stat data changed, plus knowledge items when the knowledge was loaded again'),
+  embedded: z.number().int(),
+  durationMs: z.number().int(),
+})
 
 export function summarise(index: SearchIndex): IndexSummary {
   const stats = index.stats()

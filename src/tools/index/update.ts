@@ -6,7 +6,8 @@ import { indexRefreshSchema, refreshAll, summarise } from './schemas.js'
 export const indexUpdate = defineTool({
   name: 'index_update',
   title: 'Update the search index',
-  description: 'Read every memory and knowledge file again (picking up hand edits) and embed every document that has no vector yet.',
+  description:
+    'Bring the index up to date with the files: read the memory files that are new or whose stat data (size, times, inode) changed, so hand edits are picked up, reload changed knowledge, and embed every document that has no vector yet, committing as it goes (an interrupted update resumes where it stopped).',
   tier: 'workspace',
   idempotent: true,
   timeoutMs: 3_600_000,
@@ -24,6 +25,7 @@ export const indexUpdate = defineTool({
         pendingEmbeddings: 0,
         model: 'bundled:use-lite-512',
         searchMode: 'hybrid',
+        read: 12,
         embedded: 12,
         durationMs: 900,
       },
@@ -32,8 +34,11 @@ export const indexUpdate = defineTool({
   async run(_input, ctx) {
     const started = performance.now()
     const index = await workspaceIndex(ctx)
-    const { embedded } = await refreshAll(index, ctx)
-    const output = { ...summarise(index), embedded, durationMs: Math.round(performance.now() - started) }
-    return { output, display: `Index up to date: ${output.documents} documents, ${embedded} embedded now (${output.searchMode}, ${output.durationMs} ms)` }
+    const { read, embedded } = await refreshAll(index, ctx)
+    const output = { ...summarise(index), read, embedded, durationMs: Math.round(performance.now() - started) }
+    return {
+      output,
+      display: `Index up to date: ${output.documents} documents, ${read} read, ${embedded} embedded now (${output.searchMode}, ${output.durationMs} ms)`,
+    }
   },
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openIndex } from '../../../src/search/search-index.js'
+import { embedWindow } from '../../../src/search/vector-store.js'
 import type { IndexDocument } from '../../../src/search/types.js'
 import { wordEmbedder } from '../../helpers/word-embedder.js'
 
@@ -103,11 +104,30 @@ describe('search index', () => {
       return embed(texts, kind)
     }
     const index = openIndex(path, { embedder })
-    index.upsert(Array.from({ length: 40 }, (_, n) => memory(`m${n}`, `memory number ${n}`)))
+    const count = embedWindow + 8
+    index.upsert(Array.from({ length: count }, (_, n) => memory(`m${n}`, `memory number ${n}`)))
     await expect(index.embedPending(undefined, controller.signal)).rejects.toThrow()
     expect(embedder.calls).toBe(1)
-    expect(index.pendingCount()).toBe(40 - 32)
+    expect(index.pendingCount()).toBe(8)
     expect(await index.embedPending()).toBe(8)
+    index.close()
+  })
+
+  it('embeds a text once: a copy, in the same window or arriving later, takes the stored vector', async () => {
+    const embedder = wordEmbedder()
+    const seen: string[] = []
+    const embed = embedder.embed.bind(embedder)
+    embedder.embed = async (texts, kind) => {
+      seen.push(...texts)
+      return embed(texts, kind)
+    }
+    const index = openIndex(path, { embedder })
+    index.upsert([memory('m1', 'the cache lives in bucket one'), memory('m2', 'the cache lives in bucket one'), memory('m3', 'deploys on tuesday')])
+    expect(await index.embedPending()).toBe(3)
+    index.upsert([memory('m4', 'the cache lives in bucket one')])
+    expect(await index.embedPending()).toBe(1)
+    expect(seen).toHaveLength(2)
+    expect(index.vectorsOf(['m4'])[0]?.vector).toEqual(index.vectorsOf(['m1'])[0]?.vector)
     index.close()
   })
 

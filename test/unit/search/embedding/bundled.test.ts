@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bundledMaxChars, truncateForBundled } from '../../../../src/search/embedding/bundled.js'
+import { bundledMaxChars, createBundledProvider, truncateForBundled } from '../../../../src/search/embedding/bundled.js'
 import { createEmbeddingProvider } from '../../../../src/search/embedding/create.js'
 
 const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0)
@@ -41,6 +41,16 @@ describe('bundled embedding provider (Universal Sentence Encoder Lite)', () => {
     expect(Math.hypot(...query)).toBeCloseTo(1, 5)
     expect(cosine(query, postgres)).toBeGreaterThan(cosine(query, weather) + 0.1)
   })
+
+  it('gives each text its own vector when many are embedded at once on the workers, in the order asked', async () => {
+    const provider = createBundledProvider()
+    const texts = Array.from({ length: 40 }, (_, n) => `${'note '.repeat(n % 7)}fact ${n}: the ${n % 2 === 0 ? 'staging database' : 'weekly report'} ${n}`)
+    const together = await provider.embed(texts, 'document')
+    const alone = await Promise.all([0, 17, 39].map(async (n) => (await provider.embed([texts[n] as string], 'query'))[0] as Float32Array))
+    await provider.close?.()
+    expect(together).toHaveLength(40)
+    ;[0, 17, 39].forEach((n, position) => expect(cosine(together[n] as Float32Array, alone[position] as Float32Array)).toBeGreaterThan(0.999))
+  }, 60_000)
 
   it('returns no vectors for no texts', async () => {
     const provider = await createEmbeddingProvider(

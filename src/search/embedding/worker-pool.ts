@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { MkError } from '../../errors.js'
+import { packageRoot } from '../../fs/package-root.js'
+import type { EmbedReply, EmbedRequest } from './bundled-worker.js'
+
+/** Embeds batches on worker threads, one model per worker, so that every core works on a bulk embedding. */
+export interface WorkerPool {
+  /** One result per batch, in the order of the batches; each idle worker takes the next batch. */
+  embedBatches(batches: readonly string[][]): Promise<Float32Array[][]>
+  close(): Promise<void>
+}
+
+/** The compiled worker: tsc's output ships in the package (dist/src); the bundle cannot start a worker from itself. */
+function workerFile(): string | undefined {
+  const file = join(packageRoot(), 'dist', 'src', 'search', 'embedding', 'bundled-worker.js')
+  return existsSync(file) ? file : undefined
+}
+
+/** How many workers a bulk embedding uses: one per core, at most four (each holds a model of its own). */
+export function workerCount(): number {
+  return Math.min(4, availableParallelism())
+}
+
+/** A pool of `size` workers, or undefined where no compiled worker exists (sources run by a test runner): then the caller embeds in its own thread. */
+export function createWorkerPool(size: number): WorkerPool | undefined {
+  const file = workerFile()
+  if (file === undefined || size < 2) return undefined
+  const workers = Array.from({ length: size }, () => {
+    const worker = new Worker(file)
+    // A pool left open must not keep a finished command running.
+    worker.unref()
+    return worker
+  })
+  let nextId = 0
+
+  function run(worker: Worker, texts: string[]): Promise<Float32Array[]> {
+    const id = nextId++
+    return new Promise((resolve, reject) => {
+      const stopListening = (): void => {
+        worker.off('message', onMessage)
+        worker.off('error', onError)
+        worker.off('exit', onExit)
+      }
+      const onMessage = (reply: EmbedReply): void => {
+        if (reply.id !== id) return
+        stopListening()
+        if ('error' in reply) reject(new MkError('PROVIDER_ERROR', `the embedding worker failed: ${reply.error}`, { retryable: false }))
+        else resolve(reply.vectors)
+      }
+      const onError = (error: Error): void => {
+        stopListening()
+        reject(new MkError('PROVIDER_ERROR', `the embedding worker stopped: ${error.message}`, { cause: error, retryable: false }))
+      }
+      const onExit = (code: number): void => {
+        stopListening()
+        reject(new MkError('PROVIDER_ERROR', `the embedding worker exited (code ${code}) before it answered`, { retryable: true }))
+      }
+      worker.on('message', onMessage)
+      worker.on('error', onError)
+      worker.on('exit', onExit)
+      worker.postMessage({ id, texts } satisfies EmbedRequest)
+    })
+  }
+
+  return {
+    async embedBatches(batches) {
+      const results: Float32Array[][] = new Array<Float32Array[]>(batches.length)
+      let next = 0
+      await Promise.all(
+        workers.map(async (worker) => {
+          for (let taken = next++; taken < batches.length; taken = next++) results[taken] = await run(worker, batches[taken] ?? [])
+        }),
+      )
+      return results
+    },
+    async close() {
+      await Promise.all(workers.map((worker) => worker.terminate()))
+    },
+  }
+}
