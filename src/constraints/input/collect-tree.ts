@@ -1,22 +1,14 @@
 import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { statSignature, wallClockNs } from '../../fs/stat-signature.js'
 import { alwaysSkippedDirectories, type IgnoreRules } from './ignore-rules.js'
 import type { CheckInput } from './input.js'
 import { readWorkspaceFile } from './workspace-file.js'
 
-/** Nanoseconds: a file changed this recently could change again within the same timestamp, as in git's racy-clean case. */
-const settledAfterNs = 2_000_000_000n
-
-/**
- * What changes whenever a file is written: size, modification and change time
- * (the latter cannot be set back by tools that restore mtimes) and inode (an
- * editor that saves by rename). undefined for a file too recent to trust.
- */
-function statIdentity(root: string, path: string, settled: bigint): string | undefined {
+/** The file's stat signature (src/fs/stat-signature.ts), undefined for a missing file or one too recent to trust. */
+function statIdentity(root: string, path: string, nowNs: bigint): string | undefined {
   const stats = lstatSync(join(root, path), { bigint: true, throwIfNoEntry: false })
-  if (stats === undefined) return undefined
-  if (stats.mtimeNs > settled || stats.ctimeNs > settled) return undefined
-  return `stat ${stats.size} ${stats.mtimeNs} ${stats.ctimeNs} ${stats.ino}`
+  return stats === undefined ? undefined : statSignature(stats, nowNs)
 }
 
 /** The working tree: every file not ignored by .gitignore or check.ignore. Symlinks are never followed. */
@@ -39,13 +31,13 @@ export function collectTree(root: string, rules: IgnoreRules): CheckInput {
   }
   visit('')
   paths.sort()
-  const settled = BigInt(Date.now()) * 1_000_000n - settledAfterNs
+  const nowNs = wallClockNs()
   return {
     mode: 'tree',
     paths,
     complete: true,
     read: async (path) => readWorkspaceFile(root, path),
-    identity: (path) => statIdentity(root, path, settled),
+    identity: (path) => statIdentity(root, path, nowNs),
     dependencies: [],
     symlinksSkipped,
   }
