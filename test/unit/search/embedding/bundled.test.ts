@@ -52,6 +52,21 @@ describe('bundled embedding provider (Universal Sentence Encoder Lite)', () => {
     ;[0, 17, 39].forEach((n, position) => expect(cosine(together[n] as Float32Array, alone[position] as Float32Array)).toBeGreaterThan(0.999))
   }, 60_000)
 
+  it('shares one model among the providers of a process, and closing one leaves the others working', async () => {
+    const [tenantA, tenantB] = [createBundledProvider(), createBundledProvider()]
+    const [first] = await tenantA.embed(['the staging database is read-only'], 'query')
+    await tenantB.embed(['who owns billing'], 'query')
+    await tenantA.close?.()
+    const [again] = await tenantB.embed(['the staging database is read-only'], 'query')
+    await tenantB.close?.()
+    // Closing the last user frees the model; a new provider loads it again.
+    const later = createBundledProvider()
+    const [reloaded] = await later.embed(['the staging database is read-only'], 'query')
+    await later.close?.()
+    expect(cosine(first as Float32Array, again as Float32Array)).toBeGreaterThan(0.999)
+    expect(cosine(first as Float32Array, reloaded as Float32Array)).toBeGreaterThan(0.999)
+  }, 60_000)
+
   it('returns no vectors for no texts', async () => {
     const provider = await createEmbeddingProvider(
       { provider: 'bundled', allowDownload: false, timeoutMs: 30_000, hubUrl: 'https://huggingface.co' },
