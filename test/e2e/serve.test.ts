@@ -120,6 +120,12 @@ describe('mk serve', () => {
     expect(expectCleanError(run)).toContain('--insecure')
   })
 
+  it('refuses to start when --data names a file, not a folder', async () => {
+    workspace = await makeWorkspace({ 'notes.txt': 'not a folder\n' })
+    const run = await runMk(['serve', '--port', '0', '--data', 'notes.txt'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    expect(expectCleanError(run)).toContain('--data notes.txt is a file')
+  })
+
   it('refuses to start on a bad auth setting', async () => {
     workspace = await makeWorkspace()
     const run = await runMk(['serve', '--port', '0', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome, MK_AUTH_MODE: 'api_key' } })

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { chmod, mkdir, unlink } from 'node:fs/promises'
+import { chmod, mkdir, stat, unlink } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { loadWorkspace } from '../../config/load.js'
@@ -47,6 +47,19 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }
 
+/** The folder of the tenants' stores, made if missing; a file there is refused at start, not at the first request. */
+async function dataFolder(cwd: string, dataDir: string): Promise<string> {
+  const folder = resolve(cwd, dataDir)
+  const info = await stat(folder).catch(() => undefined)
+  if (info !== undefined && !info.isDirectory()) {
+    throw new MkError('INVALID_INPUT', `--data ${dataDir} is a file, not a folder`, {
+      details: { field: '--data', hint: "name a folder for the tenants' stores (mk makes it if it is missing)" },
+    })
+  }
+  await mkdir(folder, { recursive: true })
+  return folder
+}
+
 /** `mk serve`: every tool of the profile over HTTP, until SIGTERM or SIGINT. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   // On the socket, its file mode is the authentication: MK_AUTH_MODE (set for a team server) must not lock out its own user's CLI.
@@ -59,7 +72,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
   const baseRuntime = runtimeEnvFrom(options.env)
   const runtime = { ...baseRuntime, readOnly: baseRuntime.readOnly || options.readOnly }
-  const stores = new TenantStores(options.dataDir === undefined ? { workspace } : { dataDir: resolve(options.cwd, options.dataDir) })
+  const stores = new TenantStores(options.dataDir === undefined ? { workspace } : { dataDir: await dataFolder(options.cwd, options.dataDir) })
   const quotas = new TenantQuotas(quotaSettingsFrom(options.env, workspace.config.serve.quotas))
   const tools = toolsForProfile(await registeredTools(), options.profile)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
