@@ -15,10 +15,10 @@ export interface Started {
   crash(): Promise<void>
 }
 
-export async function startServe(root: string, args: readonly string[] = ['--port', '0']): Promise<Started> {
+export async function startServe(root: string, args: readonly string[] = ['--port', '0'], env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const child = spawn(process.execPath, [mkBin, 'serve', '--json', ...args], {
     cwd: root,
-    env: { ...process.env, MK_HOME: `${root}/home` },
+    env: { ...process.env, MK_HOME: `${root}/home`, ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
   })
   let stdout = ''
@@ -87,6 +87,39 @@ async function load(url: string, requests: autocannon.Request[], clients = conne
   }
 }
 
+const quotaRps = 20
+const quotaSeconds = 5
+
+/** A tenant hammered by 5 clients under a recall quota of 20/s (burst 1): the rate it is admitted at, which issue 17 wants within 10 %. */
+async function admittedRate(root: string): Promise<Record<string, unknown>> {
+  const server = await startServe(root, ['--port', '0'], { MK_TENANT_QUOTAS: JSON.stringify({ recall: { rps: quotaRps, burst: 1 } }) })
+  try {
+    await ready(server.url)
+    const statuses: Record<number, number> = {}
+    await new Promise<void>((resolve) => {
+      const load = autocannon(
+        {
+          url: server.url,
+          connections: 5,
+          duration: quotaSeconds,
+          requests: [{ method: 'POST', path: '/v1/tools/memory_list', headers: json, body: '{}' }],
+        },
+        () => resolve(),
+      )
+      load.on('response', (_client, status) => (statuses[status] = (statuses[status] ?? 0) + 1))
+    })
+    const admitted = (statuses[200] ?? 0) / quotaSeconds
+    return {
+      configured_rps: quotaRps,
+      admitted_rps: round(admitted),
+      refused_429: statuses[429] ?? 0,
+      off_by_percent: round((100 * (admitted - quotaRps)) / quotaRps),
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
 /** memory_search over HTTP against a warm `mk serve` at 1,000 memories: throughput and latency, then an 80/20 search/add mix. */
 export async function benchServe(): Promise<Record<string, unknown>> {
   const root = await memoryWorkspace(memories, 'bundled')
@@ -100,7 +133,17 @@ export async function benchServe(): Promise<Record<string, unknown>> {
     const mixed = await load(server.url, [...queries.map(search), add])
     await server.stop()
     const cli = await searchThroughSocket(root)
-    return { memories, seconds, memory_search_1_client: oneClient, connections, memory_search: searchOnly, search_80_add_20: mixed, cli_memory_search: cli }
+    const quota = await admittedRate(root)
+    return {
+      memories,
+      seconds,
+      memory_search_1_client: oneClient,
+      connections,
+      memory_search: searchOnly,
+      search_80_add_20: mixed,
+      cli_memory_search: cli,
+      recall_quota: quota,
+    }
   } finally {
     await server.stop()
   }
