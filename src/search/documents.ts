@@ -142,12 +142,10 @@ export function removeDocuments(db: Database.Database, ids: readonly string[], h
 
 /** The documents with these ids, in the order of the ids; unknown ids are left out. */
 export function getDocuments(db: Database.Database, ids: readonly string[]): StoredDocument[] {
-  const byId = new Map<string, StoredDocument>()
-  const statement = db.prepare('SELECT * FROM docs WHERE id = ?')
-  for (const id of ids) {
-    const row = statement.get(id) as DocRow | undefined
-    if (row !== undefined) byId.set(id, fromRow(row))
-  }
+  if (ids.length === 0) return []
+  // One statement for all ids: a search fetches up to a thousand candidates, and a lookup each cost 6.5 ms of a 22 ms search.
+  const rows = db.prepare('SELECT * FROM docs WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DocRow[]
+  const byId = new Map(rows.map((row) => [row.id, fromRow(row)]))
   return ids.flatMap((id) => byId.get(id) ?? [])
 }
 

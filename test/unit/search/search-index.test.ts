@@ -38,6 +38,19 @@ describe('search index', () => {
     index.close()
   })
 
+  it('gets documents in the order asked, skipping ids it does not hold', () => {
+    const index = openIndex(path)
+    index.upsert([memory('a', 'first', { tags: ['x'] }), memory('b', 'second'), memory('c', 'third')])
+    expect(index.getMany(['c', 'missing', 'a', 'c']).map((doc) => [doc.id, doc.content])).toEqual([
+      ['c', 'third'],
+      ['a', 'first'],
+      ['c', 'third'],
+    ])
+    expect(index.getMany(['a'])[0]?.tags).toEqual(['x'])
+    expect(index.getMany([])).toEqual([])
+    index.close()
+  })
+
   it('finds documents by full text, ranked by BM25, with filters', async () => {
     const index = openIndex(path)
     index.upsert([
