@@ -2,13 +2,12 @@ import { spawnSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { formatMemory } from '../../src/memory/format.js'
-import { newMemoryId } from '../../src/memory/ids.js'
 import { createBundledProvider } from '../../src/search/embedding/bundled.js'
 import type { EmbeddingProvider } from '../../src/search/embedding/provider.js'
 import { openIndex } from '../../src/search/search-index.js'
 import { chatMemories, chatQueries, generator } from './chat-memories.js'
 import { median, mkBin, nodeStartupMs, round, timeMk } from './measure.js'
+import { writeProjectMemory } from './memory-files.js'
 
 /** A workspace whose project layer holds these memories, written as mk writes them. */
 async function chatWorkspace(texts: readonly string[], provider: 'bundled' | 'none'): Promise<{ root: string; home: string }> {
@@ -20,13 +19,7 @@ async function chatWorkspace(texts: readonly string[], provider: 'bundled' | 'no
   await writeFile(join(root, '.mkrc'), `search:\n  embedding:\n    provider: ${provider}\n`)
   const now = new Date().toISOString()
   for (let start = 0; start < texts.length; start += 500) {
-    await Promise.all(
-      texts.slice(start, start + 500).map((content) => {
-        const id = newMemoryId()
-        const record = { id, layer: 'project' as const, content, tags: [], created: now, updated: now, source: 'bench', refs: [], supersedes: [] }
-        return writeFile(join(folder, `${id}.md`), formatMemory({ ...record, expires: undefined, lane: 'shared', owner: undefined, metadata: {} }))
-      }),
-    )
+    await Promise.all(texts.slice(start, start + 500).map((content) => writeProjectMemory(folder, { content, when: now, source: 'bench' })))
   }
   return { root, home }
 }

@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { formatMemory } from '../../src/memory/format.js'
-import { newMemoryId } from '../../src/memory/ids.js'
 import { mkBin, round } from './measure.js'
+import { writeProjectMemory } from './memory-files.js'
 
 const day = 24 * 60 * 60 * 1000
 
@@ -16,24 +15,8 @@ export async function agedWorkspace(count: number): Promise<string> {
   await writeFile(join(root, '.mkrc'), 'search:\n  embedding:\n    provider: none\n')
   const now = Date.now()
   for (let index = 0; index < count; index++) {
-    const id = newMemoryId()
     const when = new Date(now - ((index * 7919) % 400) * day).toISOString()
-    const record = {
-      id,
-      layer: 'project' as const,
-      content: `Fact ${index}: service ${index % 97} owns queue ${index % 31}`,
-      tags: [],
-      created: when,
-      updated: when,
-      source: 'bench',
-      refs: [],
-      supersedes: [],
-      expires: undefined,
-      lane: 'shared' as const,
-      owner: undefined,
-      metadata: {},
-    }
-    await writeFile(join(dir, `${id}.md`), formatMemory(record))
+    await writeProjectMemory(dir, { content: `Fact ${index}: service ${index % 97} owns queue ${index % 31}`, when, source: 'bench' })
   }
   return root
 }

@@ -2,9 +2,8 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectMk, timed } from './mcp-client.js'
-import { formatMemory } from '../../src/memory/format.js'
-import { newMemoryId } from '../../src/memory/ids.js'
 import { median, round } from './measure.js'
+import { writeProjectMemory } from './memory-files.js'
 
 const subjects = [
   'staging database',
@@ -35,24 +34,8 @@ export async function memoryWorkspace(count: number, provider: 'none' | 'bundled
   await writeFile(join(root, '.mkrc'), `search:\n  embedding:\n    provider: ${provider}\n`)
   const now = new Date().toISOString()
   for (let index = 0; index < count; index++) {
-    const id = newMemoryId()
     const content = `Memory ${index}: ${subjects[index % subjects.length]} ${facts[(index * 7) % facts.length]} (note ${index % 97}).`
-    const record = {
-      id,
-      layer: 'project' as const,
-      content,
-      tags: [`t${index % 13}`],
-      created: now,
-      updated: now,
-      source: 'cli',
-      refs: [],
-      supersedes: [],
-      expires: undefined,
-      lane: 'shared' as const,
-      owner: undefined,
-      metadata: {},
-    }
-    await writeFile(join(dir, `${id}.md`), formatMemory(record))
+    await writeProjectMemory(dir, { content, when: now, source: 'cli', tags: [`t${index % 13}`] })
   }
   return root
 }

@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { formatMemory } from '../../src/memory/format.js'
-import { newMemoryId } from '../../src/memory/ids.js'
 import type { EmbeddingProvider } from '../../src/search/embedding/provider.js'
 import { openIndex } from '../../src/search/search-index.js'
 import { median, mkBin, round, timeMk } from './measure.js'
+import { writeProjectMemory } from './memory-files.js'
 
 const vocabulary = (
   'deploy staging production database postgres cache redis queue kafka billing invoice customer login token rotation ' +
@@ -90,23 +89,7 @@ async function memoryWorkspace(count: number): Promise<{ root: string; home: str
   const random = generator(42)
   const now = new Date().toISOString()
   for (let n = 0; n < count; n++) {
-    const id = newMemoryId()
-    const record = {
-      id,
-      layer: 'project' as const,
-      content: sentence(random),
-      tags: [],
-      created: now,
-      updated: now,
-      source: 'bench',
-      refs: [],
-      supersedes: [],
-      expires: undefined,
-      lane: 'shared' as const,
-      owner: undefined,
-      metadata: {},
-    }
-    await writeFile(join(folder, `${id}.md`), formatMemory(record))
+    await writeProjectMemory(folder, { content: sentence(random), when: now, source: 'bench' })
   }
   return { root, home }
 }
