@@ -60,6 +60,11 @@ export function visibleFolders(workspace: Workspace, identity: MemoryIdentity): 
   return folders
 }
 
+/** The visible folders of these layers, or every visible folder when no layers are asked for. */
+export function visibleFoldersOfLayers(workspace: Workspace, identity: MemoryIdentity, layers: readonly MemoryLayer[] | undefined): MemoryFolder[] {
+  return visibleFolders(workspace, identity).filter((folder) => layers === undefined || layers.includes(folder.layer))
+}
+
 /** Refuses a folder outside the workspace and MK_HOME: a local knowledge source may be read from anywhere, but mk writes only there. */
 export function requireWritableFolder(workspace: Workspace, folder: MemoryFolder): void {
   requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), folder.dir, `the ${folder.key} memory folder`)

@@ -47,16 +47,17 @@ export const memoryConsolidate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFolders }, { ensureFresh, embedBeforeSearch }, { readCounters, countersOf }, { planConsolidation }, { MkError }] = await Promise.all([
-      import('../../memory/locations.js'),
-      import('../../search/workspace-index.js'),
-      import('../../memory/activations.js'),
-      import('../../memory/consolidate.js'),
-      import('../../errors.js'),
-    ])
+    const [{ visibleFoldersOfLayers }, { ensureFresh, embedBeforeSearch }, { readCounters, countersOf }, { planConsolidation }, { MkError }] =
+      await Promise.all([
+        import('../../memory/locations.js'),
+        import('../../search/workspace-index.js'),
+        import('../../memory/activations.js'),
+        import('../../memory/consolidate.js'),
+        import('../../errors.js'),
+      ])
     const identity = identityOf(input, ctx)
     const consumer = consumerOf(input, ctx)
-    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
     const { searchMode } = await embedBeforeSearch(index, {

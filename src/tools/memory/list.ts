@@ -51,9 +51,9 @@ export const memoryList = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFolders }, { ensureFresh }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
+    const [{ visibleFoldersOfLayers }, { ensureFresh }] = await Promise.all([import('../../memory/locations.js'), import('../../search/workspace-index.js')])
     const identity = identityOf(input, ctx)
-    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
     const documents = index.list({

@@ -45,7 +45,7 @@ export const memoryMaintain = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFolders }, { ensureFresh }, { readCounters }, { planDecay }, { isMemoryTier }] = await Promise.all([
+    const [{ visibleFoldersOfLayers }, { ensureFresh }, { readCounters }, { planDecay }, { isMemoryTier }] = await Promise.all([
       import('../../memory/locations.js'),
       import('../../search/workspace-index.js'),
       import('../../memory/activations.js'),
@@ -53,7 +53,7 @@ export const memoryMaintain = defineTool({
       import('../../memory/decay.js'),
     ])
     const identity = identityOf(input, ctx)
-    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
     // The index already holds every memory's tier and age: no file is read unless it moves.

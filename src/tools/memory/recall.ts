@@ -188,7 +188,7 @@ export const memoryRecall = defineTool({
   ],
   async run(input, ctx) {
     const [
-      { visibleFolders },
+      { visibleFoldersOfLayers },
       { ensureFresh, embedBeforeSearch },
       store,
       { isVisibleTo, restrictionOf },
@@ -212,7 +212,7 @@ export const memoryRecall = defineTool({
     if (input.return_debug) requireDebugAccess(input.admin_token, ctx.runtime)
     const identity = identityOf(input, ctx)
     const consumer = consumerOf(input, ctx)
-    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
     const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, { identity, folders, warn: ctx.warn })

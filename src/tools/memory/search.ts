@@ -92,12 +92,12 @@ export const memorySearch = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFolders }, { ensureFresh, embedBeforeSearch }] = await Promise.all([
+    const [{ visibleFoldersOfLayers }, { ensureFresh, embedBeforeSearch }] = await Promise.all([
       import('../../memory/locations.js'),
       import('../../search/workspace-index.js'),
     ])
     const identity = identityOf(input, ctx)
-    const folders = visibleFolders(ctx.workspace, identity).filter((folder) => input.layers === undefined || input.layers.includes(folder.layer))
+    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
     for (const layer of input.layers ?? []) {
       if (!folders.some((folder) => folder.layer === layer))
         ctx.warn(
