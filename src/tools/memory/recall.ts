@@ -6,7 +6,7 @@ import { memoryTiers } from '../../memory/model.js'
 import { edgeTypes, type RecallNode, type RecallSources } from '../../memory/recall-graph.js'
 import { defineTool } from '../define.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
-import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
+import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema } from './schemas.js'
 import { oneLine } from '../../text.js'
 
 const minSeedScore = 0.3
@@ -92,11 +92,7 @@ export const memoryRecall = defineTool({
   idempotent: true,
   timeoutMs: 120_000,
   input: z.strictObject({
-    query: z
-      .string()
-      .max(2000)
-      .refine((value) => value.trim() !== '', 'non-empty text')
-      .describe('What you want to know'),
+    query: memoryQuerySchema.describe('What you want to know'),
     layers: z.array(memoryLayerSchema).optional().describe('Only these layers (default every layer visible here)'),
     limit: z.number().int().min(1).max(200).default(30).describe('Seed memories from the search (1-200)'),
     neighborhood_hops: z.number().int().min(1).max(2).default(2).describe('How far from the seeds to follow links (1 or 2)'),

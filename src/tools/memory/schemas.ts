@@ -8,6 +8,12 @@ export const memoryLayerSchema = z.enum(memoryLayers)
 /** Longest memory accepted: a memory is a fact, not a document. */
 export const maxContentLength = 10_000
 
+/** The question of memory_search and memory_recall. */
+export const memoryQuerySchema = z
+  .string()
+  .max(2000)
+  .refine((value) => value.trim() !== '', 'non-empty text')
+
 export const memoryIdSchema = z.string().min(1).describe('A memory id, e.g. mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3')
 
 /** Agent and session memories are partitioned by these ids; they default to MK_AGENT_ID and MK_SESSION_ID. */

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
-import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, scoresSchema } from './schemas.js'
+import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema, scoresSchema } from './schemas.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 /** How many ranked memories a search looks at before it collapses layers and applies the limit. */
@@ -17,11 +17,7 @@ export const memorySearch = defineTool({
   idempotent: true,
   timeoutMs: 120_000,
   input: z.strictObject({
-    query: z
-      .string()
-      .max(2000)
-      .refine((value) => value.trim() !== '', 'non-empty text')
-      .describe('What you want to recall, in plain language'),
+    query: memoryQuerySchema.describe('What you want to recall, in plain language'),
     layers: oneOrMany(memoryLayerSchema).optional().describe('Only these layers (default: every layer visible here)'),
     limit: z.number().int().min(1).max(100).default(10).describe('Most results to return (1-100)'),
     threshold: z
