@@ -1,14 +1,15 @@
+import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline/promises'
 import { Command } from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 import * as Errors from '@oclif/core/errors'
-import { loadWorkspace } from '../config/load.js'
+import { locateWorkspace } from '../config/locate.js'
 import { runtimeEnvFrom } from '../config/workspace.js'
 import { toErrorObject, MkError, type ErrorObject } from '../errors.js'
 import { Resources, type ProgressEvent } from '../tools/context.js'
 import type { AnyTool } from '../tools/define.js'
-import { dispatch, type CallerContext, type DispatchOutcome } from '../tools/dispatcher.js'
-import { callRemoteTool, callSocketTool, localSocketPath, remoteServerFrom, type RemoteServer } from '../hosts/http/remote.js'
+import { dispatch, type DispatchOutcome } from '../tools/dispatcher.js'
+import { callRemoteTool, callSocketTool, localSocketPath, remoteServerFrom, type LocalCaller, type RemoteServer } from '../hosts/http/remote.js'
 import { plainStyle } from '../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
 import { terminalStyle } from './style.js'
@@ -52,18 +53,25 @@ export abstract class MkCommand extends Command {
     try {
       const call = dropUndefined(input)
       const remote = remoteServerFrom(process.env)
+      const cwd = flags.cwd ?? process.cwd()
+      const runtime = runtimeEnvFrom(process.env)
+      const runHere = async (): Promise<DispatchOutcome> => {
+        // Loaded only here: a call the local server answers never reads or validates the config.
+        const { loadWorkspace } = await import('../config/load.js')
+        return dispatch(tool, call, {
+          workspace: await loadWorkspace({ cwd, env: process.env }),
+          runtime,
+          style,
+          resources,
+          warn,
+          displayOnly: !flags.json,
+          ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
+          ...(options.yes === true ? { approve: async () => true } : interactive() ? { approve: askOnTerminal } : {}),
+        })
+      }
       const outcome =
         remote === undefined
-          ? await runHere(tool, call, {
-              workspace: await loadWorkspace({ cwd: flags.cwd ?? process.cwd(), env: process.env }),
-              runtime: runtimeEnvFrom(process.env),
-              style,
-              resources,
-              warn,
-              displayOnly: !flags.json,
-              ...(options.progress === undefined || flags.json ? {} : { progress: options.progress }),
-              ...(options.yes === true ? { approve: async () => true } : interactive() ? { approve: askOnTerminal } : {}),
-            })
+          ? ((await runThroughLocalSocket(tool, call, cwd, runtime, warn)) ?? (await runHere()))
           : await runRemotely(remote, tool, call, warn)
       // A machine format (SARIF, JSON) on failure: written as is, it is not text for a person.
       if (!outcome.ok && options.failureOutput !== undefined)
@@ -124,16 +132,22 @@ async function runRemotely(server: RemoteServer, tool: AnyTool, input: Record<st
   return outcome
 }
 
-/** In this workspace: through its local `mk serve --socket` when one answers and the tool is worth it, else in this process. */
-async function runHere(tool: AnyTool, input: Record<string, unknown>, caller: CallerContext): Promise<DispatchOutcome> {
-  if (acceleratedTools.has(tool.name)) {
-    const viaSocket = await callSocketTool(localSocketPath(caller.workspace.stateDir), tool.name, input, caller.runtime)
-    if (viaSocket !== undefined) {
-      for (const message of viaSocket.warnings) caller.warn?.(message)
-      return viaSocket
-    }
-  }
-  return dispatch(tool, input, caller)
+/**
+ * Through the workspace's local `mk serve --socket` when the tool is worth it and one answers;
+ * undefined otherwise. The config is not read here: the server has read it.
+ */
+async function runThroughLocalSocket(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  cwd: string,
+  runtime: LocalCaller,
+  warn: (message: string) => void,
+): Promise<DispatchOutcome | undefined> {
+  // A folder that does not exist is reported by the local run, not answered by the server of a folder above it.
+  if (!acceleratedTools.has(tool.name) || !existsSync(cwd)) return undefined
+  const viaSocket = await callSocketTool(localSocketPath(locateWorkspace(cwd).stateDir), tool.name, input, runtime)
+  for (const message of viaSocket?.warnings ?? []) warn(message)
+  return viaSocket
 }
 
 function dropUndefined(input: Record<string, unknown>): Record<string, unknown> {

@@ -1,31 +1,12 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { MkError } from '../errors.js'
 import { describeIssues } from '../validation.js'
+import { locateWorkspace } from './locate.js'
 import { configSchema, type Config } from './schema.js'
 import type { Workspace } from './workspace.js'
-
-export const configFileNames = ['.mkrc', '.mkrc.yaml', '.mkrc.yml', '.mkrc.json'] as const
-
-function findUp(start: string, names: readonly string[]): string | undefined {
-  let directory = resolve(start)
-  for (;;) {
-    for (const name of names) {
-      const candidate = join(directory, name)
-      if (existsSync(candidate)) return candidate
-    }
-    const parent = dirname(directory)
-    if (parent === directory) return undefined
-    directory = parent
-  }
-}
-
-export function findGitRoot(start: string): string | undefined {
-  const dotGit = findUp(start, ['.git'])
-  return dotGit === undefined ? undefined : dirname(dotGit)
-}
 
 async function readConfigFile(path: string): Promise<unknown> {
   const text = await readFile(path, 'utf8').catch((error: unknown) => {
@@ -64,9 +45,8 @@ export async function loadWorkspace({ cwd, env }: LoadWorkspaceOptions): Promise
   if (!existsSync(start)) {
     throw new MkError('INVALID_INPUT', `working directory ${start} does not exist`, { details: { cwd: start } })
   }
-  const configPath = findUp(start, configFileNames)
+  const { root, configPath, stateDir } = locateWorkspace(start)
   const config = configPath === undefined ? validateConfig({}, '(defaults)') : validateConfig(await readConfigFile(configPath), configPath)
-  const root = configPath === undefined ? (findGitRoot(start) ?? start) : dirname(configPath)
   const mkHome = resolve(env.MK_HOME !== undefined && env.MK_HOME !== '' ? env.MK_HOME : join(homedir(), '.mk'))
-  return { root, configPath, config, mkHome, stateDir: join(root, '.mk') }
+  return { root, configPath, config, mkHome, stateDir }
 }

@@ -1,4 +1,4 @@
-import { findGitRoot } from '../config/load.js'
+import { findGitRoot } from '../config/locate.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
 import { assertConstraintsReadable, loadKnowledge } from '../knowledge/load.js'

@@ -139,6 +139,11 @@ describe('local acceleration through mk serve --socket', () => {
       .map((line) => JSON.parse(line) as { tool?: string })
       .map((line) => line.tool)
     expect(served).toEqual(expect.arrayContaining(['memory_search', 'knowledge_query', 'rules_query_directives']))
+    // A folder that does not exist is an error, not a question for the server of the workspace above it.
+    await local.write('.mkrc', '')
+    const missing = await runMk(['memory', 'search', 'orders', '--json', '--cwd', join(local.root, 'no-such-folder')], { cwd: local.root, env })
+    expect(missing.exitCode).toBe(2)
+    expect(JSON.parse(missing.stdout)).toMatchObject({ errorCode: 'INVALID_INPUT' })
     // Writes never go through the socket.
     expect((await runMk(['memory', 'add', 'Invoices live in Postgres too', '--layer', 'project'], { cwd: local.root, env })).exitCode).toBe(0)
     expect(server.stderr()).not.toContain('memory_add')

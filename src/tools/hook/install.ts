@@ -34,7 +34,7 @@ export const hookInstall = defineTool({
   ],
   async run(input, ctx) {
     const { installPreCommitHook, huskyEquivalent, lefthookEquivalent } = await import('../../hook/pre-commit.js')
-    const { findGitRoot } = await import('../../config/load.js')
+    const { findGitRoot } = await import('../../config/locate.js')
     const installed = await installPreCommitHook(ctx.workspace.root, findGitRoot(ctx.workspace.root), input.force)
     const output = {
       path: installed.path,
