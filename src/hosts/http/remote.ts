@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { MkError, errorCodes, toErrorObject, type ErrorObject } from '../../errors.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
@@ -109,7 +110,8 @@ export function callSocketTool(socket: string, toolName: string, input: Record<s
   if (caller.teamId !== undefined) headers['x-mk-team-id'] = caller.teamId
   if (caller.sessionId !== undefined) headers['x-mk-session-id'] = caller.sessionId
   return new Promise((resolveOutcome) => {
-    const call = request({ socketPath: socket, path: toolRoutePath(toolName), method: 'POST', headers }, (response) => {
+    // Its own connection, not the shared agent's: one request per process needs no pooling, and the agent's set-up costs milliseconds of a short command.
+    const call = request({ createConnection: () => connect(socket), path: toolRoutePath(toolName), method: 'POST', headers }, (response) => {
       let text = ''
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
       response.on('end', () => {
