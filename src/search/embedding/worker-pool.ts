@@ -8,7 +8,7 @@ import type { EmbedReply, EmbedRequest } from './bundled-worker.js'
 
 /** Embeds batches on worker threads, one model per worker, so that every core works on a bulk embedding. */
 export interface WorkerPool {
-  /** One result per batch, in the order of the batches; each idle worker takes the next batch. */
+  /** One result per batch, in the order of the batches; each idle worker takes the next batch waiting, of this call or another. */
   embedBatches(batches: readonly string[][]): Promise<Float32Array[][]>
   close(): Promise<void>
 }
@@ -65,16 +65,33 @@ export function createWorkerPool(size: number): WorkerPool | undefined {
     })
   }
 
+  // One queue for every call: a worker that finishes takes the next batch of whichever call is
+  // waiting, so a caller that asks again before its last answer (embedPending) never leaves one idle.
+  const queue: { texts: string[]; settle: (result: Promise<Float32Array[]>) => void }[] = []
+  const idle = [...workers]
+  const startWaitingBatches = (): void => {
+    for (let worker = idle.pop(); worker !== undefined; worker = idle.pop()) {
+      const job = queue.shift()
+      if (job === undefined) {
+        idle.push(worker)
+        return
+      }
+      const result = run(worker, job.texts)
+      job.settle(result)
+      void result
+        .catch(() => undefined)
+        .finally(() => {
+          idle.push(worker)
+          startWaitingBatches()
+        })
+    }
+  }
+
   return {
-    async embedBatches(batches) {
-      const results: Float32Array[][] = new Array<Float32Array[]>(batches.length)
-      let next = 0
-      await Promise.all(
-        workers.map(async (worker) => {
-          for (let taken = next++; taken < batches.length; taken = next++) results[taken] = await run(worker, batches[taken] ?? [])
-        }),
-      )
-      return results
+    embedBatches(batches) {
+      const results = batches.map((texts) => new Promise<Float32Array[]>((settle) => queue.push({ texts, settle })))
+      startWaitingBatches()
+      return Promise.all(results)
     },
     async close() {
       await Promise.all(workers.map((worker) => worker.terminate()))
