@@ -50,9 +50,18 @@ export function pendingCount(db: Database.Database): number {
 
 type PendingRow = Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string }
 
+interface EmbeddingWindow {
+  rows: PendingRow[]
+  /** Vectors by content hash: stored ones now, the model's once `vectors` settles. */
+  known: Map<string, Float32Array>
+  /** The content hashes of the texts sent to the model, in order. */
+  hashes: string[]
+  vectors: Promise<Float32Array[]>
+}
+
 /**
  * Embed the documents waiting for a vector, a window at a time; each window is committed, so
- * stopping (an aborted signal, a killed process) loses at most one window. A text already
+ * stopping (an aborted signal, a killed process) loses at most the two windows in flight. A text already
  * embedded for another document (a copy in another folder, a file moved) takes its vector
  * instead of going through the model.
  */
@@ -70,34 +79,46 @@ export async function embedPending(
   const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding, list) VALUES (?, ?, ?)')
   // Vectors added after the partitions were trained go into the nearest list.
   const centroids = readCentroids(db)
-  let done = 0
   let after = 0
-  for (;;) {
-    signal?.throwIfAborted()
-    const window = next.all(after, embedWindow) as PendingRow[]
-    if (window.length === 0) break
-    after = window[window.length - 1]?.rowid ?? after
+  /** The next window of pending documents, its new texts already handed to the model; undefined when none is left. */
+  const startWindow = (): EmbeddingWindow | undefined => {
+    const rows = next.all(after, embedWindow) as PendingRow[]
+    if (rows.length === 0) return undefined
+    after = rows[rows.length - 1]?.rowid ?? after
     const known = new Map<string, Float32Array>()
-    for (const row of window) {
+    for (const row of rows) {
       const stored = sameText.get(row.content_hash) as Buffer | undefined
       if (stored !== undefined) known.set(row.content_hash, new Float32Array(stored.buffer, stored.byteOffset, stored.byteLength / 4))
     }
     // Each distinct new text once.
     const toEmbed = new Map<string, string>()
-    for (const row of window) {
+    for (const row of rows) {
       if (known.has(row.content_hash) || toEmbed.has(row.content_hash)) continue
       toEmbed.set(
         row.content_hash,
         searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
       )
     }
-    const vectors = await embed([...toEmbed.values()], 'document')
-    ;[...toEmbed.keys()].forEach((hash, position) => {
+    const vectors = embed([...toEmbed.values()], 'document')
+    // Awaited later, or dropped when an earlier window fails: never an unhandled rejection.
+    vectors.catch(() => undefined)
+    return { rows, known, hashes: [...toEmbed.keys()], vectors }
+  }
+  let done = 0
+  signal?.throwIfAborted()
+  let current = startWindow()
+  while (current !== undefined) {
+    // The next window is with the model while this one is written, so the model never waits for
+    // the write, nor (on worker threads) for the slowest batch of a window.
+    const following = signal?.aborted === true ? undefined : startWindow()
+    const { rows, known, hashes } = current
+    const vectors = await current.vectors
+    hashes.forEach((hash, position) => {
       const vector = vectors[position]
       if (vector !== undefined) known.set(hash, vector)
     })
     db.transaction(() => {
-      for (const row of window) {
+      for (const row of rows) {
         const vector = known.get(row.content_hash)
         if (vector === undefined) continue
         // A document changed since it was read keeps waiting for its new text to be embedded.
@@ -107,8 +128,11 @@ export async function embedPending(
         insertVector.run(row.rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), list)
       }
     }).immediate()
-    done += window.length
+    done += rows.length
     onProgress?.(done, total)
+    // Stopped between windows: what was embedded is kept.
+    signal?.throwIfAborted()
+    current = following
   }
   if (done > 0) maintainPartitions(db)
   return done
