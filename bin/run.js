@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+// CommonJS (bin/package.json): an ES module entry would start Node's ES module loader, 7 ms of every command.
+const { existsSync } = require('node:fs')
+const { join } = require('node:path')
 
-const loader = new URL('../dist/src/cli/load-bundle.js', import.meta.url)
-const bundle = new URL('../dist/bundle/mk.cjs', import.meta.url)
+const root = join(__dirname, '..')
+const loader = join(root, 'dist', 'bundle', 'load-bundle.cjs')
+const bundle = join(root, 'dist', 'bundle', 'mk.cjs')
 if (!existsSync(loader) || !existsSync(bundle)) {
   // A source checkout that was never built: say so in mk's error shape, without a stack trace.
-  const root = fileURLToPath(new URL('..', import.meta.url))
   const error = {
     success: false,
     errorCode: 'INTERNAL_ERROR',
-    message: `mk is not built: ${fileURLToPath(bundle)} is missing`,
+    message: `mk is not built: ${existsSync(bundle) ? loader : bundle} is missing`,
     details: { hint: `run npm run build in ${root}` },
     retryable: false,
   }
@@ -18,5 +19,4 @@ if (!existsSync(loader) || !existsSync(bundle)) {
   else process.stderr.write(`Error [${error.errorCode}] ${error.message}\nhint: ${error.details.hint}\n`)
   process.exit(2)
 }
-const { loadBundle } = await import(loader.href)
-await loadBundle(fileURLToPath(bundle)).run(import.meta.url)
+require(loader).loadBundle(bundle).run(root)

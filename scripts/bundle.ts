@@ -158,3 +158,18 @@ const ascii = (await readFile(built, 'utf8')).replace(/[^\0-\x7f]/g, (char) => `
 await writeFile(built, `//mk-build:${createHash('sha256').update(ascii).digest('hex').slice(0, 16)}\n${ascii}`)
 await rename(built, outfile)
 await rm(entry)
+
+/**
+ * The launcher's loader (src/cli/load-bundle.ts) as CommonJS for bin/run.js, which is CommonJS
+ * itself: an ES module entry starts Node's ES module loader, 7 ms of every command. The library
+ * (dist/library) is an ES module and imports the tsc output of the same source.
+ */
+await build({
+  entryPoints: [`${dist}src/cli/load-bundle.js`],
+  outfile: join(dirname(outfile), 'load-bundle.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+})

@@ -405,7 +405,7 @@ describe('mk knowledge check', () => {
     // ES modules are traced as they resolve; CommonJS ones (the bundle, and what it requires) are listed at exit.
     await writeFile(
       join(ws.root, '..', 'register.mjs'),
-      "import { appendFileSync } from 'node:fs'\nimport { createRequire, register } from 'node:module'\nregister('./hooks.mjs', import.meta.url)\n" +
+      "import { appendFileSync } from 'node:fs'\nimport { createRequire, register } from 'node:module'\nregister('./hooks.mjs', import.meta.url)\nawait import('node:os')\n" +
         "process.on('exit', () => appendFileSync(process.env.MK_TRACE_FILE, `${Object.keys(createRequire(import.meta.url).cache).join('\\n')}\\n`))\n",
     )
     const run = await runMk(['knowledge', 'check'], {
@@ -414,8 +414,9 @@ describe('mk knowledge check', () => {
     })
     expect(run.exitCode).toBe(0)
     const loaded = readFileSync(trace, 'utf8')
-    // Both traces work (each saw what it must: the launcher is an ES module, the bundle CommonJS); heavy parts are never bundled, so they show as their packages.
-    expect(loaded).toContain('/dist/src/cli/load-bundle.js')
+    // Both traces work (the ES module trace saw the import made after it was registered; the launcher and the bundle are CommonJS); heavy parts are never bundled, so they show as their packages.
+    expect(loaded).toContain('node:os')
+    expect(loaded).toContain('/dist/bundle/load-bundle.cjs')
     expect(loaded).toContain('/dist/bundle/mk.cjs')
     for (const heavy of ['better-sqlite3', 'sqlite-vec', '/ink/', '@energetic-ai', '@huggingface', '@tensorflow', '@modelcontextprotocol', 'onnxruntime']) {
       expect(loaded, heavy).not.toContain(heavy)

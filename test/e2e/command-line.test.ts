@@ -144,6 +144,7 @@ describe('a launcher or hook that cannot find mk', () => {
     const unbuilt = join(ws.root, 'unbuilt')
     await mkdir(join(unbuilt, 'bin'), { recursive: true })
     await copyFile(mkBin, join(unbuilt, 'bin', 'run.js'))
+    await copyFile(join(dirname(mkBin), 'package.json'), join(unbuilt, 'bin', 'package.json'))
     await writeFile(join(unbuilt, 'package.json'), JSON.stringify({ name: 'mk', type: 'module' }))
     const run = (args: string[]) =>
       new Promise<MkRun>((resolve) => {
