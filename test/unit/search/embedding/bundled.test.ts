@@ -52,6 +52,30 @@ describe('bundled embedding provider (Universal Sentence Encoder Lite)', () => {
     ;[0, 17, 39].forEach((n, position) => expect(cosine(together[n] as Float32Array, alone[position] as Float32Array)).toBeGreaterThan(0.999))
   }, 60_000)
 
+  it('answers two bulk embeddings asked at once (as embedPending overlaps its windows) each with its own vectors, in order', async () => {
+    const provider = createBundledProvider()
+    const first = Array.from(
+      { length: 40 },
+      (_, n) => `window one, fact ${n}: the ${n % 2 === 0 ? 'staging database' : 'weekly report'} ${'again '.repeat(n % 5)}`,
+    )
+    const second = Array.from(
+      { length: 40 },
+      (_, n) => `window two, fact ${n}: ${n % 3 === 0 ? 'deploys on tuesday' : 'billing owns invoices'} ${'note '.repeat(n % 6)}`,
+    )
+    const [firstVectors, secondVectors] = await Promise.all([provider.embed(first, 'document'), provider.embed(second, 'document')])
+    const alone = async (text: string): Promise<Float32Array> => (await provider.embed([text], 'query'))[0] as Float32Array
+    const checks = [
+      [firstVectors[3], await alone(first[3] as string)],
+      [firstVectors[38], await alone(first[38] as string)],
+      [secondVectors[0], await alone(second[0] as string)],
+      [secondVectors[29], await alone(second[29] as string)],
+    ] as const
+    await provider.close?.()
+    expect(firstVectors).toHaveLength(40)
+    expect(secondVectors).toHaveLength(40)
+    for (const [together, single] of checks) expect(cosine(together as Float32Array, single)).toBeGreaterThan(0.999)
+  }, 60_000)
+
   it('shares one model among the providers of a process, and closing one leaves the others working', async () => {
     const [tenantA, tenantB] = [createBundledProvider(), createBundledProvider()]
     const [first] = await tenantA.embed(['the staging database is read-only'], 'query')
