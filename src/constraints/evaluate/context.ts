@@ -63,6 +63,11 @@ export class EvaluationContext {
     return this.overrunIndex.get(index) ?? []
   }
 
+  /** A code or import rule's index among the scanned patterns. */
+  patternOf(rule: Rule): number | undefined {
+    return this.patternIndex.get(rule)
+  }
+
   inScope(rule: Rule, path: string): boolean {
     return inScope(rule.constraint, path, this.globs)
   }
@@ -85,8 +90,8 @@ export function isManifest(path: string): boolean {
   return path === 'package.json' || path.endsWith('/package.json')
 }
 
-/** Evaluates one constraint; undefined when it cannot be judged on this input (a repository-wide rule on a partial input). */
-export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Finding[] | undefined
+/** Evaluates one constraint on the files of the context: the findings located in them. */
+export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Finding[]
 
 /**
  * The message of a violation by a named thing (a dependency, a module). A

@@ -1,0 +1,77 @@
+import type { Rule } from '../model.js'
+import { hideBaselined, type Baseline, type FileBaseline } from '../waivers/baseline.js'
+import { subjectHash } from '../waivers/fingerprint.js'
+import type { Waiver } from '../waivers/inline-waivers.js'
+import { settleWaivers, type WaiverSetup } from '../waivers/waivers.js'
+import type { FileListing, StoredFinding } from './contribution.js'
+
+/** A baseline as files are settled against it: the entries of one file at a time. */
+export interface BaselineView {
+  version: Baseline['version']
+  entriesOf(file: string): FileBaseline | undefined
+}
+
+/** What settling a file's findings depends on, the same for every file of a run. */
+export class Settlement {
+  private readonly subjectHashes = new Map<string, string>()
+  /** Indices of the waivers-file entries that apply at all. */
+  readonly validFileWaivers: number[]
+
+  constructor(
+    readonly rules: readonly Rule[],
+    readonly waivers: WaiverSetup,
+    validFileWaivers: readonly boolean[],
+    readonly baseline: BaselineView | undefined,
+  ) {
+    this.validFileWaivers = validFileWaivers.flatMap((valid, index) => (valid ? [index] : []))
+  }
+
+  readonly subjectHashOf = (subject: string): string => {
+    let hash = this.subjectHashes.get(subject)
+    if (hash === undefined) this.subjectHashes.set(subject, (hash = subjectHash(subject)))
+    return hash
+  }
+}
+
+interface Pending {
+  stored: StoredFinding
+  constraintId: string
+  file: string
+  line: number
+  waivable: boolean
+  subject: string
+  lineHash: string
+}
+
+/** One file's findings (in rule order) after its waivers and its baseline entries: what it lists, what it hid, which file waivers it used. */
+export function settleFile(
+  file: string,
+  findings: readonly StoredFinding[],
+  inlineWaivers: readonly Waiver[],
+  settlement: Settlement,
+): { listing: Omit<FileListing, 'overBudget'>; hidden: number; fileWaiversUsed: number[] } {
+  const pending = findings.map((stored): Pending => {
+    const { constraint } = settlement.rules[stored.rule] as Rule
+    return { stored, constraintId: constraint.id, file: stored.file, line: stored.line, waivable: constraint.waivable, subject: stored.subject, lineHash: stored.lineHash }
+  })
+  const waivers = settleWaivers(pending, inlineWaivers, settlement.validFileWaivers, settlement.waivers)
+  const { baseline } = settlement
+  const { kept, hidden } =
+    baseline === undefined
+      ? { kept: waivers.kept, hidden: 0 }
+      : hideBaselined(waivers.kept, baseline.entriesOf(file), baseline.version, settlement.subjectHashOf)
+  return {
+    listing: {
+      kept: kept.map(({ stored }) => stored),
+      waived: waivers.waived.map(({ finding, waiver }) => ({
+        finding: finding.stored,
+        waiver: { source: waiver.source, file: waiver.file, line: waiver.line, reason: waiver.reason, owner: waiver.owner, expires: waiver.expires },
+      })),
+      invalidWaivers: waivers.invalidWaivers,
+      refusals: waivers.refusals.map(({ finding, fileWaiver, problem }) => ({ rule: finding.stored.rule, seq: finding.stored.seq, fileWaiver, problem })),
+      unmatchedWaivers: waivers.unmatchedWaivers,
+    },
+    hidden,
+    fileWaiversUsed: waivers.fileWaiversUsed,
+  }
+}
