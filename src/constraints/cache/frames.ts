@@ -2,12 +2,24 @@ import { crc32 } from 'node:zlib'
 
 const frameHeaderBytes = 8
 
-/** A payload as one frame of a cache file: length, crc32, payload. */
-export function frame(payload: Buffer): Buffer {
-  const header = Buffer.alloc(frameHeaderBytes)
-  header.writeUInt32BE(payload.length, 0)
-  header.writeUInt32BE(crc32(payload), 4)
-  return Buffer.concat([header, payload])
+/**
+ * Payloads as the frames of a cache file, each `length, crc32, payload`. A
+ * payload may be given in pieces (a large one assembled from ranges of an
+ * older file): it is copied once, into the result.
+ */
+export function framed(payloads: readonly (Buffer | readonly Buffer[])[]): Buffer {
+  const pieced = payloads.map((payload) => (Buffer.isBuffer(payload) ? [payload] : payload))
+  const lengths = pieced.map((pieces) => pieces.reduce((sum, piece) => sum + piece.length, 0))
+  const bytes = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + frameHeaderBytes + length, 0))
+  let offset = 0
+  pieced.forEach((pieces, index) => {
+    let checksum = 0
+    for (const piece of pieces) checksum = crc32(piece, checksum)
+    offset = bytes.writeUInt32BE(lengths[index] as number, offset)
+    offset = bytes.writeUInt32BE(checksum, offset)
+    for (const piece of pieces) offset += piece.copy(bytes, offset)
+  })
+  return bytes
 }
 
 /** The payloads of a file of frames, up to the first torn or damaged one (a crash mid-append, a truncation). */

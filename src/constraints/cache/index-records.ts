@@ -26,6 +26,24 @@ export interface IndexDiff {
 
 const oidBytes = 20
 
+/**
+ * Byte comparisons written out: paths and object ids are a few dozen bytes,
+ * and Buffer#compare's argument checks cost more than the comparison (44 ms
+ * of a 50,000-entry index).
+ */
+function compareBytes(a: Buffer, aStart: number, aEnd: number, b: Buffer, bStart: number, bEnd: number): number {
+  const length = Math.min(aEnd - aStart, bEnd - bStart)
+  for (let offset = 0; offset < length; offset++) {
+    const difference = (a[aStart + offset] as number) - (b[bStart + offset] as number)
+    if (difference !== 0) return difference
+  }
+  return aEnd - aStart - (bEnd - bStart)
+}
+
+const uint16At = (bytes: Buffer, at: number): number => ((bytes[at] as number) << 8) | (bytes[at + 1] as number)
+const uint32At = (bytes: Buffer, at: number): number =>
+  (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
+
 function encodeFacts(facts: FileFacts): Buffer {
   return Buffer.from(JSON.stringify([fileKinds.indexOf(facts.kind), facts.hidden, facts.required, facts.imports, facts.fileWaiversUsed]))
 }
@@ -56,9 +74,9 @@ export function encodeRecord(entry: ChangedEntry, facts: FileFacts): Buffer {
   return record
 }
 
-/** The records after the changed entries were evaluated. */
-export function joinRecords(pieces: readonly (Buffer | ChangedEntry)[], factsOf: (entry: ChangedEntry) => FileFacts): Buffer {
-  return Buffer.concat(pieces.map((piece) => (Buffer.isBuffer(piece) ? piece : encodeRecord(piece, factsOf(piece)))))
+/** The records after the changed entries were evaluated, in pieces. */
+export function recordPieces(pieces: readonly (Buffer | ChangedEntry)[], factsOf: (entry: ChangedEntry) => FileFacts): Buffer[] {
+  return pieces.map((piece) => (Buffer.isBuffer(piece) ? piece : encodeRecord(piece, factsOf(piece))))
 }
 
 /**
@@ -71,10 +89,10 @@ export function diffIndex(index: Buffer, records: Buffer, limit: number): IndexD
   const diff: IndexDiff = { changed: [], removed: [], pieces: [] }
   let record = 0
   let unchangedFrom = 0
-  const keyEnd = (at: number): number => at + 2 + records.readUInt16BE(at)
+  const keyEnd = (at: number): number => at + 2 + uint16At(records, at)
   const recordEnd = (at: number): number => {
     const factsAt = keyEnd(at) + oidBytes + 4
-    return factsAt + 2 + records.readUInt16BE(factsAt)
+    return factsAt + 2 + uint16At(records, factsAt)
   }
   const remove = (at: number): void => {
     const end = keyEnd(at)
@@ -92,11 +110,11 @@ export function diffIndex(index: Buffer, records: Buffer, limit: number): IndexD
     let same = false
     while (record < records.length) {
       const end = keyEnd(record)
-      const order = records.compare(index, nameStart, nameEnd, record + 2, end)
+      const order = compareBytes(records, record + 2, end, index, nameStart, nameEnd)
       if (order > 0) break
       const next = recordEnd(record)
       if (order === 0) {
-        same = records.compare(index, oidStart, oidStart + oidBytes, end, end + oidBytes) === 0 && records.readUInt32BE(end + oidBytes) === mode
+        same = compareBytes(records, end, end + oidBytes, index, oidStart, oidStart + oidBytes) === 0 && uint32At(records, end + oidBytes) === mode
         if (!same) {
           remove(record)
           cut(record, next)

@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { writeFileAtomicSync } from '../../fs/atomic-write.js'
-import { frame, readFrames } from './frames.js'
+import { framed, readFrames } from './frames.js'
 import type { FileScan, ScanPlan, ScanRequest } from '../scan/file-scan.js'
 import { defaultScanLimits } from '../scan/scan-budget.js'
 
@@ -171,10 +171,10 @@ export class ScanCache {
       const limit = this.entries.size * compactionShare
       if (!this.loaded || this.appended + this.fresh.length > limit || stale > limit) {
         const kept = [...this.entries.values()].filter((entry) => this.used.has(entry[0]))
-        writeFileAtomicSync(this.file, Buffer.concat([frame(Buffer.from(this.key)), frame(serialize(kept))]))
+        writeFileAtomicSync(this.file, framed([Buffer.from(this.key), serialize(kept)]))
         writeFileAtomicSync(join(this.file, '..', '.gitignore'), '*\n')
       } else {
-        appendFileSync(this.file, frame(serialize(this.fresh)))
+        appendFileSync(this.file, framed([serialize(this.fresh)]))
       }
     } catch {
       // Read-only workspace, full disk: the next run scans again.

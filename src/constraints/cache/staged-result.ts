@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { writeFileAtomicSync } from '../../fs/atomic-write.js'
@@ -6,7 +6,7 @@ import type { Aggregates } from '../incremental/aggregates.js'
 import type { FileListing } from '../incremental/contribution.js'
 import type { Waiver } from '../waivers/inline-waivers.js'
 import { BaselineTable } from './baseline-table.js'
-import { frame, readFrames } from './frames.js'
+import { framed, readFrames } from './frames.js'
 
 /**
  * The result of the last staged check, kept to answer the next one from what
@@ -25,7 +25,8 @@ export interface StagedResultHeader {
 }
 
 export interface StagedResult {
-  records: Buffer
+  /** Index records (index-records.ts), read as one buffer, written from the pieces of a diff. */
+  records: Buffer | readonly Buffer[]
   aggregates: Aggregates
   /** The listings of the files that list anything. */
   listings: Map<string, FileListing>
@@ -35,6 +36,9 @@ export interface StagedResult {
   baselineTotal: number
   baselineVersion: 1 | 2
 }
+
+/** A result as read: its records in one buffer. */
+export type StoredStagedResult = StagedResult & { records: Buffer }
 
 const resultFile = 'staged-result.bin'
 const baselineFile = 'baseline.bin'
@@ -56,7 +60,7 @@ function isResultBody(value: unknown): value is Omit<StagedResult, 'records'> {
 }
 
 /** The stored header, and the rest, parsed only when the header's key is the current one. */
-export function readStagedResult(directory: string): { header: StagedResultHeader; result: () => StagedResult | undefined } | undefined {
+export function readStagedResult(directory: string): { header: StagedResultHeader; result: () => StoredStagedResult | undefined } | undefined {
   try {
     const [header, records, body] = readFrames(readFileSync(join(directory, resultFile)))
     if (header === undefined || records === undefined || body === undefined) return undefined
@@ -83,8 +87,9 @@ export function readStagedResult(directory: string): { header: StagedResultHeade
 export function writeStagedResult(directory: string, header: StagedResultHeader, result: StagedResult): void {
   const { records, ...body } = result
   try {
-    writeFileAtomicSync(join(directory, resultFile), Buffer.concat([frame(Buffer.from(JSON.stringify(header))), frame(records), frame(serialize(body))]))
-    writeFileAtomicSync(join(directory, '.gitignore'), '*\n')
+    writeFileAtomicSync(join(directory, resultFile), framed([Buffer.from(JSON.stringify(header)), records, serialize(body)]))
+    const ignoreFile = join(directory, '.gitignore')
+    if (!existsSync(ignoreFile)) writeFileAtomicSync(ignoreFile, '*\n')
   } catch {
     // Read-only workspace, full disk: the next run evaluates every file again.
   }
@@ -103,7 +108,7 @@ export function readBaselineTable(directory: string, hash: string): BaselineTabl
 
 export function writeBaselineTable(directory: string, hash: string, table: Buffer): void {
   try {
-    writeFileAtomicSync(join(directory, baselineFile), Buffer.concat([frame(Buffer.from(hash)), frame(table)]))
+    writeFileAtomicSync(join(directory, baselineFile), framed([Buffer.from(hash), table]))
   } catch {
     // As writeStagedResult.
   }

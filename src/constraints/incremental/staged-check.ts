@@ -6,8 +6,8 @@ import { statSignature, wallClockNs } from '../../fs/stat-signature.js'
 import { visitStagedEntries } from '../../git/git-index.js'
 import { baselineView, evaluateInput, listingsOf, reportFrame, settlementOf, type CheckPreparation, type CheckReport } from '../check.js'
 import { encodeBaselineTable } from '../cache/baseline-table.js'
-import { diffIndex, encodeRecord, joinRecords } from '../cache/index-records.js'
-import { readBaselineTable, readStagedResult, writeBaselineTable, writeStagedResult, type StagedResult, type StagedResultHeader } from '../cache/staged-result.js'
+import { diffIndex, encodeRecord, recordPieces } from '../cache/index-records.js'
+import { readBaselineTable, readStagedResult, writeBaselineTable, writeStagedResult, type StagedResultHeader, type StoredStagedResult } from '../cache/staged-result.js'
 import { collectStaged, readStagedIndex, stagedEntryKind, stagedInput, type StagedIndex } from '../input/collect-staged.js'
 import { parseBaseline } from '../waivers/baseline.js'
 import { parseFileWaivers } from '../waivers/waivers.js'
@@ -61,7 +61,13 @@ function resultKey(preparation: CheckPreparation, index: StagedIndex, waiversHas
     JSON.stringify({
       format,
       version: options.scanCache?.version,
-      rules: rules.map(({ constraint, item }) => [constraint, item.id, item.title, item.path]),
+      // Not the constraint's line: worked out lazily (it parses the knowledge file), and only reporters print it.
+      rules: rules.map(({ constraint: { id, operator, target, pattern, paths, exclude, severity, message, waivable }, item }) => [
+        [id, operator, target, pattern, paths, exclude, severity, message, waivable],
+        item.id,
+        item.title,
+        item.path,
+      ]),
       known: [...preparation.knownConstraintIds].sort(),
       knowledgeFolders: preparation.knowledgeFolders,
       check: workspace.config.check,
@@ -95,7 +101,7 @@ export async function checkStaged(preparation: CheckPreparation, indexFile: stri
     baselineHash: baseline.hash,
   }
   if (directory !== undefined && stored !== undefined && stored.header.key === header.key) {
-    const report = await checkChanges(preparation, index, directory, header, stored.result)
+    const report = await checkChanges(preparation, index, directory, header, stored)
     if (report !== undefined) return report
   }
   return checkEverything(preparation, index, directory, header, waiversBytes, baseline.bytes)
@@ -106,11 +112,11 @@ async function checkChanges(
   index: StagedIndex,
   directory: string,
   header: StagedResultHeader,
-  readResult: () => StagedResult | undefined,
+  stored: { header: StagedResultHeader; result: () => StoredStagedResult | undefined },
 ): Promise<CheckReport | undefined> {
   const table = header.baselineHash === 'none' || header.baselineHash === 'unused' ? undefined : readBaselineTable(directory, header.baselineHash)
   if (table === undefined && header.baselineHash !== 'none' && header.baselineHash !== 'unused') return undefined
-  const result = readResult()
+  const result = stored.result()
   if (result === undefined) return undefined
   let diff
   try {
@@ -146,8 +152,9 @@ async function checkChanges(
     factsOf.set(index.prefix + path, contribution.facts)
   }
   for (const facts of factsOf.values()) accumulate(aggregates, facts, 1)
-  const records = joinRecords(diff.pieces, (entry) => factsOf.get(entry.gitPath) ?? noFacts('skipped'))
-  if (diff.changed.length > 0 || diff.removed.length > 0 || header.baselineSignature !== undefined) writeStagedResult(directory, header, { ...result, records, aggregates, listings })
+  const records = recordPieces(diff.pieces, (entry) => factsOf.get(entry.gitPath) ?? noFacts('skipped'))
+  if (diff.changed.length > 0 || diff.removed.length > 0 || header.baselineSignature !== stored.header.baselineSignature)
+    writeStagedResult(directory, header, { ...result, records, aggregates, listings })
   return assembleReport(settlement, listings, aggregates, reportFrame(preparation, { mode: 'staged', complete: true }, table === undefined ? undefined : result.baselineTotal))
 }
 
@@ -182,7 +189,7 @@ async function checkEverything(
   if (directory !== undefined) {
     if (grouped !== undefined) writeBaselineTable(directory, header.baselineHash, encodeBaselineTable(grouped.byFile))
     writeStagedResult(directory, header, {
-      records: Buffer.concat(records),
+      records,
       aggregates,
       listings,
       fileWaivers,
