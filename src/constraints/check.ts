@@ -202,7 +202,11 @@ export function listingsOf(contributions: ReadonlyMap<string, FileContribution>)
 }
 
 /** A baseline's entries by file and the sum of their counts. */
-export function baselineView(baseline: NonNullable<ReturnType<typeof readBaseline>>): { view: BaselineView; byFile: Map<string, Map<string, number>>; total: number } {
+export function baselineView(baseline: NonNullable<ReturnType<typeof readBaseline>>): {
+  view: BaselineView
+  byFile: Map<string, Map<string, number>>
+  total: number
+} {
   const byFile = baselineByFile(baseline)
   let total = 0
   for (const entries of byFile.values()) for (const count of entries.values()) total += count

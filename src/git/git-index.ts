@@ -153,7 +153,12 @@ export function visitStagedEntries(bytes: Buffer, visit: StagedEntryVisitor): vo
       const path = bytes.toString('utf8', nameStart, nameEnd)
       throw unreadableIndex(`${path} has unresolved merge conflicts`, 'resolve the conflicts and git add the files, then check again')
     }
-    const mode = (((bytes[offset + 24] as number) << 24) | ((bytes[offset + 25] as number) << 16) | ((bytes[offset + 26] as number) << 8) | (bytes[offset + 27] as number)) >>> 0
+    const mode =
+      (((bytes[offset + 24] as number) << 24) |
+        ((bytes[offset + 25] as number) << 16) |
+        ((bytes[offset + 26] as number) << 8) |
+        (bytes[offset + 27] as number)) >>>
+      0
     if ((mode & entryTypeBits) === directoryMode)
       throw unreadableIndex('it is a sparse index', 'run git config index.sparse false && git sparse-checkout reapply')
     const addedWithoutContent = extended && (bytes.readUInt16BE(offset + fixedEntryBytes) & intentToAdd) !== 0

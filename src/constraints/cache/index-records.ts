@@ -141,5 +141,5 @@ export function diffIndex(index: Buffer, records: Buffer, limit: number): IndexD
     record = next
   }
   cut(records.length, records.length)
-  return diff
+  return diff.changed.length + diff.removed.length > limit ? undefined : diff
 }

@@ -56,7 +56,13 @@ function isHeader(value: unknown): value is StagedResultHeader {
 function isResultBody(value: unknown): value is Omit<StagedResult, 'records'> {
   if (typeof value !== 'object' || value === null) return false
   const body = value as Record<string, unknown>
-  return typeof body.aggregates === 'object' && body.listings instanceof Map && Array.isArray(body.fileWaivers) && typeof body.baselineTotal === 'number' && (body.baselineVersion === 1 || body.baselineVersion === 2)
+  return (
+    typeof body.aggregates === 'object' &&
+    body.listings instanceof Map &&
+    Array.isArray(body.fileWaivers) &&
+    typeof body.baselineTotal === 'number' &&
+    (body.baselineVersion === 1 || body.baselineVersion === 2)
+  )
 }
 
 /** The stored header, and the rest, parsed only when the header's key is the current one. */

@@ -67,4 +67,3 @@ export function contributionsOf(context: EvaluationContext, settlement: Settleme
   }
   return contributions
 }
-

@@ -52,7 +52,15 @@ export function settleFile(
 ): { listing: Omit<FileListing, 'overBudget'>; hidden: number; fileWaiversUsed: number[] } {
   const pending = findings.map((stored): Pending => {
     const { constraint } = settlement.rules[stored.rule] as Rule
-    return { stored, constraintId: constraint.id, file: stored.file, line: stored.line, waivable: constraint.waivable, subject: stored.subject, lineHash: stored.lineHash }
+    return {
+      stored,
+      constraintId: constraint.id,
+      file: stored.file,
+      line: stored.line,
+      waivable: constraint.waivable,
+      subject: stored.subject,
+      lineHash: stored.lineHash,
+    }
   })
   const waivers = settleWaivers(pending, inlineWaivers, settlement.validFileWaivers, settlement.waivers)
   const { baseline } = settlement

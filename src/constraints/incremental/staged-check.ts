@@ -7,7 +7,14 @@ import { visitStagedEntries } from '../../git/git-index.js'
 import { baselineView, evaluateInput, listingsOf, reportFrame, settlementOf, type CheckPreparation, type CheckReport } from '../check.js'
 import { encodeBaselineTable } from '../cache/baseline-table.js'
 import { diffIndex, encodeRecord, recordPieces } from '../cache/index-records.js'
-import { readBaselineTable, readStagedResult, writeBaselineTable, writeStagedResult, type StagedResultHeader, type StoredStagedResult } from '../cache/staged-result.js'
+import {
+  readBaselineTable,
+  readStagedResult,
+  writeBaselineTable,
+  writeStagedResult,
+  type StagedResultHeader,
+  type StoredStagedResult,
+} from '../cache/staged-result.js'
 import { collectStaged, readStagedIndex, stagedEntryKind, stagedInput, type StagedIndex } from '../input/collect-staged.js'
 import { parseBaseline } from '../waivers/baseline.js'
 import { parseFileWaivers } from '../waivers/waivers.js'
@@ -44,7 +51,8 @@ function baselineIdentity(
   const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false })
   if (stats === undefined) return { hash: 'none', signature: undefined, bytes: undefined }
   const signature = statSignature(stats, wallClockNs())
-  if (signature !== undefined && stored !== undefined && signature === stored.baselineSignature) return { hash: stored.baselineHash, signature, bytes: undefined }
+  if (signature !== undefined && stored !== undefined && signature === stored.baselineSignature)
+    return { hash: stored.baselineHash, signature, bytes: undefined }
   const bytes = readIfExists(absolute)
   return bytes === undefined ? { hash: 'none', signature: undefined, bytes } : { hash: sha256(bytes), signature, bytes }
 }
@@ -155,7 +163,12 @@ async function checkChanges(
   const records = recordPieces(diff.pieces, (entry) => factsOf.get(entry.gitPath) ?? noFacts('skipped'))
   if (diff.changed.length > 0 || diff.removed.length > 0 || header.baselineSignature !== stored.header.baselineSignature)
     writeStagedResult(directory, header, { ...result, records, aggregates, listings })
-  return assembleReport(settlement, listings, aggregates, reportFrame(preparation, { mode: 'staged', complete: true }, table === undefined ? undefined : result.baselineTotal))
+  return assembleReport(
+    settlement,
+    listings,
+    aggregates,
+    reportFrame(preparation, { mode: 'staged', complete: true }, table === undefined ? undefined : result.baselineTotal),
+  )
 }
 
 async function checkEverything(
