@@ -3,7 +3,7 @@ import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
 import { assertConstraintsReadable, loadKnowledge } from '../knowledge/load.js'
 import type { Severity } from '../knowledge/model.js'
-import { baselineByFile, readBaseline } from './waivers/baseline.js'
+import { baselineByFile, readBaseline, type Baseline } from './waivers/baseline.js'
 import { collectFiles } from './input/collect-files.js'
 import { collectProposal, type ProposedFile } from './input/collect-proposal.js'
 import { collectTree } from './input/collect-tree.js'
@@ -202,7 +202,7 @@ export function listingsOf(contributions: ReadonlyMap<string, FileContribution>)
 }
 
 /** A baseline's entries by file and the sum of their counts. */
-export function baselineView(baseline: NonNullable<ReturnType<typeof readBaseline>>): {
+export function baselineView(baseline: Baseline): {
   view: BaselineView
   byFile: Map<string, Map<string, number>>
   total: number
