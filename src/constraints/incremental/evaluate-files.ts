@@ -9,6 +9,10 @@ import { settleFile, type Settlement } from './settle-file.js'
 /** Of a file that was not scanned: why (binary, over the size limit), or that no rule reads it. */
 export type Unscanned = 'binary' | 'too-large'
 
+/** Shared by the facts of every file that has none of a kind; never written to. */
+const none: number[] = []
+const emptySettlement: Omit<FileListing, 'overBudget'> = { kept: [], waived: [], invalidWaivers: [], refusals: [], unmatchedWaivers: [] }
+
 function stored(finding: Finding, rule: number, seq: number): StoredFinding {
   const { file, line, column, subject, message, lineHash } = finding
   return { rule, seq, file, line, column, subject, message, lineHash }
@@ -51,19 +55,29 @@ export function contributionsOf(context: EvaluationContext, settlement: Settleme
 
   const contributions = new Map<string, FileContribution>()
   const inInput = new Set(context.input.paths)
-  const files = new Set([...inInput, ...findingsOf.keys(), ...overBudgetOf.keys()])
-  for (const file of files) {
+  const contribute = (file: string): void => {
     const scan = context.scans.get(file)
-    const settled = settleFile(file, findingsOf.get(file) ?? [], scan?.waivers ?? [], settlement)
+    const findings = findingsOf.get(file)
+    const overBudget = overBudgetOf.get(file)
+    // Most files of a large repository have nothing to settle: no allocation for them.
+    const settled =
+      findings === undefined && (scan === undefined || scan.waivers.length === 0)
+        ? undefined
+        : settleFile(file, findings ?? [], scan?.waivers ?? [], settlement)
+    const satisfied = required.length === 0 ? none : required.filter(({ rule }) => matchesFileRule(rule, file, context.globs)).map(({ index }) => index)
+    const imports = scan === undefined || imported.length === 0 ? none : imported.filter(({ pattern }) => scan.hits.has(pattern)).map(({ index }) => index)
     const facts: FileFacts = {
       kind: !inInput.has(file) ? 'skipped' : scan !== undefined ? 'scanned' : (unscanned.get(file) ?? 'unread'),
-      hidden: settled.hidden,
-      required: required.filter(({ rule }) => matchesFileRule(rule, file, context.globs)).map(({ index }) => index),
-      imports: scan === undefined ? [] : imported.filter(({ pattern }) => scan.hits.has(pattern)).map(({ index }) => index),
-      fileWaiversUsed: settled.fileWaiversUsed,
+      hidden: settled?.hidden ?? 0,
+      required: satisfied.length === 0 ? none : satisfied,
+      imports: imports.length === 0 ? none : imports,
+      fileWaiversUsed: settled === undefined || settled.fileWaiversUsed.length === 0 ? none : settled.fileWaiversUsed,
     }
-    const listing: FileListing = { ...settled.listing, overBudget: overBudgetOf.get(file) ?? [] }
-    contributions.set(file, { facts, listing: isEmptyListing(listing) ? undefined : listing })
+    const listing: FileListing | undefined =
+      settled === undefined && overBudget === undefined ? undefined : { ...(settled?.listing ?? emptySettlement), overBudget: overBudget ?? [] }
+    contributions.set(file, { facts, listing: listing === undefined || isEmptyListing(listing) ? undefined : listing })
   }
+  for (const file of context.input.paths) contribute(file)
+  for (const file of [...findingsOf.keys(), ...overBudgetOf.keys()]) if (!contributions.has(file)) contribute(file)
   return contributions
 }

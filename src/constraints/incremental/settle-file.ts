@@ -33,16 +33,6 @@ export class Settlement {
   }
 }
 
-interface Pending {
-  stored: StoredFinding
-  constraintId: string
-  file: string
-  line: number
-  waivable: boolean
-  subject: string
-  lineHash: string
-}
-
 /** One file's findings (in rule order) after its waivers and its baseline entries: what it lists, what it hid, which file waivers it used. */
 export function settleFile(
   file: string,
@@ -50,36 +40,47 @@ export function settleFile(
   inlineWaivers: readonly Waiver[],
   settlement: Settlement,
 ): { listing: Omit<FileListing, 'overBudget'>; hidden: number; fileWaiversUsed: number[] } {
-  const pending = findings.map((stored): Pending => {
-    const { constraint } = settlement.rules[stored.rule] as Rule
-    return {
-      stored,
-      constraintId: constraint.id,
-      file: stored.file,
-      line: stored.line,
-      waivable: constraint.waivable,
-      subject: stored.subject,
-      lineHash: stored.lineHash,
-    }
-  })
-  const waivers = settleWaivers(pending, inlineWaivers, settlement.validFileWaivers, settlement.waivers)
-  const { baseline } = settlement
+  const { rules, baseline } = settlement
+  const constraintOf = (finding: StoredFinding): string => (rules[finding.rule] as Rule).constraint.id
+  const waivers = inlineWaivers.length === 0 && settlement.validFileWaivers.length === 0 ? undefined : settleFindingWaivers(findings, inlineWaivers, settlement)
+  const unwaived = waivers?.kept ?? findings
   const { kept, hidden } =
     baseline === undefined
-      ? { kept: waivers.kept, hidden: 0 }
-      : hideBaselined(waivers.kept, baseline.entriesOf(file), baseline.version, settlement.subjectHashOf)
+      ? { kept: unwaived, hidden: 0 }
+      : hideBaselined(unwaived, baseline.entriesOf(file), baseline.version, settlement.subjectHashOf, constraintOf)
   return {
     listing: {
-      kept: kept.map(({ stored }) => stored),
-      waived: waivers.waived.map(({ finding, waiver }) => ({
-        finding: finding.stored,
-        waiver: { source: waiver.source, file: waiver.file, line: waiver.line, reason: waiver.reason, owner: waiver.owner, expires: waiver.expires },
-      })),
-      invalidWaivers: waivers.invalidWaivers,
-      refusals: waivers.refusals.map(({ finding, fileWaiver, problem }) => ({ rule: finding.stored.rule, seq: finding.stored.seq, fileWaiver, problem })),
-      unmatchedWaivers: waivers.unmatchedWaivers,
+      kept: [...kept],
+      waived: waivers?.waived ?? [],
+      invalidWaivers: waivers?.invalidWaivers ?? [],
+      refusals: waivers?.refusals ?? [],
+      unmatchedWaivers: waivers?.unmatchedWaivers ?? [],
     },
     hidden,
+    fileWaiversUsed: waivers?.fileWaiversUsed ?? [],
+  }
+}
+
+/** settleWaivers over stored findings, with what a waiver decides by. */
+function settleFindingWaivers(
+  findings: readonly StoredFinding[],
+  inlineWaivers: readonly Waiver[],
+  settlement: Settlement,
+): Omit<FileListing, 'overBudget'> & { fileWaiversUsed: number[] } {
+  const pending = findings.map((stored) => {
+    const { constraint } = settlement.rules[stored.rule] as Rule
+    return { stored, constraintId: constraint.id, file: stored.file, line: stored.line, waivable: constraint.waivable }
+  })
+  const waivers = settleWaivers(pending, inlineWaivers, settlement.validFileWaivers, settlement.waivers)
+  return {
+    kept: waivers.kept.map(({ stored }) => stored),
+    waived: waivers.waived.map(({ finding, waiver }) => ({
+      finding: finding.stored,
+      waiver: { source: waiver.source, file: waiver.file, line: waiver.line, reason: waiver.reason, owner: waiver.owner, expires: waiver.expires },
+    })),
+    invalidWaivers: waivers.invalidWaivers,
+    refusals: waivers.refusals.map(({ finding, fileWaiver, problem }) => ({ rule: finding.stored.rule, seq: finding.stored.seq, fileWaiver, problem })),
+    unmatchedWaivers: waivers.unmatchedWaivers,
     fileWaiversUsed: waivers.fileWaiversUsed,
   }
 }

@@ -137,33 +137,28 @@ export function baselineByFile(baseline: Baseline): Map<string, Map<string, numb
   return byFile
 }
 
-/** What a baseline hides a finding by. */
+/** What a baseline hides a finding by, besides its constraint. */
 export interface BaselinedFinding {
-  constraintId: string
   subject: string
   lineHash: string
 }
 
-/**
- * The findings of one file the baseline does not hide, in order, and how many
- * it hid. `subjectHashOf` is subjectHash, memoized by the caller for the run
- * (the same subjects recur in thousands of files).
- */
 export function hideBaselined<F extends BaselinedFinding>(
   findings: readonly F[],
   entries: FileBaseline | undefined,
   version: Baseline['version'],
   subjectHashOf: (subject: string) => string,
+  constraintOf: (finding: F) => string,
 ): { kept: F[]; hidden: number } {
   if (entries === undefined || entries.size === 0) return { kept: [...findings], hidden: 0 }
-  const remaining = new Map(entries)
+  const consumed = new Map<string, number>()
   const kept: F[] = []
   let hidden = 0
   for (const finding of findings) {
-    const key = fileEntryKey(finding.constraintId, version === 1 ? finding.lineHash : subjectHashOf(finding.subject))
-    const left = remaining.get(key) ?? 0
-    if (left > 0) {
-      remaining.set(key, left - 1)
+    const key = fileEntryKey(constraintOf(finding), version === 1 ? finding.lineHash : subjectHashOf(finding.subject))
+    const used = consumed.get(key) ?? 0
+    if ((entries.get(key) ?? 0) > used) {
+      consumed.set(key, used + 1)
       hidden++
     } else {
       kept.push(finding)
