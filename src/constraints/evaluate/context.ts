@@ -1,6 +1,6 @@
 import type { FileScan, Hit } from '../scan/file-scan.js'
 import type { CheckInput } from '../input/input.js'
-import type { Finding, Rule } from '../model.js'
+import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
 import type { BudgetOverrun } from '../scan/scan-budget.js'
 import { inScope, type GlobMatcher } from '../scope.js'
 
@@ -101,6 +101,12 @@ export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Findin
 export function messageNaming(rule: Rule, what: string, fallback: string): string {
   const { message } = rule.constraint
   return message === undefined ? fallback : `${message} (${what})`
+}
+
+/** The violation of a repository-wide rule nothing satisfies: located at the workspace root, its subject the rule's pattern. */
+export function unsatisfiedEverywhere(rule: Rule, fallbackMessage: string): Finding {
+  const { pattern, message } = rule.constraint
+  return { rule, file: workspaceRootFile, line: 1, column: 1, subject: pattern, message: message ?? fallbackMessage, lineHash: noLineHash }
 }
 
 export function patternText(rule: Rule): string {

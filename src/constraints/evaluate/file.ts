@@ -1,5 +1,5 @@
-import { patternText, type TargetEvaluator } from './context.js'
-import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { patternText, unsatisfiedEverywhere, type TargetEvaluator } from './context.js'
+import { noLineHash, type Finding, type Rule } from '../model.js'
 import { inScope, type GlobMatcher } from '../scope.js'
 
 /** `file` constraints look at paths only: the pattern is a glob, matched like `paths`. */
@@ -25,13 +25,5 @@ export const evaluateFile: TargetEvaluator = (rule, context) => {
 
 /** The violation of a must_exist constraint no path satisfies. */
 export function missingRequiredFile(rule: Rule): Finding {
-  return {
-    rule,
-    file: workspaceRootFile,
-    line: 1,
-    column: 1,
-    subject: rule.constraint.pattern,
-    message: rule.constraint.message ?? `no file matches the required glob ${patternText(rule)}`,
-    lineHash: noLineHash,
-  }
+  return unsatisfiedEverywhere(rule, `no file matches the required glob ${patternText(rule)}`)
 }

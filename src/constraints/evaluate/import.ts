@@ -1,5 +1,5 @@
-import { messageNaming, patternText, type TargetEvaluator } from './context.js'
-import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { messageNaming, patternText, unsatisfiedEverywhere, type TargetEvaluator } from './context.js'
+import type { Finding, Rule } from '../model.js'
 
 /** must_not_use, per file; must_use is repository-wide, judged from every file's facts (incremental/assemble-report.ts). */
 export const evaluateImport: TargetEvaluator = (rule, context) => {
@@ -23,13 +23,5 @@ export const evaluateImport: TargetEvaluator = (rule, context) => {
 
 /** The violation of a must_use import constraint no file in scope satisfies. */
 export function missingRequiredImport(rule: Rule): Finding {
-  return {
-    rule,
-    file: workspaceRootFile,
-    line: 1,
-    column: 1,
-    subject: rule.constraint.pattern,
-    message: rule.constraint.message ?? `no file in scope imports a module matching ${patternText(rule)}`,
-    lineHash: noLineHash,
-  }
+  return unsatisfiedEverywhere(rule, `no file in scope imports a module matching ${patternText(rule)}`)
 }

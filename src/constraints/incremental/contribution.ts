@@ -1,5 +1,5 @@
 import type { WaiverProblem } from '../contract.js'
-import type { WaiverRef } from '../model.js'
+import type { Finding, WaiverRef } from '../model.js'
 import type { BudgetOverrun } from '../scan/scan-budget.js'
 
 /**
@@ -8,16 +8,7 @@ import type { BudgetOverrun } from '../scan/scan-budget.js'
  * file's findings in rule order, which with the rule and the path gives the
  * order a whole-tree evaluation would have produced it in.
  */
-export interface StoredFinding {
-  rule: number
-  seq: number
-  file: string
-  line: number
-  column: number
-  subject: string
-  message: string
-  lineHash: string
-}
+export type StoredFinding = Omit<Finding, 'rule'> & { rule: number; seq: number }
 
 /** A waiver that covered a finding of a constraint that is not waivable: reported once per waiver, at the first such finding. */
 export interface Refusal {
