@@ -3,7 +3,7 @@ import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
 import { assertConstraintsReadable, loadKnowledge } from '../knowledge/load.js'
 import type { Severity } from '../knowledge/model.js'
-import { applyBaseline, readBaseline } from './waivers/baseline.js'
+import { baselineByFile, readBaseline, type Baseline } from './waivers/baseline.js'
 import { collectFiles } from './input/collect-files.js'
 import { collectProposal, type ProposedFile } from './input/collect-proposal.js'
 import { collectTree } from './input/collect-tree.js'
@@ -13,16 +13,20 @@ import { IgnoreRules } from './input/ignore-rules.js'
 import type { Waiver } from './waivers/inline-waivers.js'
 import type { CheckInput, ProposedDependency } from './input/input.js'
 import type { WaiverProblem } from './contract.js'
-import { atLeast, type Finding, type Rule } from './model.js'
+import type { Finding, Rule, WaiverRef } from './model.js'
 import { compilePattern } from './scan/regex.js'
 import { scanFiles } from './scan/scan-files.js'
 import { ScanCache, scanCacheKey } from './cache/scan-cache.js'
 import type { BudgetOverrun } from './scan/scan-budget.js'
 import { planScans } from './scan/scan-planning.js'
 import { GlobMatcher } from './scope.js'
-import { evaluators } from './evaluate/index.js'
-import { applyWaivers, loadFileWaivers } from './waivers/waivers.js'
+import { loadFileWaivers, waiverValidity, type WaiverSetup } from './waivers/waivers.js'
 import { insideWorkspace, requireInsideWorkspace } from '../fs/path-guard.js'
+import { accumulate, emptyAggregates } from './incremental/aggregates.js'
+import { assembleReport, type ReportFrame } from './incremental/assemble-report.js'
+import type { FileContribution, FileListing } from './incremental/contribution.js'
+import { contributionsOf } from './incremental/evaluate-files.js'
+import { Settlement, type BaselineView } from './incremental/settle-file.js'
 
 export type CheckSource =
   | { kind: 'tree' }
@@ -61,7 +65,7 @@ export interface CheckReport {
   failOn: Severity
   /** Reported violations, ordered by file, line and column. */
   findings: Finding[]
-  waived: { finding: Finding; waiver: Waiver }[]
+  waived: { finding: Finding; waiver: WaiverRef }[]
   waiverProblems: WaiverProblem[]
   baseline: { file: string; hidden: number; fixed: number } | undefined
   summary: Record<Severity, number>
@@ -95,14 +99,10 @@ async function selectRules(workspace: Workspace, knowledgeItemIds: readonly stri
   return { rules, knownConstraintIds, knowledgeFolders }
 }
 
-async function collectInput(workspace: Workspace, source: CheckSource, rules: IgnoreRules, gitRoot: string | undefined): Promise<CheckInput> {
+async function collectInput(workspace: Workspace, source: Exclude<CheckSource, { kind: 'staged' }>, rules: IgnoreRules): Promise<CheckInput> {
   switch (source.kind) {
     case 'tree':
       return collectTree(workspace.root, rules)
-    case 'staged': {
-      const { collectStaged } = await import('./input/collect-staged.js')
-      return collectStaged(workspace.root, gitRoot, rules, source.indexFile)
-    }
     case 'files':
       return collectFiles(workspace.root, source.paths, rules)
     case 'proposal':
@@ -110,86 +110,124 @@ async function collectInput(workspace: Workspace, source: CheckSource, rules: Ig
   }
 }
 
-/** What String#localeCompare compares by, made once: per call it costs a collator each time, and a large check sorts 100,000 findings. */
-const localeOrder = new Intl.Collator().compare
-
-function compareFindings(a: Finding, b: Finding): number {
-  return localeOrder(a.file, b.file) || a.line - b.line || a.column - b.column || localeOrder(a.rule.constraint.id, b.rule.constraint.id)
+/** What every way of checking needs before it reads any file: the rules, the ignore rules, the check's own files. */
+export interface CheckPreparation {
+  workspace: Workspace
+  options: CheckOptions
+  rules: Rule[]
+  knownConstraintIds: Set<string>
+  /** Workspace-relative knowledge folders, whose files are not read for content (constraints state their own patterns). */
+  knowledgeFolders: string[]
+  gitRoot: string | undefined
+  ignoreRules: IgnoreRules
+  globs: GlobMatcher
+  waiversFile: string
+  baselineFile: string
+  today: string
 }
 
-/** Check the workspace (or a staged, named or proposed subset of it) against every accepted constraint. */
-export async function runCheck(workspace: Workspace, options: CheckOptions): Promise<CheckReport> {
+async function prepare(workspace: Workspace, options: CheckOptions): Promise<CheckPreparation> {
   const { rules, knownConstraintIds, knowledgeFolders } = await selectRules(workspace, options.knowledgeItemIds)
   const { check } = workspace.config
   const gitRoot = findGitRoot(workspace.root)
-  const ignoreRules = new IgnoreRules(workspace.root, gitRoot, check.ignore)
-  const input = await collectInput(workspace, options.source, ignoreRules, gitRoot)
-  const globs = new GlobMatcher()
+  return {
+    workspace,
+    options,
+    rules,
+    knownConstraintIds,
+    knowledgeFolders,
+    gitRoot,
+    ignoreRules: new IgnoreRules(workspace.root, gitRoot, check.ignore),
+    globs: new GlobMatcher(),
+    waiversFile: requireInsideWorkspace(workspace.root, check.waivers, '.mkrc check.waivers'),
+    baselineFile: requireInsideWorkspace(workspace.root, check.baseline, '.mkrc check.baseline'),
+    today: options.today ?? new Date().toISOString().slice(0, 10),
+  }
+}
 
-  // Constraints live in the knowledge folders: their own patterns must not count as violations.
-  const waiversFile = requireInsideWorkspace(workspace.root, check.waivers, '.mkrc check.waivers')
-  const baselineFile = requireInsideWorkspace(workspace.root, check.baseline, '.mkrc check.baseline')
+/** How findings are settled in this run: the waivers file's entries and, when one applies, the baseline. */
+export function settlementOf(preparation: CheckPreparation, fileWaivers: readonly Waiver[], baseline: BaselineView | undefined): Settlement {
+  const setup: WaiverSetup = {
+    fileWaivers,
+    knownConstraintIds: preparation.knownConstraintIds,
+    activeConstraintIds: new Set(preparation.rules.map((rule) => rule.constraint.id)),
+    today: preparation.today,
+    globs: preparation.globs,
+  }
+  return new Settlement(
+    preparation.rules,
+    setup,
+    fileWaivers.map((waiver) => waiverValidity(waiver, setup).length === 0),
+    baseline,
+  )
+}
+
+/** Read, scan and evaluate the files of an input: each file's contribution. The scan cache skips reading files it knows. */
+export async function evaluateInput(preparation: CheckPreparation, input: CheckInput, settlement: Settlement): Promise<Map<string, FileContribution>> {
+  const { rules, globs, waiversFile, baselineFile, knowledgeFolders, options, workspace } = preparation
   const ownFiles = new Set([waiversFile, baselineFile])
   const contentExcluded = (path: string): boolean => ownFiles.has(path) || knowledgeFolders.some((folder) => path.startsWith(`${folder}/`))
   const planning = planScans(
     input.paths.filter((path) => !contentExcluded(path)),
     rules,
     globs,
-    check.dependencyFields,
+    workspace.config.check.dependencyFields,
   )
   const cache =
-    options.scanCache !== undefined && (input.mode === 'tree' || input.mode === 'staged')
+    options.scanCache !== undefined && input.complete && (input.mode === 'tree' || input.mode === 'staged')
       ? new ScanCache(options.scanCache.directory, input.mode, scanCacheKey(planning.plan, options.scanCache.version))
       : undefined
   const scanned = await scanFiles(input, planning.requests, createScanner(planning.plan), cache)
-  const { scans } = scanned
+  const context = new EvaluationContext(input, globs, scanned.scans, planning.patternIndex)
+  return contributionsOf(context, settlement, scanned.unscanned)
+}
 
-  const context = new EvaluationContext(input, globs, scans, planning.patternIndex)
-  const findings: Finding[] = []
-  let constraintsSkipped = 0
-  const overBudget: OverBudget[] = []
-  for (const rule of rules) {
-    const found = evaluators[rule.constraint.target](rule, context)
-    if (found === undefined) constraintsSkipped++
-    else findings.push(...found)
-    const { id, severity, operator } = rule.constraint
-    for (const { file, overrun } of context.overruns(rule)) {
-      // Too many matches of a required pattern is a pass; anything else left the file unjudged.
-      if (!(operator === 'must_match' && overrun === 'matches')) overBudget.push({ constraintId: id, severity, file, reason: overrun })
-    }
-  }
-
-  const waivers = applyWaivers(findings, {
-    fileWaivers: loadFileWaivers(workspace.root, waiversFile),
-    inlineWaivers: [...scans.values()].flatMap((fileScan) => fileScan.waivers),
-    knownConstraintIds,
-    activeConstraintIds: new Set(rules.map((rule) => rule.constraint.id)),
-    today: options.today ?? new Date().toISOString().slice(0, 10),
-    complete: input.complete,
-    globs,
-  })
-  const baseline = options.useBaseline ? readBaseline(workspace.root, baselineFile) : undefined
-  const baselined = baseline === undefined ? undefined : applyBaseline(waivers.kept, baseline)
-  const remaining = (baselined?.kept ?? waivers.kept).filter((finding) => atLeast(finding.rule.constraint.severity, options.minSeverity))
-  remaining.sort(compareFindings)
-
-  const summary: Record<Severity, number> = { info: 0, warn: 0, block: 0 }
-  for (const finding of remaining) summary[finding.rule.constraint.severity]++
+export function reportFrame(preparation: CheckPreparation, input: Pick<CheckInput, 'mode' | 'complete'>, baselineTotal: number | undefined): ReportFrame {
+  const { options, workspace, gitRoot } = preparation
   return {
-    // A file left unjudged is never a pass: it could hide the violation the constraint exists for.
-    passed:
-      !remaining.some((finding) => atLeast(finding.rule.constraint.severity, options.failOn)) &&
-      !overBudget.some((skip) => atLeast(skip.severity, options.failOn)),
-    failOn: options.failOn,
-    findings: remaining,
-    waived: waivers.waived.sort((a, b) => compareFindings(a.finding, b.finding)),
-    waiverProblems: waivers.problems,
-    baseline: baselined === undefined ? undefined : { file: baselineFile, hidden: baselined.hidden, fixed: input.complete ? baselined.fixed : 0 },
-    summary,
-    skipped: { binary: scanned.binary, tooLarge: scanned.tooLarge, symlinks: input.symlinksSkipped, constraints: constraintsSkipped, overBudget },
-    checked: { paths: input.paths.length, files: scans.size, constraints: rules.length },
-    rules,
     mode: input.mode,
+    complete: input.complete,
+    minSeverity: options.minSeverity,
+    failOn: options.failOn,
+    baseline: baselineTotal === undefined ? undefined : { file: preparation.baselineFile, total: baselineTotal },
     location: { repositoryRoot: gitRoot ?? workspace.root, workspaceRoot: workspace.root, configFile: workspace.configPath },
   }
+}
+
+/** The listings of the files that list anything. */
+export function listingsOf(contributions: ReadonlyMap<string, FileContribution>): Map<string, FileListing> {
+  const listings = new Map<string, FileListing>()
+  for (const [path, { listing }] of contributions) if (listing !== undefined) listings.set(path, listing)
+  return listings
+}
+
+/** A baseline's entries by file and the sum of their counts. */
+export function baselineView(baseline: Baseline): {
+  view: BaselineView
+  byFile: Map<string, Map<string, number>>
+  total: number
+} {
+  const byFile = baselineByFile(baseline)
+  let total = 0
+  for (const entries of byFile.values()) for (const count of entries.values()) total += count
+  return { view: { version: baseline.version, entriesOf: (file) => byFile.get(file) }, byFile, total }
+}
+
+/** Check the workspace (or a staged, named or proposed subset of it) against every accepted constraint. */
+export async function runCheck(workspace: Workspace, options: CheckOptions): Promise<CheckReport> {
+  const preparation = await prepare(workspace, options)
+  const { source } = options
+  if (source.kind === 'staged') {
+    const { checkStaged } = await import('./incremental/staged-check.js')
+    return checkStaged(preparation, source.indexFile)
+  }
+  const input = await collectInput(workspace, source, preparation.ignoreRules)
+  const baseline = options.useBaseline ? readBaseline(workspace.root, preparation.baselineFile) : undefined
+  const grouped = baseline === undefined ? undefined : baselineView(baseline)
+  const settlement = settlementOf(preparation, loadFileWaivers(workspace.root, preparation.waiversFile), grouped?.view)
+  const contributions = await evaluateInput(preparation, input, settlement)
+  const aggregates = emptyAggregates(preparation.rules.length, settlement.waivers.fileWaivers.length)
+  for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
+  aggregates.symlinks = input.symlinksSkipped
+  return assembleReport(settlement, listingsOf(contributions), aggregates, reportFrame(preparation, input, grouped?.total))
 }

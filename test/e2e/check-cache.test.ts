@@ -107,23 +107,103 @@ describe('knowledge check with a scan cache', () => {
     expect(ignored).not.toContain('services/')
   }, 300_000)
 
+  it('--staged: the same output as an evaluation of every file after each kind of change, each of which changes it', async () => {
+    const hook = ['--staged']
+    // What the tests before left: this one starts without a baseline, waivers or ignore rules.
+    writeFileSync(join(root, '.gitignore'), 'node_modules/\ndist/\n')
+    for (const file of ['.mk-baseline.json', 'knowledge/waivers.yaml', '.mkrc']) rmSync(join(root, file), { force: true })
+    let previous = (await expectSameAsFullScan(hook))[0]
+    /** The hook's output after a change: the same as evaluating everything, and not what it was (a run that missed the change would print that). */
+    const expectChanged = async (args: readonly string[] = hook): Promise<string> => {
+      const [now] = await expectSameAsFullScan(args)
+      expect(now).not.toBe(previous)
+      previous = now as string
+      return previous
+    }
+    const stage = (path: string, content: string): void => {
+      writeFileSync(join(root, path), content)
+      git(root, 'add', path)
+    }
+
+    stage('src/module4/added.ts', "import m from 'moment'\nconsole.log(m)\n")
+    expect(await expectChanged()).toContain('src/module4/added.ts')
+
+    stage('src/module4/added.ts', "import m from 'moment'\nconsole.log(m) // mk-ignore adr-0005-bench#1 -- a fixture\n")
+    expect(await expectChanged()).toContain('a fixture')
+    stage('src/module4/added.ts', "import m from 'moment'\nconsole.log(m) // mk-ignore adr-0005-bench#1\n")
+    expect(await expectChanged()).toContain('missing-reason')
+
+    const knowledge = join(root, 'knowledge/adr/adr-0005-bench.md')
+    writeFileSync(knowledge, readFileSync(knowledge, 'utf8').replace('pattern: "TODO|FIXME"', 'pattern: "TODO|FIXME|XXX"'))
+    expect(await expectChanged()).toContain('TODO|FIXME|XXX')
+
+    writeFileSync(
+      join(root, 'knowledge/waivers.yaml'),
+      'waivers:\n  - constraint: adr-0003-bench#2\n    paths: ["services/**"]\n    reason: services keep lodash\n',
+    )
+    expect(await expectChanged()).toContain('services keep lodash')
+    writeFileSync(
+      join(root, 'knowledge/waivers.yaml'),
+      'waivers:\n  - constraint: adr-0003-bench#2\n    paths: ["nowhere/**"]\n    reason: services keep lodash\n',
+    )
+    expect(await expectChanged()).toContain('matched no violation')
+
+    const rebuilt = await runMk(['knowledge', 'check', '--update-baseline'], { cwd: root, env: { MK_HOME: join(root, '..', 'home') } })
+    expect(rebuilt.exitCode).toBe(0)
+    expect(await expectChanged()).toContain('"hidden"')
+    stage('src/module4/added.ts', "import m from 'moment'\nconsole.log(m)\nconsole.log(m, 2)\n")
+    expect(await expectChanged()).toContain('console.log(m, 2)')
+    const baselineFile = join(root, '.mk-baseline.json')
+    const baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as { entries: { file: string }[] }
+    baseline.entries = baseline.entries.filter((entry) => !entry.file.startsWith('lib/'))
+    writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`)
+    expect(await expectChanged()).toContain('"file": "lib/')
+    git(root, 'rm', '-q', '--cached', 'services/module13/file13.ts')
+    expect(await expectChanged()).toMatch(/"fixed": [1-9]/)
+
+    writeFileSync(join(root, '.mkrc'), 'check:\n  ignore: ["lib/**"]\n')
+    expect(await expectChanged()).not.toContain('"file": "lib/')
+    // The index, not .gitignore, says what is staged: the output stays as it was.
+    writeFileSync(join(root, '.gitignore'), 'node_modules/\ndist/\nlib/\n')
+    await expectSameAsFullScan(hook)
+
+    writeFileSync(knowledge, readFileSync(knowledge, 'utf8').replace('severity: block', 'severity: info'))
+    await expectChanged()
+    expect(await expectChanged([...hook, '--min-severity', 'info'])).toContain('"severity": "info"')
+    writeFileSync(knowledge, readFileSync(knowledge, 'utf8').replace('severity: info', 'severity: warn'))
+    expect(await expectChanged()).toContain('exit 0')
+    expect(await expectChanged([...hook, '--fail-on', 'warn'])).toContain('exit 1')
+    expect(await expectChanged([...hook, '--fail-on', 'block'])).toContain('exit 0')
+  }, 600_000)
+
   it('a truncated, damaged or foreign cache file is ignored and rebuilt', async () => {
     const [expected] = await outputs(['--staged'], true)
-    const cacheFile = join(cacheFolder(), 'staged.bin')
-    const size = statSync(cacheFile).size
+    // The scan cache is read only when the staged result is not usable.
+    for (const [name, alsoRemove] of [
+      ['staged.bin', 'staged-result.bin'],
+      ['staged-result.bin', undefined],
+      ['baseline.bin', undefined],
+    ] as const) {
+      const cacheFile = join(cacheFolder(), name)
+      const damage = async (): Promise<void> => {
+        if (alsoRemove !== undefined) rmSync(join(cacheFolder(), alsoRemove), { force: true })
+        expect((await outputs(['--staged'], false))[0]).toBe(expected)
+      }
+      const size = statSync(cacheFile).size
 
-    truncateSync(cacheFile, Math.floor(size / 2))
-    expect((await outputs(['--staged'], false))[0]).toBe(expected)
-    expect(statSync(cacheFile).size).toBe(size)
+      truncateSync(cacheFile, Math.floor(size / 2))
+      await damage()
+      expect(statSync(cacheFile).size).toBe(size)
 
-    const bytes = readFileSync(cacheFile)
-    bytes[size - 100] = (bytes[size - 100] as number) ^ 0xff
-    writeFileSync(cacheFile, bytes)
-    expect((await outputs(['--staged'], false))[0]).toBe(expected)
+      const bytes = readFileSync(cacheFile)
+      bytes[size - 100] = (bytes[size - 100] as number) ^ 0xff
+      writeFileSync(cacheFile, bytes)
+      await damage()
 
-    writeFileSync(cacheFile, 'this is not a scan cache')
-    expect((await outputs(['--staged'], false))[0]).toBe(expected)
-    expect((await outputs(['--staged'], false))[0]).toBe(expected)
+      writeFileSync(cacheFile, 'this is not a cache')
+      await damage()
+      expect((await outputs(['--staged'], false))[0]).toBe(expected)
+    }
   }, 300_000)
 
   it('processes racing to write the cache all print the full answer, and leave a cache the next run can use', async () => {

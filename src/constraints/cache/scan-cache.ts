@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
-import { crc32 } from 'node:zlib'
 import { writeFileAtomicSync } from '../../fs/atomic-write.js'
+import { framed, readFrames } from './frames.js'
 import type { FileScan, ScanPlan, ScanRequest } from '../scan/file-scan.js'
 import { defaultScanLimits } from '../scan/scan-budget.js'
 
@@ -42,30 +42,6 @@ function restored(request: ScanRequest, [hits, dependencies, waivers, overruns]:
 const format = 2
 /** Rewrite the file whole, dropping stale entries, when appended entries outnumber this share of it. */
 const compactionShare = 0.25
-const frameHeaderBytes = 8
-
-function frame(payload: Buffer): Buffer {
-  const header = Buffer.alloc(frameHeaderBytes)
-  header.writeUInt32BE(payload.length, 0)
-  header.writeUInt32BE(crc32(payload), 4)
-  return Buffer.concat([header, payload])
-}
-
-/** The payloads of a file of frames, up to the first torn or damaged one (a crash mid-append, a truncation). */
-function readFrames(bytes: Buffer): Buffer[] {
-  const payloads: Buffer[] = []
-  for (let offset = 0; offset + frameHeaderBytes <= bytes.length;) {
-    const length = bytes.readUInt32BE(offset)
-    const end = offset + frameHeaderBytes + length
-    if (end > bytes.length) break
-    const payload = bytes.subarray(offset + frameHeaderBytes, end)
-    if (crc32(payload) !== bytes.readUInt32BE(offset + 4)) break
-    payloads.push(payload)
-    offset = end
-  }
-  return payloads
-}
-
 /**
  * Everything a file's scan depends on besides its path, content and request:
  * mk's version (the scanner's code), the scanned patterns in order (hits are
@@ -195,10 +171,10 @@ export class ScanCache {
       const limit = this.entries.size * compactionShare
       if (!this.loaded || this.appended + this.fresh.length > limit || stale > limit) {
         const kept = [...this.entries.values()].filter((entry) => this.used.has(entry[0]))
-        writeFileAtomicSync(this.file, Buffer.concat([frame(Buffer.from(this.key)), frame(serialize(kept))]))
+        writeFileAtomicSync(this.file, framed([Buffer.from(this.key), serialize(kept)]))
         writeFileAtomicSync(join(this.file, '..', '.gitignore'), '*\n')
       } else {
-        appendFileSync(this.file, frame(serialize(this.fresh)))
+        appendFileSync(this.file, framed([serialize(this.fresh)]))
       }
     } catch {
       // Read-only workspace, full disk: the next run scans again.

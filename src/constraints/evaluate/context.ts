@@ -1,6 +1,6 @@
 import type { FileScan, Hit } from '../scan/file-scan.js'
 import type { CheckInput } from '../input/input.js'
-import type { Finding, Rule } from '../model.js'
+import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
 import type { BudgetOverrun } from '../scan/scan-budget.js'
 import { inScope, type GlobMatcher } from '../scope.js'
 
@@ -63,6 +63,11 @@ export class EvaluationContext {
     return this.overrunIndex.get(index) ?? []
   }
 
+  /** A code or import rule's index among the scanned patterns. */
+  patternOf(rule: Rule): number | undefined {
+    return this.patternIndex.get(rule)
+  }
+
   inScope(rule: Rule, path: string): boolean {
     return inScope(rule.constraint, path, this.globs)
   }
@@ -85,8 +90,8 @@ export function isManifest(path: string): boolean {
   return path === 'package.json' || path.endsWith('/package.json')
 }
 
-/** Evaluates one constraint; undefined when it cannot be judged on this input (a repository-wide rule on a partial input). */
-export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Finding[] | undefined
+/** Evaluates one constraint on the files of the context: the findings located in them. */
+export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Finding[]
 
 /**
  * The message of a violation by a named thing (a dependency, a module). A
@@ -96,6 +101,12 @@ export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Findin
 export function messageNaming(rule: Rule, what: string, fallback: string): string {
   const { message } = rule.constraint
   return message === undefined ? fallback : `${message} (${what})`
+}
+
+/** The violation of a repository-wide rule nothing satisfies: located at the workspace root, its subject the rule's pattern. */
+export function unsatisfiedEverywhere(rule: Rule, fallbackMessage: string): Finding {
+  const { pattern, message } = rule.constraint
+  return { rule, file: workspaceRootFile, line: 1, column: 1, subject: pattern, message: message ?? fallbackMessage, lineHash: noLineHash }
 }
 
 export function patternText(rule: Rule): string {

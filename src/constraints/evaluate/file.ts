@@ -1,12 +1,18 @@
-import { patternText, type TargetEvaluator } from './context.js'
-import { noLineHash, workspaceRootFile, type Finding } from '../model.js'
+import { patternText, unsatisfiedEverywhere, type TargetEvaluator } from './context.js'
+import { noLineHash, type Finding, type Rule } from '../model.js'
+import { inScope, type GlobMatcher } from '../scope.js'
 
 /** `file` constraints look at paths only: the pattern is a glob, matched like `paths`. */
+export function matchesFileRule(rule: Rule, path: string, globs: GlobMatcher): boolean {
+  return inScope(rule.constraint, path, globs) && globs.matches(rule.constraint.pattern, path)
+}
+
+/** must_not_exist, per path; must_exist is repository-wide, judged from every path's facts (incremental/assemble-report.ts). */
 export const evaluateFile: TargetEvaluator = (rule, context) => {
-  const { pattern } = rule.constraint
-  const matching = context.input.paths.filter((path) => context.inScope(rule, path) && context.globs.matches(pattern, path))
-  if (rule.constraint.operator === 'must_not_exist') {
-    return matching.map((path): Finding => ({
+  if (rule.constraint.operator !== 'must_not_exist') return []
+  return context.input.paths
+    .filter((path) => matchesFileRule(rule, path, context.globs))
+    .map((path): Finding => ({
       rule,
       file: path,
       line: 1,
@@ -15,18 +21,9 @@ export const evaluateFile: TargetEvaluator = (rule, context) => {
       message: rule.constraint.message ?? `${path} matches the forbidden glob ${patternText(rule)}`,
       lineHash: noLineHash,
     }))
-  }
-  if (!context.input.complete) return undefined
-  if (matching.length > 0) return []
-  return [
-    {
-      rule,
-      file: workspaceRootFile,
-      line: 1,
-      column: 1,
-      subject: pattern,
-      message: rule.constraint.message ?? `no file matches the required glob ${patternText(rule)}`,
-      lineHash: noLineHash,
-    },
-  ]
+}
+
+/** The violation of a must_exist constraint no path satisfies. */
+export function missingRequiredFile(rule: Rule): Finding {
+  return unsatisfiedEverywhere(rule, `no file matches the required glob ${patternText(rule)}`)
 }

@@ -1,7 +1,9 @@
-import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
-import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { messageNaming, patternText, unsatisfiedEverywhere, type TargetEvaluator } from './context.js'
+import type { Finding, Rule } from '../model.js'
 
-function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
+/** must_not_use, per file; must_use is repository-wide, judged from every file's facts (incremental/assemble-report.ts). */
+export const evaluateImport: TargetEvaluator = (rule, context) => {
+  if (rule.regex === undefined || rule.constraint.operator === 'must_use') return []
   const findings: Finding[] = []
   for (const { scan, hits } of context.hitsByFile(rule)) {
     for (const { line, column, lineHash, subject } of hits) {
@@ -19,24 +21,7 @@ function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
   return findings
 }
 
-/** must_use is repository-wide: some file in scope must import a matching module. */
-function mustUse(rule: Rule, context: EvaluationContext): Finding[] | undefined {
-  if (!context.input.complete) return undefined
-  if (context.hitsByFile(rule).length > 0) return []
-  return [
-    {
-      rule,
-      file: workspaceRootFile,
-      line: 1,
-      column: 1,
-      subject: rule.constraint.pattern,
-      message: rule.constraint.message ?? `no file in scope imports a module matching ${patternText(rule)}`,
-      lineHash: noLineHash,
-    },
-  ]
-}
-
-export const evaluateImport: TargetEvaluator = (rule, context) => {
-  if (rule.regex === undefined) return []
-  return rule.constraint.operator === 'must_use' ? mustUse(rule, context) : mustNotUse(rule, context)
+/** The violation of a must_use import constraint no file in scope satisfies. */
+export function missingRequiredImport(rule: Rule): Finding {
+  return unsatisfiedEverywhere(rule, `no file in scope imports a module matching ${patternText(rule)}`)
 }

@@ -6,8 +6,8 @@ import type { ScanCache } from '../cache/scan-cache.js'
 interface ScanOutcome {
   /** Scans of the text files, by path, in request order. */
   scans: Map<string, FileScan>
-  binary: number
-  tooLarge: number
+  /** The files not scanned, and why. */
+  unscanned: Map<string, 'binary' | 'too-large'>
 }
 
 function readFailure(path: string, error: unknown): MkError {
@@ -23,17 +23,16 @@ function readFailure(path: string, error: unknown): MkError {
  * CheckInput.identity) it knows is not read at all.
  */
 export async function scanFiles(input: CheckInput, requests: readonly ScanRequest[], scan: FileScanner, cache?: ScanCache): Promise<ScanOutcome> {
-  const outcome: ScanOutcome = { scans: new Map(), binary: 0, tooLarge: 0 }
-  const count = (result: FileScan | 'binary' | 'too-large'): void => {
-    if (result === 'binary') outcome.binary++
-    else if (result === 'too-large') outcome.tooLarge++
+  const outcome: ScanOutcome = { scans: new Map(), unscanned: new Map() }
+  const count = (path: string, result: FileScan | 'binary' | 'too-large'): void => {
+    if (typeof result === 'string') outcome.unscanned.set(path, result)
     else outcome.scans.set(result.path, result)
   }
   for (const request of requests) {
     const identity = cache === undefined ? undefined : input.identity?.(request.path)
     const cached = identity === undefined ? undefined : cache?.get(request, identity)
     if (cached !== undefined) {
-      count(cached)
+      count(request.path, cached)
       continue
     }
     const content = await input.read(request.path).catch((error: unknown) => {
@@ -41,7 +40,7 @@ export async function scanFiles(input: CheckInput, requests: readonly ScanReques
     })
     const result = content.kind === 'text' ? scan(request, content.text) : content.kind === 'binary' ? 'binary' : 'too-large'
     if (identity !== undefined) cache?.set(request, identity, result)
-    count(result)
+    count(request.path, result)
   }
   cache?.save()
   return outcome

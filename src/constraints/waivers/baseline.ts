@@ -57,9 +57,14 @@ export function entryKey(entry: BaselineEntry): string {
 export function readBaseline(root: string, file: string): Baseline | undefined {
   const absolute = join(root, file)
   if (!existsSync(absolute)) return undefined
+  return parseBaseline(root, file, readFileSync(absolute, 'utf8'))
+}
+
+/** The baseline in `text`, the content of `file`; a corrupt baseline is an input error. */
+export function parseBaseline(root: string, file: string, text: string): Baseline {
   let raw: unknown
   try {
-    raw = JSON.parse(readFileSync(absolute, 'utf8'))
+    raw = JSON.parse(text)
   } catch (error) {
     throw new MkError('INVALID_INPUT', `${file}: not valid JSON (${(error as Error).message})`, {
       details: { file, hint: 'restore it from git, or rebuild it with mk knowledge check --update-baseline' },
@@ -106,6 +111,60 @@ export function applyBaseline(findings: readonly Finding[], baseline: Baseline):
   }
   const fixed = [...remaining.values()].reduce((sum, left) => sum + left, 0)
   return { kept, hidden, fixed }
+}
+
+/** A baseline's entries of one file: count by constraint id and hash. */
+export type FileBaseline = ReadonlyMap<string, number>
+
+/** The key of a file's baseline entry. */
+export function fileEntryKey(constraint: string, hash: string): string {
+  return `${constraint}\0${hash}`
+}
+
+/**
+ * A baseline grouped by file: entries are keyed by file, so each file's
+ * findings are matched against its own entries only, and a file whose
+ * findings did not change hides what it hid before. Of entries repeating a
+ * key, the last counts, as in applyBaseline.
+ */
+export function baselineByFile(baseline: Baseline): Map<string, Map<string, number>> {
+  const byFile = new Map<string, Map<string, number>>()
+  for (const entry of baseline.entries) {
+    let entries = byFile.get(entry.file)
+    if (entries === undefined) byFile.set(entry.file, (entries = new Map()))
+    entries.set(fileEntryKey(entry.constraint, entry.hash), entry.count)
+  }
+  return byFile
+}
+
+/** What a baseline hides a finding by, besides its constraint. */
+export interface BaselinedFinding {
+  subject: string
+  lineHash: string
+}
+
+export function hideBaselined<F extends BaselinedFinding>(
+  findings: readonly F[],
+  entries: FileBaseline | undefined,
+  version: Baseline['version'],
+  subjectHashOf: (subject: string) => string,
+  constraintOf: (finding: F) => string,
+): { kept: F[]; hidden: number } {
+  if (entries === undefined || entries.size === 0) return { kept: [...findings], hidden: 0 }
+  const consumed = new Map<string, number>()
+  const kept: F[] = []
+  let hidden = 0
+  for (const finding of findings) {
+    const key = fileEntryKey(constraintOf(finding), version === 1 ? finding.lineHash : subjectHashOf(finding.subject))
+    const used = consumed.get(key) ?? 0
+    if ((entries.get(key) ?? 0) > used) {
+      consumed.set(key, used + 1)
+      hidden++
+    } else {
+      kept.push(finding)
+    }
+  }
+  return { kept, hidden }
 }
 
 export function baselineEntries(findings: readonly Finding[]): BaselineEntry[] {

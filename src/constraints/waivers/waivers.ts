@@ -7,7 +7,6 @@ import { MkError } from '../../errors.js'
 import { describeIssues } from '../../validation.js'
 import type { Waiver } from './inline-waivers.js'
 import type { WaiverProblem } from '../contract.js'
-import type { Finding } from '../model.js'
 import type { GlobMatcher } from '../scope.js'
 import { globEscapeError } from '../../fs/path-guard.js'
 
@@ -30,7 +29,11 @@ const require = createRequire(import.meta.url)
 export function loadFileWaivers(root: string, file: string): Waiver[] {
   const absolute = join(root, file)
   if (!existsSync(absolute)) return []
-  const text = readFileSync(absolute, 'utf8')
+  return parseFileWaivers(file, readFileSync(absolute, 'utf8'))
+}
+
+/** The waivers in `text`, the content of the waivers file `file`. */
+export function parseFileWaivers(file: string, text: string): Waiver[] {
   const { isMap, isSeq, LineCounter, parseDocument } = require('yaml') as typeof import('yaml')
   const lineCounter = new LineCounter()
   const document = parseDocument(text, { lineCounter, prettyErrors: false })
@@ -74,29 +77,27 @@ export function loadFileWaivers(root: string, file: string): Waiver[] {
   })
 }
 
-export interface WaiverOptions {
+/** What deciding whether a waiver applies depends on, the same for every file of a run. */
+export interface WaiverSetup {
   fileWaivers: readonly Waiver[]
-  /** The `mk-ignore` comments found in the files read. */
-  inlineWaivers: readonly Waiver[]
   /** Every constraint id of every accepted item. */
   knownConstraintIds: ReadonlySet<string>
   /** Ids of the constraints this run evaluates. */
   activeConstraintIds: ReadonlySet<string>
   /** Today as YYYY-MM-DD (UTC): a waiver expiring today still applies. */
   today: string
-  /** A whole-snapshot input: only then does a file waiver that matched nothing mean it is stale. */
-  complete: boolean
   globs: GlobMatcher
 }
 
-export interface WaiverOutcome {
-  kept: Finding[]
-  waived: { finding: Finding; waiver: Waiver }[]
-  problems: WaiverProblem[]
+/** What a waiver covers a finding by. */
+interface Covered {
+  constraintId: string
+  file: string
+  line: number
 }
 
-function covers(waiver: Waiver, finding: Finding, globs: GlobMatcher): boolean {
-  if (!waiver.constraintIds.includes(finding.rule.constraint.id)) return false
+function covers(waiver: Waiver, finding: Covered, globs: GlobMatcher): boolean {
+  if (!waiver.constraintIds.includes(finding.constraintId)) return false
   if (waiver.source === 'inline') {
     return waiver.file === finding.file && (finding.line === waiver.coversLine || finding.line === (waiver.coversLine ?? 0) + 1)
   }
@@ -107,68 +108,104 @@ function where(waiver: Waiver): string {
   return `${waiver.file}:${waiver.line}`
 }
 
-/** Set aside the findings a valid waiver covers, and report waivers that are broken, expired or stale. */
-export function applyWaivers(findings: readonly Finding[], options: WaiverOptions): WaiverOutcome {
-  const all = [...options.inlineWaivers, ...options.fileWaivers]
+function problem(waiver: Waiver, constraintId: string, kind: WaiverProblem['kind'], message: string): WaiverProblem {
+  return { kind, constraintId, file: waiver.file, line: waiver.line, message }
+}
+
+/** Why a waiver does not apply at all (unknown constraint, no reason, expired); none when it is valid. */
+export function waiverValidity(waiver: Waiver, setup: WaiverSetup): WaiverProblem[] {
   const problems: WaiverProblem[] = []
-  const report = (waiver: Waiver, constraintId: string, kind: WaiverProblem['kind'], message: string): void => {
-    problems.push({ kind, constraintId, file: waiver.file, line: waiver.line, message })
+  for (const id of waiver.constraintIds) {
+    if (!setup.knownConstraintIds.has(id))
+      problems.push(problem(waiver, id, 'unknown-constraint', `waiver at ${where(waiver)} names constraint ${id}, which no accepted knowledge item defines`))
   }
-  const valid = new Set<Waiver>()
-  for (const waiver of all) {
-    let usable = true
-    for (const id of waiver.constraintIds) {
-      if (!options.knownConstraintIds.has(id)) {
-        report(waiver, id, 'unknown-constraint', `waiver at ${where(waiver)} names constraint ${id}, which no accepted knowledge item defines`)
-        usable = false
-      }
-    }
-    if (waiver.reason === '') {
-      report(
+  if (waiver.reason === '') {
+    problems.push(
+      problem(
         waiver,
         waiver.constraintIds.join(','),
         'missing-reason',
         `waiver at ${where(waiver)} has no reason and does not apply; write "mk-ignore <id> -- <why>" or a reason: in the waivers file`,
-      )
-      usable = false
-    } else if (waiver.expires !== undefined && waiver.expires < options.today) {
-      report(waiver, waiver.constraintIds.join(','), 'expired', `waiver at ${where(waiver)} expired on ${waiver.expires} and no longer applies`)
-      usable = false
-    }
-    if (usable) valid.add(waiver)
+      ),
+    )
+  } else if (waiver.expires !== undefined && waiver.expires < setup.today) {
+    problems.push(problem(waiver, waiver.constraintIds.join(','), 'expired', `waiver at ${where(waiver)} expired on ${waiver.expires} and no longer applies`))
   }
+  return problems
+}
+
+/** The problem of a valid waiver that covered no finding, unless none of its constraints was evaluated. */
+export function unmatchedProblem(waiver: Waiver, setup: WaiverSetup): WaiverProblem | undefined {
+  if (!waiver.constraintIds.some((id) => setup.activeConstraintIds.has(id))) return undefined
+  return problem(waiver, waiver.constraintIds.join(','), 'unmatched', `waiver at ${where(waiver)} matched no violation; remove it`)
+}
+
+/** A finding to settle: what a waiver covers it by, and whether its constraint can be waived. */
+export interface WaivableFinding extends Covered {
+  waivable: boolean
+}
+
+export interface WaiverSettlement<F> {
+  kept: F[]
+  waived: { finding: F; waiver: Waiver }[]
+  /** Problems of the file's inline waivers that do not depend on findings. */
+  invalidWaivers: WaiverProblem[]
+  /** Waivers (file waivers by index) that covered a finding they may not waive, at the first such finding. */
+  refusals: { finding: F; fileWaiver: number | undefined; problem: WaiverProblem }[]
+  /** The file's valid inline waivers that covered nothing. */
+  unmatchedWaivers: WaiverProblem[]
+  /** Indices of the file waivers that waived a finding. */
+  fileWaiversUsed: number[]
+}
+
+/**
+ * Set aside the findings of one file that a valid waiver covers: the file's
+ * own inline waivers first, then the waivers file's entries (`validFileWaivers`,
+ * indices of the valid ones). A waiver's fate in other files cannot change
+ * this file's: inline waivers cover only their own file, and a file waiver
+ * applies wherever its globs match.
+ */
+export function settleWaivers<F extends WaivableFinding>(
+  findings: readonly F[],
+  inlineWaivers: readonly Waiver[],
+  validFileWaivers: readonly number[],
+  setup: WaiverSetup,
+): WaiverSettlement<F> {
+  const invalidWaivers: WaiverProblem[] = []
+  const candidates: { waiver: Waiver; fileWaiver: number | undefined }[] = []
+  for (const waiver of inlineWaivers) {
+    const problems = waiverValidity(waiver, setup)
+    invalidWaivers.push(...problems)
+    if (problems.length === 0) candidates.push({ waiver, fileWaiver: undefined })
+  }
+  const validInline = candidates.map(({ waiver }) => waiver)
+  for (const index of validFileWaivers) candidates.push({ waiver: setup.fileWaivers[index] as Waiver, fileWaiver: index })
 
   const used = new Set<Waiver>()
   const refused = new Set<Waiver>()
-  const kept: Finding[] = []
-  const waived: WaiverOutcome['waived'] = []
-  const candidates = [...valid]
+  const settlement: WaiverSettlement<F> = { kept: [], waived: [], invalidWaivers, refusals: [], unmatchedWaivers: [], fileWaiversUsed: [] }
   for (const finding of findings) {
-    const waiver = candidates.find((candidate) => covers(candidate, finding, options.globs))
-    if (waiver === undefined) {
-      kept.push(finding)
-    } else if (!finding.rule.constraint.waivable) {
-      kept.push(finding)
+    const candidate = candidates.find(({ waiver }) => covers(waiver, finding, setup.globs))
+    if (candidate === undefined) {
+      settlement.kept.push(finding)
+    } else if (!finding.waivable) {
+      settlement.kept.push(finding)
+      const { waiver, fileWaiver } = candidate
       if (!refused.has(waiver)) {
         refused.add(waiver)
-        report(
-          waiver,
-          finding.rule.constraint.id,
-          'not-waivable',
-          `waiver at ${where(waiver)} does not apply: constraint ${finding.rule.constraint.id} is not waivable`,
-        )
+        const message = `waiver at ${where(waiver)} does not apply: constraint ${finding.constraintId} is not waivable`
+        settlement.refusals.push({ finding, fileWaiver, problem: problem(waiver, finding.constraintId, 'not-waivable', message) })
       }
     } else {
-      used.add(waiver)
-      waived.push({ finding, waiver })
+      if (candidate.fileWaiver !== undefined && !used.has(candidate.waiver)) settlement.fileWaiversUsed.push(candidate.fileWaiver)
+      used.add(candidate.waiver)
+      settlement.waived.push({ finding, waiver: candidate.waiver })
     }
   }
-
-  for (const waiver of valid) {
+  for (const waiver of validInline) {
     if (used.has(waiver) || refused.has(waiver)) continue
-    if (!waiver.constraintIds.some((id) => options.activeConstraintIds.has(id))) continue
-    if (waiver.source === 'file' && !options.complete) continue
-    report(waiver, waiver.constraintIds.join(','), 'unmatched', `waiver at ${where(waiver)} matched no violation; remove it`)
+    const unmatched = unmatchedProblem(waiver, setup)
+    if (unmatched !== undefined) settlement.unmatchedWaivers.push(unmatched)
   }
-  return { kept, waived, problems }
+  return settlement
 }

@@ -7,7 +7,7 @@ import type { Finding, Rule } from '../../../src/constraints/model.js'
 import { GlobMatcher } from '../../../src/constraints/scope.js'
 import { SourceText } from '../../../src/constraints/scan/source-text.js'
 import { findInlineWaivers, type Waiver } from '../../../src/constraints/waivers/inline-waivers.js'
-import { applyWaivers, loadFileWaivers } from '../../../src/constraints/waivers/waivers.js'
+import { loadFileWaivers, settleWaivers, unmatchedProblem, waiverValidity, type WaiverSetup } from '../../../src/constraints/waivers/waivers.js'
 
 function rule(id: string, waivable = true): Rule {
   const constraint: Constraint = {
@@ -25,19 +25,51 @@ function rule(id: string, waivable = true): Rule {
   return { constraint, item: { id: 'adr-1', title: 'T', path: 'knowledge/adr/adr-1.md' } as KnowledgeItem, regex: undefined }
 }
 
-function finding(of: Rule, file: string, line: number): Finding {
-  return { rule: of, file, line, column: 1, subject: 'x', message: 'm', lineHash: 'x' }
+function finding(of: Rule, file: string, line: number): Finding & { constraintId: string; waivable: boolean } {
+  return { rule: of, file, line, column: 1, subject: 'x', message: 'm', lineHash: 'x', constraintId: of.constraint.id, waivable: of.constraint.waivable }
 }
 
-const options = (sources: SourceText[], fileWaivers: Waiver[] = [], complete = true) => ({
-  fileWaivers,
+interface Options {
+  setup: WaiverSetup
+  inlineWaivers: Waiver[]
+  complete: boolean
+}
+
+const options = (sources: SourceText[], fileWaivers: Waiver[] = [], complete = true): Options => ({
+  setup: {
+    fileWaivers,
+    knownConstraintIds: new Set(['no-x', 'strict']),
+    activeConstraintIds: new Set(['no-x', 'strict']),
+    today: '2026-06-15',
+    globs: new GlobMatcher(),
+  },
   inlineWaivers: sources.flatMap(findInlineWaivers),
-  knownConstraintIds: new Set(['no-x', 'strict']),
-  activeConstraintIds: new Set(['no-x', 'strict']),
-  today: '2026-06-15',
   complete,
-  globs: new GlobMatcher(),
 })
+
+/** The findings of one file settled against its inline waivers and the waivers file, with every waiver problem, as a check reports them. */
+function applyWaivers(findings: ReturnType<typeof finding>[], { setup, inlineWaivers, complete }: Options) {
+  const fileProblems = setup.fileWaivers.map((waiver) => waiverValidity(waiver, setup))
+  const valid = fileProblems.flatMap((problems, index) => (problems.length === 0 ? [index] : []))
+  const settled = settleWaivers(findings, inlineWaivers, valid, setup)
+  const refused = new Set(settled.refusals.map((refusal) => refusal.fileWaiver))
+  const unmatchedFileWaivers = complete
+    ? valid
+        .filter((index) => !settled.fileWaiversUsed.includes(index) && !refused.has(index))
+        .map((index) => unmatchedProblem(setup.fileWaivers[index] as Waiver, setup))
+    : []
+  return {
+    kept: settled.kept,
+    waived: settled.waived,
+    problems: [
+      ...settled.invalidWaivers,
+      ...fileProblems.flat(),
+      ...settled.refusals.map((refusal) => refusal.problem),
+      ...settled.unmatchedWaivers,
+      ...unmatchedFileWaivers.filter((problem) => problem !== undefined),
+    ],
+  }
+}
 
 describe('inline waivers', () => {
   it('reads ids and the reason from a comment, not from code', () => {
@@ -116,7 +148,10 @@ describe('the waivers file', () => {
     const expired = applyWaivers([finding(noX, 'legacy/a.ts', 1)], options([], waivers))
     expect(expired.kept).toHaveLength(1)
     expect(expired.problems).toMatchObject([{ kind: 'expired', file: 'knowledge/waivers.yaml', line: 2 }])
-    const valid = applyWaivers([finding(noX, 'legacy/a.ts', 1), finding(noX, 'src/a.ts', 1)], { ...options([], waivers), today: '2026-06-14' })
+    const valid = applyWaivers(
+      [finding(noX, 'legacy/a.ts', 1), finding(noX, 'src/a.ts', 1)],
+      (({ setup, ...rest }) => ({ ...rest, setup: { ...setup, today: '2026-06-14' } }))(options([], waivers)),
+    )
     expect(valid.waived.map((entry) => entry.finding.file)).toEqual(['legacy/a.ts'])
     expect(valid.kept.map((kept) => kept.file)).toEqual(['src/a.ts'])
   })

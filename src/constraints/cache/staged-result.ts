@@ -1,0 +1,121 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { deserialize, serialize } from 'node:v8'
+import { writeFileAtomicSync } from '../../fs/atomic-write.js'
+import type { Aggregates } from '../incremental/aggregates.js'
+import type { FileListing } from '../incremental/contribution.js'
+import type { Waiver } from '../waivers/inline-waivers.js'
+import { BaselineTable } from './baseline-table.js'
+import { framed, readFrames } from './frames.js'
+
+/**
+ * The result of the last staged check, kept to answer the next one from what
+ * changed in the index (ADR 0021): `staged-result.bin` holds a header (the
+ * key, and the baseline file's stat signature and content hash), the index
+ * records (index-records.ts) and the listings and sums; `baseline.bin` the
+ * baseline's entries by file, named by the baseline's content hash. Frames
+ * are checksummed; a torn, damaged or foreign file is ignored, so the check
+ * evaluates everything and writes a new one.
+ */
+export interface StagedResultHeader {
+  key: string
+  /** The baseline file's stat signature when it was hashed (undefined when too recent to trust). */
+  baselineSignature: string | undefined
+  baselineHash: string
+}
+
+export interface StagedResult {
+  /** Index records (index-records.ts), read as one buffer, written from the pieces of a diff. */
+  records: Buffer | readonly Buffer[]
+  aggregates: Aggregates
+  /** The listings of the files that list anything. */
+  listings: Map<string, FileListing>
+  /** The waivers file's entries, parsed: its content hash is part of the key. */
+  fileWaivers: Waiver[]
+  /** The sum of the baseline's counts, and its version (what its entries' hashes are of). */
+  baselineTotal: number
+  baselineVersion: 1 | 2
+}
+
+/** A result as read: its records in one buffer. */
+export type StoredStagedResult = StagedResult & { records: Buffer }
+
+const resultFile = 'staged-result.bin'
+const baselineFile = 'baseline.bin'
+
+function isHeader(value: unknown): value is StagedResultHeader {
+  if (typeof value !== 'object' || value === null) return false
+  const header = value as Record<string, unknown>
+  return (
+    typeof header.key === 'string' &&
+    typeof header.baselineHash === 'string' &&
+    (header.baselineSignature === undefined || typeof header.baselineSignature === 'string')
+  )
+}
+
+function isResultBody(value: unknown): value is Omit<StagedResult, 'records'> {
+  if (typeof value !== 'object' || value === null) return false
+  const body = value as Record<string, unknown>
+  return (
+    typeof body.aggregates === 'object' &&
+    body.listings instanceof Map &&
+    Array.isArray(body.fileWaivers) &&
+    typeof body.baselineTotal === 'number' &&
+    (body.baselineVersion === 1 || body.baselineVersion === 2)
+  )
+}
+
+/** The stored header, and the rest, parsed only when the header's key is the current one. */
+export function readStagedResult(directory: string): { header: StagedResultHeader; result: () => StoredStagedResult | undefined } | undefined {
+  try {
+    const [header, records, body] = readFrames(readFileSync(join(directory, resultFile)))
+    if (header === undefined || records === undefined || body === undefined) return undefined
+    const parsed: unknown = JSON.parse(header.toString('utf8'))
+    if (!isHeader(parsed)) return undefined
+    return {
+      header: parsed,
+      result: () => {
+        try {
+          const rest: unknown = deserialize(body)
+          return isResultBody(rest) ? { ...rest, records } : undefined
+        } catch {
+          return undefined
+        }
+      },
+    }
+  } catch {
+    // Missing, unreadable, not ours: the check evaluates every file.
+    return undefined
+  }
+}
+
+/** Replace the stored result; a cache that cannot be written is left as it was: the check's answer does not depend on it. */
+export function writeStagedResult(directory: string, header: StagedResultHeader, result: StagedResult): void {
+  const { records, ...body } = result
+  try {
+    writeFileAtomicSync(join(directory, resultFile), framed([Buffer.from(JSON.stringify(header)), records, serialize(body)]))
+    const ignoreFile = join(directory, '.gitignore')
+    if (!existsSync(ignoreFile)) writeFileAtomicSync(ignoreFile, '*\n')
+  } catch {
+    // Read-only workspace, full disk: the next run evaluates every file again.
+  }
+}
+
+/** The baseline's entries by file, when stored for the baseline of this content hash. */
+export function readBaselineTable(directory: string, hash: string): BaselineTable | undefined {
+  try {
+    const [name, table] = readFrames(readFileSync(join(directory, baselineFile)))
+    if (name === undefined || table === undefined || name.toString('utf8') !== hash) return undefined
+    return new BaselineTable(table)
+  } catch {
+    return undefined
+  }
+}
+
+export function writeBaselineTable(directory: string, hash: string, table: Buffer): void {
+  try {
+    writeFileAtomicSync(join(directory, baselineFile), framed([Buffer.from(hash), table]))
+  } catch {
+    // As writeStagedResult.
+  }
+}

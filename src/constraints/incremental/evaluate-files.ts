@@ -1,0 +1,83 @@
+import type { EvaluationContext } from '../evaluate/context.js'
+import { matchesFileRule } from '../evaluate/file.js'
+import { evaluators, isRepositoryWide } from '../evaluate/index.js'
+import type { Finding } from '../model.js'
+import type { FileContribution, FileFacts, FileListing, StoredFinding } from './contribution.js'
+import { isEmptyListing } from './contribution.js'
+import { settleFile, type Settlement } from './settle-file.js'
+
+/** Of a file that was not scanned: why (binary, over the size limit), or that no rule reads it. */
+export type Unscanned = 'binary' | 'too-large'
+
+/** Shared by the facts of every file that has none of a kind; never written to. */
+const none: number[] = []
+const emptySettlement: Omit<FileListing, 'overBudget'> = { kept: [], waived: [], invalidWaivers: [], refusals: [], unmatchedWaivers: [] }
+
+function stored(finding: Finding, rule: number, seq: number): StoredFinding {
+  const { file, line, column, subject, message, lineHash } = finding
+  return { rule, seq, file, line, column, subject, message, lineHash }
+}
+
+/**
+ * Each file's contribution to a report, for the files of the context's input
+ * (a whole snapshot, or only the files that changed since a cached one): its
+ * findings of per-file rules after its waivers and its baseline entries, and
+ * the facts repository-wide rules and counts are judged on. Findings a rule
+ * places in a file outside the input (a proposed dependency in package.json)
+ * give that file a contribution too.
+ */
+export function contributionsOf(context: EvaluationContext, settlement: Settlement, unscanned: ReadonlyMap<string, Unscanned>): Map<string, FileContribution> {
+  const { rules } = settlement
+  const findingsOf = new Map<string, StoredFinding[]>()
+  const overBudgetOf = new Map<string, FileListing['overBudget']>()
+  rules.forEach((rule, ruleIndex) => {
+    if (!isRepositoryWide(rule)) {
+      for (const finding of evaluators[rule.constraint.target](rule, context)) {
+        let list = findingsOf.get(finding.file)
+        if (list === undefined) findingsOf.set(finding.file, (list = []))
+        list.push(stored(finding, ruleIndex, list.length))
+      }
+    }
+    const { operator } = rule.constraint
+    for (const { file, overrun } of context.overruns(rule)) {
+      // Too many matches of a required pattern is a pass; anything else left the file unjudged.
+      if (operator === 'must_match' && overrun === 'matches') continue
+      let list = overBudgetOf.get(file)
+      if (list === undefined) overBudgetOf.set(file, (list = []))
+      list.push({ rule: ruleIndex, reason: overrun })
+    }
+  })
+  const required = rules.flatMap((rule, index) => (rule.constraint.target === 'file' && isRepositoryWide(rule) ? [{ rule, index }] : []))
+  const imported = rules.flatMap((rule, index) => {
+    const pattern = context.patternOf(rule)
+    return rule.constraint.target === 'import' && isRepositoryWide(rule) && pattern !== undefined ? [{ pattern, index }] : []
+  })
+
+  const contributions = new Map<string, FileContribution>()
+  const inInput = new Set(context.input.paths)
+  const contribute = (file: string): void => {
+    const scan = context.scans.get(file)
+    const findings = findingsOf.get(file)
+    const overBudget = overBudgetOf.get(file)
+    // Most files of a large repository have nothing to settle: no allocation for them.
+    const settled =
+      findings === undefined && (scan === undefined || scan.waivers.length === 0)
+        ? undefined
+        : settleFile(file, findings ?? [], scan?.waivers ?? [], settlement)
+    const satisfied = required.length === 0 ? none : required.filter(({ rule }) => matchesFileRule(rule, file, context.globs)).map(({ index }) => index)
+    const imports = scan === undefined || imported.length === 0 ? none : imported.filter(({ pattern }) => scan.hits.has(pattern)).map(({ index }) => index)
+    const facts: FileFacts = {
+      kind: !inInput.has(file) ? 'skipped' : scan !== undefined ? 'scanned' : (unscanned.get(file) ?? 'unread'),
+      hidden: settled?.hidden ?? 0,
+      required: satisfied.length === 0 ? none : satisfied,
+      imports: imports.length === 0 ? none : imports,
+      fileWaiversUsed: settled === undefined || settled.fileWaiversUsed.length === 0 ? none : settled.fileWaiversUsed,
+    }
+    const listing: FileListing | undefined =
+      settled === undefined && overBudget === undefined ? undefined : { ...(settled?.listing ?? emptySettlement), overBudget: overBudget ?? [] }
+    contributions.set(file, { facts, listing: listing === undefined || isEmptyListing(listing) ? undefined : listing })
+  }
+  for (const file of context.input.paths) contribute(file)
+  for (const file of [...findingsOf.keys(), ...overBudgetOf.keys()]) if (!contributions.has(file)) contribute(file)
+  return contributions
+}
