@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { crc32 } from 'node:zlib'
+import { writeFileAtomicSync } from '../../fs/atomic-write.js'
 
 const frameHeaderBytes = 8
 
@@ -35,4 +38,15 @@ export function readFrames(bytes: Buffer): Buffer[] {
     offset = end
   }
   return payloads
+}
+
+/**
+ * Replace a cache file with these payloads as frames (temp file and rename),
+ * in a folder whose own `.gitignore` of `*` keeps the cache out of commits,
+ * even in a workspace whose `.gitignore` lacks `.mk/`.
+ */
+export function writeFramedFile(file: string, payloads: readonly (Buffer | readonly Buffer[])[]): void {
+  writeFileAtomicSync(file, framed(payloads))
+  const ignoreFile = join(dirname(file), '.gitignore')
+  if (!existsSync(ignoreFile)) writeFileAtomicSync(ignoreFile, '*\n')
 }

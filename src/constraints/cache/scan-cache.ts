@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto'
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
-import { writeFileAtomicSync } from '../../fs/atomic-write.js'
-import { framed, readFrames } from './frames.js'
+import { framed, readFrames, writeFramedFile } from './frames.js'
 import type { FileScan, ScanPlan, ScanRequest } from '../scan/file-scan.js'
 import { defaultScanLimits } from '../scan/scan-budget.js'
 
@@ -171,8 +170,7 @@ export class ScanCache {
       const limit = this.entries.size * compactionShare
       if (!this.loaded || this.appended + this.fresh.length > limit || stale > limit) {
         const kept = [...this.entries.values()].filter((entry) => this.used.has(entry[0]))
-        writeFileAtomicSync(this.file, framed([Buffer.from(this.key), serialize(kept)]))
-        writeFileAtomicSync(join(this.file, '..', '.gitignore'), '*\n')
+        writeFramedFile(this.file, [Buffer.from(this.key), serialize(kept)])
       } else {
         appendFileSync(this.file, framed([serialize(this.fresh)]))
       }

@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
-import { writeFileAtomicSync } from '../../fs/atomic-write.js'
 import type { Aggregates } from '../incremental/aggregates.js'
 import type { FileListing } from '../incremental/contribution.js'
 import type { Waiver } from '../waivers/inline-waivers.js'
 import { BaselineTable } from './baseline-table.js'
-import { framed, readFrames } from './frames.js'
+import { readFrames, writeFramedFile } from './frames.js'
 
 /**
  * The result of the last staged check, kept to answer the next one from what
@@ -93,9 +92,7 @@ export function readStagedResult(directory: string): { header: StagedResultHeade
 export function writeStagedResult(directory: string, header: StagedResultHeader, result: StagedResult): void {
   const { records, ...body } = result
   try {
-    writeFileAtomicSync(join(directory, resultFile), framed([Buffer.from(JSON.stringify(header)), records, serialize(body)]))
-    const ignoreFile = join(directory, '.gitignore')
-    if (!existsSync(ignoreFile)) writeFileAtomicSync(ignoreFile, '*\n')
+    writeFramedFile(join(directory, resultFile), [Buffer.from(JSON.stringify(header)), records, serialize(body)])
   } catch {
     // Read-only workspace, full disk: the next run evaluates every file again.
   }
@@ -114,7 +111,7 @@ export function readBaselineTable(directory: string, hash: string): BaselineTabl
 
 export function writeBaselineTable(directory: string, hash: string, table: Buffer): void {
   try {
-    writeFileAtomicSync(join(directory, baselineFile), framed([Buffer.from(hash), table]))
+    writeFramedFile(join(directory, baselineFile), [Buffer.from(hash), table])
   } catch {
     // As writeStagedResult.
   }
