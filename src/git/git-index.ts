@@ -119,8 +119,17 @@ function unreadableIndex(message: string, hint: string): MkError {
 }
 
 /**
+ * Big-endian integers read by hand: Buffer#readUInt*'s argument checks cost more
+ * than the reads, done for each of 50,000 entries by the index walks here and
+ * in src/constraints/cache/index-records.ts.
+ */
+export const uint16At = (bytes: Buffer, at: number): number => ((bytes[at] as number) << 8) | (bytes[at + 1] as number)
+export const uint32At = (bytes: Buffer, at: number): number =>
+  (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
+
+/**
  * Where one staged entry lies in the index's bytes: callers that compare
- * entries with an earlier snapshot (src/constraints/cache/staged-snapshot.ts)
+ * entries with an earlier snapshot (src/constraints/cache/index-records.ts)
  * read only the bytes they need, without a string or an object per entry.
  */
 export type StagedEntryVisitor = (nameStart: number, nameEnd: number, oidStart: number, mode: number) => void
@@ -139,10 +148,9 @@ export function visitStagedEntries(bytes: Buffer, visit: StagedEntryVisitor): vo
   if (version !== 2 && version !== 3) throw unreadableIndex(`index version ${version} is not supported`, 'run git update-index --index-version 3')
   const count = bytes.readUInt32BE(8)
   let offset = headerBytes
-  // Bytes are read by hand in this loop: Buffer#readUInt*'s argument checks cost more than the reads, 50,000 times over.
   for (let index = 0; index < count; index++) {
     if (offset + fixedEntryBytes > bytes.length) throw unreadableIndex('it is truncated', 'run git status, which rewrites the index')
-    const flags = ((bytes[offset + 60] as number) << 8) | (bytes[offset + 61] as number)
+    const flags = uint16At(bytes, offset + 60)
     const extended = (flags & extendedFlag) !== 0
     const nameStart = offset + fixedEntryBytes + (extended ? 2 : 0)
     // The flags hold the name's length when it is under 0xfff; a longer name ends at its NUL.
@@ -153,15 +161,10 @@ export function visitStagedEntries(bytes: Buffer, visit: StagedEntryVisitor): vo
       const path = bytes.toString('utf8', nameStart, nameEnd)
       throw unreadableIndex(`${path} has unresolved merge conflicts`, 'resolve the conflicts and git add the files, then check again')
     }
-    const mode =
-      (((bytes[offset + 24] as number) << 24) |
-        ((bytes[offset + 25] as number) << 16) |
-        ((bytes[offset + 26] as number) << 8) |
-        (bytes[offset + 27] as number)) >>>
-      0
+    const mode = uint32At(bytes, offset + 24)
     if ((mode & entryTypeBits) === directoryMode)
       throw unreadableIndex('it is a sparse index', 'run git config index.sparse false && git sparse-checkout reapply')
-    const addedWithoutContent = extended && (bytes.readUInt16BE(offset + fixedEntryBytes) & intentToAdd) !== 0
+    const addedWithoutContent = extended && (uint16At(bytes, offset + fixedEntryBytes) & intentToAdd) !== 0
     if (!addedWithoutContent) visit(nameStart, nameEnd, offset + 40, mode)
     offset += paddedEntryBytes(nameEnd - offset)
   }

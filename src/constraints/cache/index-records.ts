@@ -1,4 +1,4 @@
-import { visitStagedEntries } from '../../git/git-index.js'
+import { uint16At, uint32At, visitStagedEntries } from '../../git/git-index.js'
 import { fileKinds, type FileFacts } from '../incremental/contribution.js'
 
 /**
@@ -39,10 +39,6 @@ function compareBytes(a: Buffer, aStart: number, aEnd: number, b: Buffer, bStart
   }
   return aEnd - aStart - (bEnd - bStart)
 }
-
-const uint16At = (bytes: Buffer, at: number): number => ((bytes[at] as number) << 8) | (bytes[at + 1] as number)
-const uint32At = (bytes: Buffer, at: number): number =>
-  (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
 
 function encodeFacts(facts: FileFacts): Buffer {
   return Buffer.from(JSON.stringify([fileKinds.indexOf(facts.kind), facts.hidden, facts.required, facts.imports, facts.fileWaiversUsed]))
