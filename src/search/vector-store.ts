@@ -132,7 +132,8 @@ export async function embedPending(
     onProgress?.(done, total)
     // Stopped between windows: what was embedded is kept.
     signal?.throwIfAborted()
-    current = following
+    // Read again after the last write: another writer may have added documents while this window was with the model.
+    current = following ?? startWindow()
   }
   if (done > 0) maintainPartitions(db)
   return done

@@ -126,6 +126,26 @@ describe('search index', () => {
     index.close()
   })
 
+  it('embedPending also embeds what another writer added while it was embedding', async () => {
+    const embedder = wordEmbedder()
+    const embed = embedder.embed.bind(embedder)
+    const index = openIndex(path, { embedder })
+    let added = false
+    embedder.embed = async (texts, kind) => {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      if (!added) {
+        added = true
+        // As another process's refresh would, while this window is with the model.
+        index.upsert([memory('late', 'a memory that arrived during the embedding')])
+      }
+      return embed(texts, kind)
+    }
+    index.upsert([memory('first', 'the first memory')])
+    expect(await index.embedPending()).toBe(2)
+    expect(index.pendingCount()).toBe(0)
+    index.close()
+  })
+
   it('embeds a text once: a copy, in the same window or arriving later, takes the stored vector', async () => {
     const embedder = wordEmbedder()
     const seen: string[] = []
