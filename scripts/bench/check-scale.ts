@@ -12,7 +12,7 @@ interface Timed {
 }
 
 /** Median wall time and the highest peak RSS of whole `mk` processes; `before` runs untimed ahead of each. */
-function timeRuns(args: readonly string[], cwd: string, runs: number, before: () => void): Timed {
+function timeRuns(args: readonly string[], cwd: string, runs: number, before: () => void, env: Record<string, string> = {}): Timed {
   const times: number[] = []
   let peakKb = 0
   let rssKnown = true
@@ -22,7 +22,7 @@ function timeRuns(args: readonly string[], cwd: string, runs: number, before: ()
     const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, mkBin, ...args], {
       cwd,
       encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env },
       maxBuffer: 256 * 1024 * 1024,
     })
     times.push(performance.now() - started)
@@ -58,7 +58,8 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 /**
- * One workspace size: a full check with no scan cache (cold), again with the
+ * One workspace size: a full check with no scan cache (cold; also forced onto
+ * one thread, and onto scan threads below their threshold), again with the
  * cache of an unchanged tree (warm), and the pre-commit hook: `--staged` with
  * one file changed and staged before each run, so that file is never in the cache.
  */
@@ -71,6 +72,9 @@ async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promi
     const runs = files >= 50_000 ? 3 : 5
     const clear = (): void => clearScanCache(root)
     const cold = timeRuns(['knowledge', 'check'], root, runs, clear)
+    // Where scan threads start to pay (MK_CHECK_THREADS_FROM's default): the cold check on one thread, and on threads whatever the size.
+    const coldOneThread = timeRuns(['knowledge', 'check'], root, runs, clear, { MK_CHECK_THREADS: '0' })
+    const coldOnThreads = timeRuns(['knowledge', 'check'], root, runs, clear, { MK_CHECK_THREADS_FROM: '1' })
     // The working tree's cache trusts stat data only of files older than two seconds.
     await new Promise((resolve) => setTimeout(resolve, 2100))
     timeRuns(['knowledge', 'check'], root, 1, () => undefined)
@@ -96,6 +100,9 @@ async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promi
     const figures: Record<string, unknown> = {
       files,
       cold,
+      cold_one_thread: coldOneThread,
+      cold_on_threads: coldOnThreads,
+      one_thread_over_threads: round(coldOneThread.median_ms / coldOnThreads.median_ms, 2),
       warm,
       staged_one_file: staged,
       staged_one_file_with_baseline: stagedBaselined,

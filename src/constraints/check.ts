@@ -8,7 +8,6 @@ import { collectFiles } from './input/collect-files.js'
 import { collectProposal, type ProposedFile } from './input/collect-proposal.js'
 import { collectTree } from './input/collect-tree.js'
 import { EvaluationContext } from './evaluate/context.js'
-import { createScanner } from './scan/file-scan.js'
 import { IgnoreRules } from './input/ignore-rules.js'
 import type { Waiver } from './waivers/inline-waivers.js'
 import type { CheckInput, ProposedDependency } from './input/input.js'
@@ -177,7 +176,7 @@ export async function evaluateInput(preparation: CheckPreparation, input: CheckI
     options.scanCache !== undefined && input.complete && (input.mode === 'tree' || input.mode === 'staged')
       ? new ScanCache(options.scanCache.directory, input.mode, scanCacheKey(planning.plan, options.scanCache.version))
       : undefined
-  const scanned = await scanFiles(input, planning.requests, createScanner(planning.plan), cache)
+  const scanned = await scanFiles(input, planning.requests, planning.plan, cache)
   const context = new EvaluationContext(input, globs, scanned.scans, planning.patternIndex)
   return contributionsOf(context, settlement, scanned.unscanned)
 }

@@ -132,6 +132,11 @@ export class ScanCache {
     }
   }
 
+  /** Whether any outcome is stored for the path, whatever content it was stored for. */
+  knows(path: string): boolean {
+    return this.entries.has(path)
+  }
+
   /** The stored outcome of a request, when the file's content is still the one it was stored for. */
   get(request: ScanRequest, identity: string): ScanOutcome | undefined {
     const entry = this.entries.get(request.path)

@@ -35,7 +35,8 @@ export function collectFiles(root: string, names: readonly string[], rules: Igno
     mode: 'files',
     paths: [...paths].sort(),
     complete: false,
-    read: async (path) => readWorkspaceFile(root, path),
+    read: async (path) => readWorkspaceFile(root, path).content,
+    disk: { root },
     dependencies: [],
     symlinksSkipped,
   }

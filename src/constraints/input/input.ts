@@ -20,6 +20,12 @@ export interface CheckInput {
   complete: boolean
   read(path: string): Promise<FileContent>
   /**
+   * Where the files are when they are files on disk (working tree, named
+   * files), so that scan threads read them too; `statTime` when identities
+   * are stat signatures, taken relative to that time.
+   */
+  disk?: { root: string; statTime?: bigint }
+  /**
    * What names a file's current content without reading it (a staged blob's
    * id, stat data that every write changes), for the scan cache; undefined
    * when nothing does, and the file is read.

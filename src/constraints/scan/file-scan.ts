@@ -3,7 +3,7 @@ import { findImportSites, packageRoot } from './imports.js'
 import { findInlineWaivers, type Waiver } from '../waivers/inline-waivers.js'
 import { readManifest, type ManifestDependency } from './manifest.js'
 import { lineHash } from '../waivers/fingerprint.js'
-import type { CompiledPattern } from './regex.js'
+import { compilePattern, type CompiledPattern } from './regex.js'
 import { BudgetExceeded, ScanBudget, defaultScanLimits, type BudgetOverrun, type ScanLimits } from './scan-budget.js'
 import { SourceText, detached } from './source-text.js'
 
@@ -64,6 +64,19 @@ export interface ScanPlan {
 }
 
 export type FileScanner = (request: ScanRequest, text: string) => FileScan
+
+/** A plan without its compiled patterns: what can be sent to another thread, which compiles them again. */
+export interface PlanSpec extends Omit<ScanPlan, 'patterns'> {
+  patterns: Omit<ScannedPattern, 'regex'>[]
+}
+
+export function planSpec(plan: ScanPlan): PlanSpec {
+  return { ...plan, patterns: plan.patterns.map(({ target, pattern }) => ({ target, pattern })) }
+}
+
+export function compilePlan(spec: PlanSpec): ScanPlan {
+  return { ...spec, patterns: spec.patterns.map(({ target, pattern }) => ({ target, pattern, regex: compilePattern(pattern) })) }
+}
 
 const maxSubjectLength = 80
 
