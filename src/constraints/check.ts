@@ -125,7 +125,7 @@ export interface CheckPreparation {
   today: string
 }
 
-async function prepare(workspace: Workspace, options: CheckOptions): Promise<CheckPreparation> {
+export async function prepareCheck(workspace: Workspace, options: CheckOptions): Promise<CheckPreparation> {
   const { rules, knownConstraintIds, knowledgeFolders } = await selectRules(workspace, options.knowledgeItemIds)
   const { check } = workspace.config
   const gitRoot = findGitRoot(workspace.root)
@@ -161,8 +161,16 @@ export function settlementOf(preparation: CheckPreparation, fileWaivers: readonl
   )
 }
 
-/** Read, scan and evaluate the files of an input: each file's contribution. The scan cache skips reading files it knows. */
-export async function evaluateInput(preparation: CheckPreparation, input: CheckInput, settlement: Settlement): Promise<Map<string, FileContribution>> {
+/**
+ * Read, scan and evaluate the files of an input: each file's contribution,
+ * and with the scan cache (which skips reading files it knows) the content
+ * identity each scanned file was evaluated at.
+ */
+export async function evaluateInput(
+  preparation: CheckPreparation,
+  input: CheckInput,
+  settlement: Settlement,
+): Promise<{ contributions: Map<string, FileContribution>; identities: Map<string, string> }> {
   const { rules, globs, waiversFile, baselineFile, knowledgeFolders, options, workspace } = preparation
   const ownFiles = new Set([waiversFile, baselineFile])
   const contentExcluded = (path: string): boolean => ownFiles.has(path) || knowledgeFolders.some((folder) => path.startsWith(`${folder}/`))
@@ -178,7 +186,7 @@ export async function evaluateInput(preparation: CheckPreparation, input: CheckI
       : undefined
   const scanned = await scanFiles(input, planning.requests, planning.plan, cache)
   const context = new EvaluationContext(input, globs, scanned.scans, planning.patternIndex)
-  return contributionsOf(context, settlement, scanned.unscanned)
+  return { contributions: contributionsOf(context, settlement, scanned.unscanned), identities: scanned.identities }
 }
 
 export function reportFrame(preparation: CheckPreparation, input: Pick<CheckInput, 'mode' | 'complete'>, baselineTotal: number | undefined): ReportFrame {
@@ -214,17 +222,21 @@ export function baselineView(baseline: Baseline): {
 
 /** Check the workspace (or a staged, named or proposed subset of it) against every accepted constraint. */
 export async function runCheck(workspace: Workspace, options: CheckOptions): Promise<CheckReport> {
-  const preparation = await prepare(workspace, options)
+  const preparation = await prepareCheck(workspace, options)
   const { source } = options
   if (source.kind === 'staged') {
     const { checkStaged } = await import('./incremental/staged-check.js')
     return checkStaged(preparation, source.indexFile)
   }
   const input = await collectInput(workspace, source, preparation.ignoreRules)
+  if (source.kind === 'tree' && options.scanCache !== undefined) {
+    const { checkTree } = await import('./incremental/tree-check.js')
+    return checkTree(preparation, input, options.scanCache.directory)
+  }
   const baseline = options.useBaseline ? readBaseline(workspace.root, preparation.baselineFile) : undefined
   const grouped = baseline === undefined ? undefined : baselineView(baseline)
   const settlement = settlementOf(preparation, loadFileWaivers(workspace.root, preparation.waiversFile), grouped?.view)
-  const contributions = await evaluateInput(preparation, input, settlement)
+  const { contributions } = await evaluateInput(preparation, input, settlement)
   const aggregates = emptyAggregates(preparation.rules.length, settlement.waivers.fileWaivers.length)
   for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
   aggregates.symlinks = input.symlinksSkipped

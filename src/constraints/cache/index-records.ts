@@ -1,5 +1,5 @@
 import { uint16At, uint32At, visitStagedEntries } from '../../git/git-index.js'
-import { fileKinds, type FileFacts } from '../incremental/contribution.js'
+import { decodeFacts, encodeFacts, type FileFacts } from '../incremental/contribution.js'
 
 /**
  * The git index of a run as a cache keeps it: one record per staged entry, in
@@ -40,26 +40,9 @@ function compareBytes(a: Buffer, aStart: number, aEnd: number, b: Buffer, bStart
   return aEnd - aStart - (bEnd - bStart)
 }
 
-function encodeFacts(facts: FileFacts): Buffer {
-  return Buffer.from(JSON.stringify([fileKinds.indexOf(facts.kind), facts.hidden, facts.required, facts.imports, facts.fileWaiversUsed]))
-}
-
-const isIndexList = (value: unknown): value is number[] => Array.isArray(value) && value.every((item) => Number.isInteger(item) && (item as number) >= 0)
-
-/** Facts of a record; the frame's checksum vouches that a run wrote them, the shape is checked anyway. */
-function decodeFacts(bytes: Buffer): FileFacts {
-  const value: unknown = JSON.parse(bytes.toString('utf8'))
-  if (!Array.isArray(value) || value.length !== 5) throw new TypeError('not the facts of a record')
-  const [kind, hidden, required, imports, fileWaiversUsed] = value as unknown[]
-  const kindName = typeof kind === 'number' ? fileKinds[kind] : undefined
-  if (kindName === undefined || !Number.isInteger(hidden) || !isIndexList(required) || !isIndexList(imports) || !isIndexList(fileWaiversUsed))
-    throw new TypeError('not the facts of a record')
-  return { kind: kindName, hidden: hidden as number, required, imports, fileWaiversUsed }
-}
-
 export function encodeRecord(entry: ChangedEntry, facts: FileFacts): Buffer {
   const path = Buffer.from(entry.gitPath)
-  const encodedFacts = encodeFacts(facts)
+  const encodedFacts = Buffer.from(encodeFacts(facts))
   const record = Buffer.alloc(2 + path.length + oidBytes + 4 + 2 + encodedFacts.length)
   let offset = record.writeUInt16BE(path.length, 0)
   offset += path.copy(record, offset)
@@ -93,7 +76,7 @@ export function diffIndex(index: Buffer, records: Buffer, limit: number): IndexD
   const remove = (at: number): void => {
     const end = keyEnd(at)
     const factsAt = end + oidBytes + 4
-    diff.removed.push({ gitPath: records.toString('utf8', at + 2, end), facts: decodeFacts(records.subarray(factsAt + 2, recordEnd(at))) })
+    diff.removed.push({ gitPath: records.toString('utf8', at + 2, end), facts: decodeFacts(records.toString('utf8', factsAt + 2, recordEnd(at))) })
   }
   /** Close the run of unchanged records before `at`; the record at `at` is replaced or dropped. */
   const cut = (at: number, next: number): void => {

@@ -65,3 +65,21 @@ export function isEmptyListing(listing: FileListing): boolean {
     listing.overBudget.length === 0
   )
 }
+
+/** A file's facts as a cache stores them: compact JSON. */
+export function encodeFacts(facts: FileFacts): string {
+  return JSON.stringify([fileKinds.indexOf(facts.kind), facts.hidden, facts.required, facts.imports, facts.fileWaiversUsed])
+}
+
+const isIndexList = (value: unknown): value is number[] => Array.isArray(value) && value.every((item) => Number.isInteger(item) && (item as number) >= 0)
+
+/** Stored facts; a frame's checksum vouches that a run wrote them, the shape is checked anyway (throws when it is not facts). */
+export function decodeFacts(text: string): FileFacts {
+  const value: unknown = JSON.parse(text)
+  if (!Array.isArray(value) || value.length !== 5) throw new TypeError('not the facts of a record')
+  const [kind, hidden, required, imports, fileWaiversUsed] = value as unknown[]
+  const kindName = typeof kind === 'number' ? fileKinds[kind] : undefined
+  if (kindName === undefined || !Number.isInteger(hidden) || !isIndexList(required) || !isIndexList(imports) || !isIndexList(fileWaiversUsed))
+    throw new TypeError('not the facts of a record')
+  return { kind: kindName, hidden: hidden as number, required, imports, fileWaiversUsed }
+}

@@ -1,92 +1,25 @@
-import { createHash } from 'node:crypto'
-import { lstatSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { isNodeError } from '../../errors.js'
-import { statSignature, wallClockNs } from '../../fs/stat-signature.js'
 import { visitStagedEntries } from '../../git/git-index.js'
 import { baselineView, evaluateInput, listingsOf, reportFrame, settlementOf, type CheckPreparation, type CheckReport } from '../check.js'
 import { encodeBaselineTable } from '../cache/baseline-table.js'
 import { diffIndex, encodeRecord, recordPieces } from '../cache/index-records.js'
 import {
   readBaselineTable,
-  readStagedResult,
+  readStoredResult,
   writeBaselineTable,
-  writeStagedResult,
-  type StagedResultHeader,
-  type StoredStagedResult,
-} from '../cache/staged-result.js'
+  writeStoredResult,
+  type StoredResultHeader,
+  type StoredResult,
+} from '../cache/stored-result.js'
 import { collectStaged, readStagedIndex, stagedEntryKind, stagedInput, type StagedIndex } from '../input/collect-staged.js'
 import { parseBaseline } from '../waivers/baseline.js'
 import { parseFileWaivers } from '../waivers/waivers.js'
 import { accumulate, emptyAggregates } from './aggregates.js'
 import { assembleReport } from './assemble-report.js'
 import type { FileFacts } from './contribution.js'
-
-/** Bumped when what is stored, or how it is judged, changes. */
-const format = 1
-/** Above this many changed index entries one whole evaluation (with the scan cache) beats evaluating the changes. */
-const changeLimit = 2000
-
-const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex')
+import { changeLimit, readIfExists, resultHeader } from './result-key.js'
 
 const noFacts = (kind: FileFacts['kind']): FileFacts => ({ kind, hidden: 0, required: [], imports: [], fileWaiversUsed: [] })
-
-/** A file's bytes, undefined when it does not exist. */
-function readIfExists(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path)
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return undefined
-    throw error
-  }
-}
-
-/** What the baseline is this run: its content hash, read only when its stat signature is not the one the stored hash was taken at. */
-function baselineIdentity(
-  preparation: CheckPreparation,
-  stored: StagedResultHeader | undefined,
-): { hash: string; signature: string | undefined; bytes: Buffer | undefined } {
-  if (!preparation.options.useBaseline) return { hash: 'unused', signature: undefined, bytes: undefined }
-  const absolute = join(preparation.workspace.root, preparation.baselineFile)
-  const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false })
-  if (stats === undefined) return { hash: 'none', signature: undefined, bytes: undefined }
-  const signature = statSignature(stats, wallClockNs())
-  if (signature !== undefined && stored !== undefined && signature === stored.baselineSignature)
-    return { hash: stored.baselineHash, signature, bytes: undefined }
-  const bytes = readIfExists(absolute)
-  return bytes === undefined ? { hash: 'none', signature: undefined, bytes } : { hash: sha256(bytes), signature, bytes }
-}
-
-/**
- * Everything a file's contribution depends on besides its path and content:
- * mk's version, the rules and the items stating them, the check settings, the
- * waivers file's and the baseline's content, the day (waivers expire), the
- * selected items and where the workspace is in the repository.
- */
-function resultKey(preparation: CheckPreparation, index: StagedIndex, waiversHash: string, baselineHash: string): string {
-  const { options, rules, workspace } = preparation
-  return sha256(
-    JSON.stringify({
-      format,
-      version: options.scanCache?.version,
-      // Not the constraint's line: worked out lazily (it parses the knowledge file), and only reporters print it.
-      rules: rules.map(({ constraint: { id, operator, target, pattern, paths, exclude, severity, message, waivable }, item }) => [
-        [id, operator, target, pattern, paths, exclude, severity, message, waivable],
-        item.id,
-        item.title,
-        item.path,
-      ]),
-      known: [...preparation.knownConstraintIds].sort(),
-      knowledgeFolders: preparation.knowledgeFolders,
-      check: workspace.config.check,
-      today: preparation.today,
-      items: options.knowledgeItemIds,
-      prefix: index.prefix,
-      waiversHash,
-      baselineHash,
-    }),
-  )
-}
 
 /**
  * `--staged`: answered from the result of the last staged check and what
@@ -100,27 +33,21 @@ export async function checkStaged(preparation: CheckPreparation, indexFile: stri
   const { workspace, options } = preparation
   const index = readStagedIndex(workspace.root, preparation.gitRoot, indexFile)
   const directory = options.scanCache?.directory
-  const stored = directory === undefined ? undefined : readStagedResult(directory)
-  const waiversBytes = readIfExists(join(workspace.root, preparation.waiversFile))
-  const baseline = baselineIdentity(preparation, stored?.header)
-  const header: StagedResultHeader = {
-    key: resultKey(preparation, index, waiversBytes === undefined ? 'none' : sha256(waiversBytes), baseline.hash),
-    baselineSignature: baseline.signature,
-    baselineHash: baseline.hash,
-  }
+  const stored = directory === undefined ? undefined : readStoredResult(directory, 'staged')
+  const { header, waiversBytes, baselineBytes } = resultHeader(preparation, `index:${index.prefix}`, stored?.header)
   if (directory !== undefined && stored !== undefined && stored.header.key === header.key) {
     const report = await checkChanges(preparation, index, directory, header, stored)
     if (report !== undefined) return report
   }
-  return checkEverything(preparation, index, directory, header, waiversBytes, baseline.bytes)
+  return checkEverything(preparation, index, directory, header, waiversBytes, baselineBytes)
 }
 
 async function checkChanges(
   preparation: CheckPreparation,
   index: StagedIndex,
   directory: string,
-  header: StagedResultHeader,
-  stored: { header: StagedResultHeader; result: () => StoredStagedResult | undefined },
+  header: StoredResultHeader,
+  stored: { header: StoredResultHeader; result: () => StoredResult | undefined },
 ): Promise<CheckReport | undefined> {
   const table = header.baselineHash === 'none' || header.baselineHash === 'unused' ? undefined : readBaselineTable(directory, header.baselineHash)
   if (table === undefined && header.baselineHash !== 'none' && header.baselineHash !== 'unused') return undefined
@@ -154,7 +81,7 @@ async function checkChanges(
     table === undefined ? undefined : { version: result.baselineVersion, entriesOf: (file) => table.entriesOf(file) },
   )
   const input = stagedInput(workspace.root, index, blobs, { paths: [...blobs.keys()].sort(), complete: false, symlinksSkipped: 0 })
-  const contributions = await evaluateInput(preparation, input, settlement)
+  const { contributions } = await evaluateInput(preparation, input, settlement)
   for (const [path, contribution] of contributions) {
     if (contribution.listing !== undefined) listings.set(path, contribution.listing)
     factsOf.set(index.prefix + path, contribution.facts)
@@ -162,7 +89,7 @@ async function checkChanges(
   for (const facts of factsOf.values()) accumulate(aggregates, facts, 1)
   const records = recordPieces(diff.pieces, (entry) => factsOf.get(entry.gitPath) ?? noFacts('skipped'))
   if (diff.changed.length > 0 || diff.removed.length > 0 || header.baselineSignature !== stored.header.baselineSignature)
-    writeStagedResult(directory, header, { ...result, records, aggregates, listings })
+    writeStoredResult(directory, 'staged', header, { ...result, records, aggregates, listings })
   return assembleReport(
     settlement,
     listings,
@@ -175,7 +102,7 @@ async function checkEverything(
   preparation: CheckPreparation,
   index: StagedIndex,
   directory: string | undefined,
-  header: StagedResultHeader,
+  header: StoredResultHeader,
   waiversBytes: Buffer | undefined,
   baselineBytes: Buffer | undefined,
 ): Promise<CheckReport> {
@@ -187,7 +114,7 @@ async function checkEverything(
   const fileWaivers = waiversBytes === undefined ? [] : parseFileWaivers(preparation.waiversFile, waiversBytes.toString('utf8'))
   const settlement = settlementOf(preparation, fileWaivers, grouped?.view)
   const input = collectStaged(root, index, preparation.ignoreRules)
-  const contributions = await evaluateInput(preparation, input, settlement)
+  const { contributions } = await evaluateInput(preparation, input, settlement)
   const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
   const records: Buffer[] = []
   visitStagedEntries(index.bytes, (nameStart, nameEnd, oidStart, mode) => {
@@ -201,7 +128,7 @@ async function checkEverything(
   const listings = listingsOf(contributions)
   if (directory !== undefined) {
     if (grouped !== undefined) writeBaselineTable(directory, header.baselineHash, encodeBaselineTable(grouped.byFile))
-    writeStagedResult(directory, header, {
+    writeStoredResult(directory, 'staged', header, {
       records,
       aggregates,
       listings,

@@ -12,6 +12,8 @@ interface ScanOutcome {
   unscanned: Map<string, 'binary' | 'too-large'>
   /** Chunks of files other threads scanned (0 when the check scanned on its own thread). */
   chunksByThreads: number
+  /** With a cache: the identity each file's outcome holds for (none for a file too recently changed to trust). */
+  identities: Map<string, string>
 }
 
 function readFailure(path: string, reason: string): MkError {
@@ -71,11 +73,14 @@ export async function scanFiles(
           : scanDiskFile(disk.root, request, scan, disk.statTime))
       if (typeof result === 'object' && 'unreadable' in result) throw readFailure(request.path, result.unreadable)
       outcomes[position] = result
+      identities[position] = identity
       if (identity !== undefined) cache?.set(request, identity, result)
     }
     cache?.save()
-    const outcome: ScanOutcome = { scans: new Map(), unscanned: new Map(), chunksByThreads: threaded?.chunksByThreads ?? 0 }
+    const outcome: ScanOutcome = { scans: new Map(), unscanned: new Map(), chunksByThreads: threaded?.chunksByThreads ?? 0, identities: new Map() }
     requests.forEach((request, position) => {
+      const identity = identities[position]
+      if (identity !== undefined) outcome.identities.set(request.path, identity)
       const result = outcomes[position] as CachedOutcome
       if (typeof result === 'string') outcome.unscanned.set(request.path, result)
       else outcome.scans.set(result.path, result)

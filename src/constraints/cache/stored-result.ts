@@ -8,23 +8,25 @@ import { BaselineTable } from './baseline-table.js'
 import { readFrames, writeFramedFile } from './frames.js'
 
 /**
- * The result of the last staged check, kept to answer the next one from what
- * changed in the index (ADR 0021): `staged-result.bin` holds a header (the
- * key, and the baseline file's stat signature and content hash), the index
- * records (index-records.ts) and the listings and sums; `baseline.bin` the
- * baseline's entries by file, named by the baseline's content hash. Frames
- * are checksummed; a torn, damaged or foreign file is ignored, so the check
+ * The result of the last check of a snapshot, kept to answer the next one
+ * from what changed since (ADR 0021): `staged-result.bin` for the index,
+ * `tree-result.bin` for the working tree. Each holds a header (the key, and
+ * the baseline file's stat signature and content hash), the snapshot's
+ * records (per path: what it was and its facts; index-records.ts,
+ * tree-records.ts) and the listings and sums; `baseline.bin` the baseline's
+ * entries by file, named by the baseline's content hash. Frames are
+ * checksummed; a torn, damaged or foreign file is ignored, so the check
  * evaluates everything and writes a new one.
  */
-export interface StagedResultHeader {
+export interface StoredResultHeader {
   key: string
   /** The baseline file's stat signature when it was hashed (undefined when too recent to trust). */
   baselineSignature: string | undefined
   baselineHash: string
 }
 
-export interface StagedResult {
-  /** Index records (index-records.ts), read as one buffer, written from the pieces of a diff. */
+export interface CheckResult {
+  /** The snapshot's records, read as one buffer; the staged check writes them from the pieces of a diff. */
   records: Buffer | readonly Buffer[]
   aggregates: Aggregates
   /** The listings of the files that list anything. */
@@ -37,12 +39,15 @@ export interface StagedResult {
 }
 
 /** A result as read: its records in one buffer. */
-export type StoredStagedResult = StagedResult & { records: Buffer }
+export type StoredResult = CheckResult & { records: Buffer }
 
-const resultFile = 'staged-result.bin'
+/** Which snapshot a result is of: its file in the cache folder. */
+export type ResultKind = 'staged' | 'tree'
+
+const resultFile = (kind: ResultKind): string => `${kind}-result.bin`
 const baselineFile = 'baseline.bin'
 
-function isHeader(value: unknown): value is StagedResultHeader {
+function isHeader(value: unknown): value is StoredResultHeader {
   if (typeof value !== 'object' || value === null) return false
   const header = value as Record<string, unknown>
   return (
@@ -52,7 +57,7 @@ function isHeader(value: unknown): value is StagedResultHeader {
   )
 }
 
-function isResultBody(value: unknown): value is Omit<StagedResult, 'records'> {
+function isResultBody(value: unknown): value is Omit<CheckResult, 'records'> {
   if (typeof value !== 'object' || value === null) return false
   const body = value as Record<string, unknown>
   return (
@@ -65,9 +70,9 @@ function isResultBody(value: unknown): value is Omit<StagedResult, 'records'> {
 }
 
 /** The stored header, and the rest, parsed only when the header's key is the current one. */
-export function readStagedResult(directory: string): { header: StagedResultHeader; result: () => StoredStagedResult | undefined } | undefined {
+export function readStoredResult(directory: string, kind: ResultKind): { header: StoredResultHeader; result: () => StoredResult | undefined } | undefined {
   try {
-    const [header, records, body] = readFrames(readFileSync(join(directory, resultFile)))
+    const [header, records, body] = readFrames(readFileSync(join(directory, resultFile(kind))))
     if (header === undefined || records === undefined || body === undefined) return undefined
     const parsed: unknown = JSON.parse(header.toString('utf8'))
     if (!isHeader(parsed)) return undefined
@@ -89,10 +94,10 @@ export function readStagedResult(directory: string): { header: StagedResultHeade
 }
 
 /** Replace the stored result; a cache that cannot be written is left as it was: the check's answer does not depend on it. */
-export function writeStagedResult(directory: string, header: StagedResultHeader, result: StagedResult): void {
+export function writeStoredResult(directory: string, kind: ResultKind, header: StoredResultHeader, result: CheckResult): void {
   const { records, ...body } = result
   try {
-    writeFramedFile(join(directory, resultFile), [Buffer.from(JSON.stringify(header)), records, serialize(body)])
+    writeFramedFile(join(directory, resultFile(kind)), [Buffer.from(JSON.stringify(header)), records, serialize(body)])
   } catch {
     // Read-only workspace, full disk: the next run evaluates every file again.
   }
@@ -113,6 +118,6 @@ export function writeBaselineTable(directory: string, hash: string, table: Buffe
   try {
     writeFramedFile(join(directory, baselineFile), [Buffer.from(hash), table])
   } catch {
-    // As writeStagedResult.
+    // As writeStoredResult.
   }
 }

@@ -1,0 +1,161 @@
+import { join } from 'node:path'
+import { baselineView, evaluateInput, listingsOf, reportFrame, settlementOf, type CheckPreparation, type CheckReport } from '../check.js'
+import { encodeBaselineTable } from '../cache/baseline-table.js'
+import {
+  readBaselineTable,
+  readStoredResult,
+  writeBaselineTable,
+  writeStoredResult,
+  type StoredResult,
+  type StoredResultHeader,
+} from '../cache/stored-result.js'
+import { decodeTreeRecords, encodeTreeRecords, pathOnly, type TreeRecords } from '../cache/tree-records.js'
+import type { CheckInput } from '../input/input.js'
+import { parseBaseline } from '../waivers/baseline.js'
+import { parseFileWaivers } from '../waivers/waivers.js'
+import { accumulate, emptyAggregates } from './aggregates.js'
+import { assembleReport } from './assemble-report.js'
+import { decodeFacts, encodeFacts, type FileContribution } from './contribution.js'
+import { changeLimit, readIfExists, resultHeader } from './result-key.js'
+
+/** A file's record: its identity ('' when its facts depend on its path alone, null when its stat data was not trusted) and its facts. */
+function recordOf(contribution: FileContribution, identity: string | undefined): { identity: string | null; facts: string } {
+  return { identity: contribution.facts.kind === 'unread' ? pathOnly : (identity ?? null), facts: encodeFacts(contribution.facts) }
+}
+
+/**
+ * The working tree: answered from the result of the last working-tree check
+ * and the files whose stat data changed since (ADR 0023), as the staged hook
+ * is from the index (ADR 0021). Unchanged files are stat'ed, not read or
+ * evaluated; files no rule reads are not even stat'ed. Without a stored result
+ * of the same key, or with many changes, every file is evaluated (reusing
+ * file scans) and the result stored.
+ */
+export async function checkTree(preparation: CheckPreparation, input: CheckInput, directory: string): Promise<CheckReport> {
+  const stored = readStoredResult(directory, 'tree')
+  const { header, waiversBytes, baselineBytes } = resultHeader(preparation, 'tree', stored?.header)
+  if (stored !== undefined && stored.header.key === header.key) {
+    const report = await checkChanges(preparation, input, directory, header, stored)
+    if (report !== undefined) return report
+  }
+  return checkEverything(preparation, input, directory, header, waiversBytes, baselineBytes)
+}
+
+async function checkChanges(
+  preparation: CheckPreparation,
+  input: CheckInput,
+  directory: string,
+  header: StoredResultHeader,
+  stored: { header: StoredResultHeader; result: () => StoredResult | undefined },
+): Promise<CheckReport | undefined> {
+  const usesBaseline = header.baselineHash !== 'none' && header.baselineHash !== 'unused'
+  const table = usesBaseline ? readBaselineTable(directory, header.baselineHash) : undefined
+  if (usesBaseline && table === undefined) return undefined
+  const result = stored.result()
+  const records = result === undefined ? undefined : decodeTreeRecords(result.records)
+  if (result === undefined || records === undefined) return undefined
+
+  // Walk the tree's sorted paths against the records' (the same order): a path is unchanged when its record's identity is its stat signature now.
+  const { aggregates, listings } = result
+  const next: TreeRecords = { paths: input.paths, identities: [], facts: [] }
+  const changed: string[] = []
+  /** Where each changed path's record goes among the next records. */
+  const changedAt: number[] = []
+  const identities = new Map<string, string>()
+  const takeBack = (at: number): void => {
+    accumulate(aggregates, decodeFacts(records.facts[at] as string), -1)
+    listings.delete(records.paths[at] as string)
+  }
+  let at = 0
+  try {
+    for (const path of input.paths) {
+      for (; at < records.paths.length && (records.paths[at] as string) < path; at++) takeBack(at)
+      const known = at < records.paths.length && records.paths[at] === path
+      const storedIdentity = known ? records.identities[at] : null
+      if (storedIdentity === pathOnly) {
+        next.identities.push(pathOnly)
+        next.facts.push(records.facts[at] as string)
+      } else {
+        const identity = input.identity?.(path)
+        if (identity !== undefined && identity === storedIdentity) {
+          next.identities.push(identity)
+          next.facts.push(records.facts[at] as string)
+        } else {
+          if (known) takeBack(at)
+          if (identity !== undefined) identities.set(path, identity)
+          changed.push(path)
+          if (changed.length > changeLimit) return undefined
+          changedAt.push(next.facts.length)
+          next.identities.push(null)
+          next.facts.push('')
+        }
+      }
+      if (known) at++
+    }
+    for (; at < records.paths.length; at++) takeBack(at)
+  } catch {
+    // Facts that do not decode: the stored result is not trusted.
+    return undefined
+  }
+
+  const settlement = settlementOf(
+    preparation,
+    result.fileWaivers,
+    table === undefined ? undefined : { version: result.baselineVersion, entriesOf: (file) => table.entriesOf(file) },
+  )
+  const { contributions } = await evaluateInput(preparation, { ...input, paths: changed, complete: false }, settlement)
+  for (const [path, contribution] of contributions) {
+    if (contribution.listing !== undefined) listings.set(path, contribution.listing)
+    accumulate(aggregates, contribution.facts, 1)
+  }
+  // Symbolic links are counted by the walk, not per file.
+  aggregates.symlinks = input.symlinksSkipped
+  changed.forEach((path, index) => {
+    // Every path of an input has a contribution (contributionsOf).
+    const record = recordOf(contributions.get(path) as FileContribution, identities.get(path))
+    const position = changedAt[index] as number
+    next.identities[position] = record.identity
+    next.facts[position] = record.facts
+  })
+  if (changed.length > 0 || records.paths.length !== next.paths.length || header.baselineSignature !== stored.header.baselineSignature)
+    writeStoredResult(directory, 'tree', header, { ...result, records: encodeTreeRecords(next), aggregates, listings })
+  return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, table === undefined ? undefined : result.baselineTotal))
+}
+
+async function checkEverything(
+  preparation: CheckPreparation,
+  input: CheckInput,
+  directory: string,
+  header: StoredResultHeader,
+  waiversBytes: Buffer | undefined,
+  baselineBytes: Buffer | undefined,
+): Promise<CheckReport> {
+  const { workspace, options } = preparation
+  const root = workspace.root
+  const bytesOfBaseline = baselineBytes ?? (options.useBaseline ? readIfExists(join(root, preparation.baselineFile)) : undefined)
+  const baseline = bytesOfBaseline === undefined ? undefined : parseBaseline(root, preparation.baselineFile, bytesOfBaseline.toString('utf8'))
+  const grouped = baseline === undefined ? undefined : baselineView(baseline)
+  const fileWaivers = waiversBytes === undefined ? [] : parseFileWaivers(preparation.waiversFile, waiversBytes.toString('utf8'))
+  const settlement = settlementOf(preparation, fileWaivers, grouped?.view)
+  const { contributions, identities } = await evaluateInput(preparation, input, settlement)
+  const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
+  for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
+  aggregates.symlinks = input.symlinksSkipped
+  const listings = listingsOf(contributions)
+  const records: TreeRecords = { paths: input.paths, identities: [], facts: [] }
+  for (const path of input.paths) {
+    const record = recordOf(contributions.get(path) as FileContribution, identities.get(path))
+    records.identities.push(record.identity)
+    records.facts.push(record.facts)
+  }
+  if (grouped !== undefined) writeBaselineTable(directory, header.baselineHash, encodeBaselineTable(grouped.byFile))
+  writeStoredResult(directory, 'tree', header, {
+    records: encodeTreeRecords(records),
+    aggregates,
+    listings,
+    fileWaivers,
+    baselineTotal: grouped?.total ?? 0,
+    baselineVersion: baseline?.version ?? 2,
+  })
+  return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
+}

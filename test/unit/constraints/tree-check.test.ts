@@ -1,0 +1,101 @@
+import { lstatSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadWorkspace } from '../../../src/config/load.js'
+import { prepareCheck, type CheckOptions, type CheckReport } from '../../../src/constraints/check.js'
+import { checkTree } from '../../../src/constraints/incremental/tree-check.js'
+import { collectTree } from '../../../src/constraints/input/collect-tree.js'
+import type { CheckInput } from '../../../src/constraints/input/input.js'
+import { statSignature, wallClockNs } from '../../../src/fs/stat-signature.js'
+import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
+
+const adr = `---
+id: adr-0001-no-console
+type: adr
+title: No console output
+status: accepted
+date: 2026-01-01
+constraints:
+  - id: no-console
+    operator: must_not_match
+    target: code
+    pattern: 'console\\.log'
+    paths: ["src/**"]
+    severity: block
+---
+# No console output
+`
+
+/**
+ * ADR 0023: the working tree is answered from the last check's stored result
+ * and what changed. Reads are counted through an input that reads files
+ * itself (no `disk`), with a clock set ahead so every file's stat data counts
+ * as settled.
+ */
+describe('checkTree', () => {
+  let workspace: TempWorkspace
+  const reads: string[] = []
+  const statted: string[] = []
+  const statTime = wallClockNs() + 60_000_000_000n
+
+  const located = (report: CheckReport): string[] =>
+    report.findings.map((finding) => `${finding.rule.constraint.id} ${finding.file}:${finding.line}:${finding.column} ${finding.subject}`)
+
+  async function check(): Promise<CheckReport> {
+    const loaded = await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    const directory = join(loaded.stateDir, 'cache', 'check')
+    const options: CheckOptions = {
+      source: { kind: 'tree' },
+      minSeverity: 'info',
+      failOn: 'block',
+      useBaseline: true,
+      scanCache: { directory, version: 'test' },
+    }
+    const preparation = await prepareCheck(loaded, options)
+    const tree = collectTree(loaded.root, preparation.ignoreRules)
+    const input: CheckInput = {
+      ...tree,
+      disk: undefined,
+      read: (path) => {
+        reads.push(path)
+        return tree.read(path)
+      },
+      identity: (path) => {
+        statted.push(path)
+        return statSignature(lstatSync(join(loaded.root, path), { bigint: true }), statTime)
+      },
+    }
+    return checkTree(preparation, input, directory)
+  }
+
+  beforeAll(async () => {
+    workspace = await makeWorkspace({
+      'knowledge/adr/adr-0001-no-console.md': adr,
+      'src/a.ts': 'console.log("a")\n',
+      'src/b.ts': 'export const b = 1\n',
+      'src/c.ts': 'export const c = 1\n',
+      'docs/guide.md': '# guide\n',
+    })
+  })
+  afterAll(() => workspace.cleanup())
+
+  it('reads only the files whose stat data changed since the last check, none when nothing did, and stats only files a rule reads', async () => {
+    const first = await check()
+    expect(reads.sort()).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
+    expect(first.findings.map((finding) => finding.file)).toEqual(['src/a.ts'])
+
+    reads.length = 0
+    statted.length = 0
+    expect(located(await check())).toEqual(located(first))
+    expect(reads).toEqual([])
+    // What no rule reads is judged by its path alone: not even stat'ed.
+    expect(statted.sort()).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
+
+    await workspace.write('src/b.ts', 'console.log("b")\n')
+    reads.length = 0
+    const edited = await check()
+    expect(reads).toEqual(['src/b.ts'])
+    expect(located(edited)).toEqual([...located(first), 'no-console src/b.ts:1:1 console.log("b")'])
+    expect(edited.checked).toEqual(first.checked)
+  })
+})
