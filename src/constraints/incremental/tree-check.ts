@@ -1,22 +1,12 @@
-import { join } from 'node:path'
-import { baselineView, evaluateInput, listingsOf, reportFrame, settlementOf, type CheckPreparation, type CheckReport } from '../check.js'
-import { encodeBaselineTable } from '../cache/baseline-table.js'
-import {
-  readBaselineTable,
-  readStoredResult,
-  writeBaselineTable,
-  writeStoredResult,
-  type StoredResult,
-  type StoredResultHeader,
-} from '../cache/stored-result.js'
+import { evaluateInput, listingsOf, reportFrame, type CheckPreparation, type CheckReport } from '../check.js'
+import { writeStoredResult, type StoredResultHeader } from '../cache/stored-result.js'
 import { decodeTreeRecords, encodeTreeRecords, pathOnly, type TreeRecords } from '../cache/tree-records.js'
 import type { CheckInput } from '../input/input.js'
-import { parseBaseline } from '../waivers/baseline.js'
-import { parseFileWaivers } from '../waivers/waivers.js'
 import { accumulate, emptyAggregates } from './aggregates.js'
 import { assembleReport } from './assemble-report.js'
 import { decodeFacts, encodeFacts, type FileContribution } from './contribution.js'
-import { changeLimit, readIfExists, resultHeader } from './result-key.js'
+import { changeLimit } from './result-key.js'
+import { checkSnapshot, storeWholeEvaluation, type StoredEvaluation, type WholeSettlement } from './stored-evaluation.js'
 
 /** A file's record: its identity ('' when its facts depend on its path alone, null when its stat data was not trusted) and its facts. */
 function recordOf(contribution: FileContribution, identity: string | undefined): { identity: string | null; facts: string } {
@@ -32,28 +22,16 @@ function recordOf(contribution: FileContribution, identity: string | undefined):
  * file scans) and the result stored.
  */
 export async function checkTree(preparation: CheckPreparation, input: CheckInput, directory: string): Promise<CheckReport> {
-  const stored = readStoredResult(directory, 'tree')
-  const { header, waiversBytes, baselineBytes } = resultHeader(preparation, 'tree', stored?.header)
-  if (stored !== undefined && stored.header.key === header.key) {
-    const report = await checkChanges(preparation, input, directory, header, stored)
-    if (report !== undefined) return report
-  }
-  return checkEverything(preparation, input, directory, header, waiversBytes, baselineBytes)
+  return checkSnapshot(preparation, 'tree', 'tree', directory, {
+    changes: (stored) => checkChanges(preparation, input, stored),
+    everything: (header, whole) => checkEverything(preparation, input, directory, header, whole),
+  })
 }
 
-async function checkChanges(
-  preparation: CheckPreparation,
-  input: CheckInput,
-  directory: string,
-  header: StoredResultHeader,
-  stored: { header: StoredResultHeader; result: () => StoredResult | undefined },
-): Promise<CheckReport | undefined> {
-  const usesBaseline = header.baselineHash !== 'none' && header.baselineHash !== 'unused'
-  const table = usesBaseline ? readBaselineTable(directory, header.baselineHash) : undefined
-  if (usesBaseline && table === undefined) return undefined
-  const result = stored.result()
-  const records = result === undefined ? undefined : decodeTreeRecords(result.records)
-  if (result === undefined || records === undefined) return undefined
+async function checkChanges(preparation: CheckPreparation, input: CheckInput, stored: StoredEvaluation): Promise<CheckReport | undefined> {
+  const { directory, header, result, settlement, table } = stored
+  const records = decodeTreeRecords(result.records)
+  if (records === undefined) return undefined
 
   // Walk the tree's sorted paths against the records' (the same order): a path is unchanged when its record's identity is its stat signature now.
   const { aggregates, listings } = result
@@ -98,11 +76,6 @@ async function checkChanges(
     return undefined
   }
 
-  const settlement = settlementOf(
-    preparation,
-    result.fileWaivers,
-    table === undefined ? undefined : { version: result.baselineVersion, entriesOf: (file) => table.entriesOf(file) },
-  )
   const { contributions } = await evaluateInput(preparation, { ...input, paths: changed, complete: false }, settlement)
   for (const [path, contribution] of contributions) {
     if (contribution.listing !== undefined) listings.set(path, contribution.listing)
@@ -117,7 +90,7 @@ async function checkChanges(
     next.identities[position] = record.identity
     next.facts[position] = record.facts
   })
-  if (changed.length > 0 || records.paths.length !== next.paths.length || header.baselineSignature !== stored.header.baselineSignature)
+  if (changed.length > 0 || records.paths.length !== next.paths.length || header.baselineSignature !== stored.storedHeader.baselineSignature)
     writeStoredResult(directory, 'tree', header, { ...result, records: encodeTreeRecords(next), aggregates, listings })
   return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, table === undefined ? undefined : result.baselineTotal))
 }
@@ -127,16 +100,9 @@ async function checkEverything(
   input: CheckInput,
   directory: string,
   header: StoredResultHeader,
-  waiversBytes: Buffer | undefined,
-  baselineBytes: Buffer | undefined,
+  whole: WholeSettlement,
 ): Promise<CheckReport> {
-  const { workspace, options } = preparation
-  const root = workspace.root
-  const bytesOfBaseline = baselineBytes ?? (options.useBaseline ? readIfExists(join(root, preparation.baselineFile)) : undefined)
-  const baseline = bytesOfBaseline === undefined ? undefined : parseBaseline(root, preparation.baselineFile, bytesOfBaseline.toString('utf8'))
-  const grouped = baseline === undefined ? undefined : baselineView(baseline)
-  const fileWaivers = waiversBytes === undefined ? [] : parseFileWaivers(preparation.waiversFile, waiversBytes.toString('utf8'))
-  const settlement = settlementOf(preparation, fileWaivers, grouped?.view)
+  const { settlement, fileWaivers, grouped } = whole
   const { contributions, identities } = await evaluateInput(preparation, input, settlement)
   const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
   for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
@@ -148,14 +114,6 @@ async function checkEverything(
     records.identities.push(record.identity)
     records.facts.push(record.facts)
   }
-  if (grouped !== undefined) writeBaselineTable(directory, header.baselineHash, encodeBaselineTable(grouped.byFile))
-  writeStoredResult(directory, 'tree', header, {
-    records: encodeTreeRecords(records),
-    aggregates,
-    listings,
-    fileWaivers,
-    baselineTotal: grouped?.total ?? 0,
-    baselineVersion: baseline?.version ?? 2,
-  })
+  storeWholeEvaluation(directory, 'tree', header, { records: encodeTreeRecords(records), aggregates, listings }, whole)
   return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
 }
