@@ -76,9 +76,10 @@ export function parseBaseline(root: string, file: string, text: string): Baselin
       details: { file, hint: 'rebuild it with mk knowledge check --update-baseline' },
     })
   }
-  for (const entry of parsed.data.entries) {
-    if (entry.file !== '.' && insideWorkspace(root, entry.file) !== entry.file) {
-      throw new MkError('INVALID_INPUT', `${file}: entry file ${JSON.stringify(entry.file)} is not a workspace-relative path inside the workspace`, {
+  // Entries share files (one per violation): each path is checked once.
+  for (const entryFile of new Set(parsed.data.entries.map((entry) => entry.file))) {
+    if (entryFile !== '.' && insideWorkspace(root, entryFile) !== entryFile) {
+      throw new MkError('INVALID_INPUT', `${file}: entry file ${JSON.stringify(entryFile)} is not a workspace-relative path inside the workspace`, {
         details: { file, hint: 'rebuild it with mk knowledge check --update-baseline' },
       })
     }
