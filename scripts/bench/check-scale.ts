@@ -11,26 +11,51 @@ interface Timed {
   peak_rss_mb: number | string
 }
 
-/** Median wall time and the highest peak RSS of whole `mk` processes; `before` runs untimed ahead of each. */
-function timeRuns(args: readonly string[], cwd: string, runs: number, before: () => void, env: Record<string, string> = {}): Timed {
-  const times: number[] = []
-  let peakKb = 0
-  let rssKnown = true
-  for (let index = 0; index < runs; index++) {
-    before()
-    const started = performance.now()
-    const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, mkBin, ...args], {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      maxBuffer: 256 * 1024 * 1024,
-    })
-    times.push(performance.now() - started)
-    if (result.error !== undefined) rssKnown = false
-    else if (result.status !== 0 && result.status !== 1) throw new Error(`mk ${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`)
-    else peakKb = Math.max(peakKb, Number(result.stderr.trim().split('\n').pop()))
+/** One timed whole `mk` process: wall time and peak RSS in KB (undefined without /usr/bin/time). */
+function timeOnce(args: readonly string[], cwd: string, env: Record<string, string>): { ms: number; peakKb: number | undefined } {
+  const started = performance.now()
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, mkBin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  })
+  const ms = performance.now() - started
+  if (result.error !== undefined) return { ms, peakKb: undefined }
+  if (result.status !== 0 && result.status !== 1) throw new Error(`mk ${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`)
+  return { ms, peakKb: Number(result.stderr.trim().split('\n').pop()) }
+}
+
+function summary(samples: readonly { ms: number; peakKb: number | undefined }[]): Timed {
+  const known = samples.every((sample) => sample.peakKb !== undefined)
+  const peakKb = Math.max(...samples.map((sample) => sample.peakKb ?? 0))
+  return {
+    median_ms: round(median(samples.map((sample) => sample.ms))),
+    runs: samples.length,
+    peak_rss_mb: known ? round(peakKb / 1024) : 'not available (/usr/bin/time missing)',
   }
-  return { median_ms: round(median(times)), runs, peak_rss_mb: rssKnown ? round(peakKb / 1024) : 'not available (/usr/bin/time missing)' }
+}
+
+/** Median wall time and the highest peak RSS of whole `mk` processes; `before` runs untimed ahead of each. */
+function timeRuns(args: readonly string[], cwd: string, runs: number, before: () => void): Timed {
+  return summary(
+    Array.from({ length: runs }, () => {
+      before()
+      return timeOnce(args, cwd, {})
+    }),
+  )
+}
+
+/** Several environments of one command, run in turn round after round, so that a machine that drifts during the runs weighs on each alike. */
+function timeInterleaved(args: readonly string[], cwd: string, runs: number, before: () => void, envs: readonly Record<string, string>[]): Timed[] {
+  const samples = envs.map(() => [] as { ms: number; peakKb: number | undefined }[])
+  for (let round = 0; round < runs; round++) {
+    envs.forEach((env, index) => {
+      before()
+      samples[index]?.push(timeOnce(args, cwd, env))
+    })
+  }
+  return samples.map(summary)
 }
 
 function timeRipgrep(cwd: string, runs: number): number {
@@ -59,9 +84,10 @@ function git(cwd: string, ...args: string[]): void {
 
 /**
  * One workspace size: a full check with no scan cache (cold; also forced onto
- * one thread, and onto scan threads below their threshold), again with the
- * cache of an unchanged tree (warm), and the pre-commit hook: `--staged` with
- * one file changed and staged before each run, so that file is never in the cache.
+ * one thread, and onto scan threads below their threshold, in turn with it),
+ * again with the caches of an unchanged tree (warm), and the pre-commit hook:
+ * `--staged` with one file changed and staged before each run, so that file
+ * is never in the cache; then, with a baseline, the hook and the warm check again.
  */
 async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promise<Record<string, unknown>> {
   const { root } = await makeCheckWorkspace(files)
@@ -73,10 +99,12 @@ async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promi
     const clear = (): void => clearScanCache(root)
     // Untimed: the files were just written, and the first run also waits for the system to settle them (ripgrep's first run is dropped too).
     timeRuns(['knowledge', 'check'], root, 1, clear)
-    const cold = timeRuns(['knowledge', 'check'], root, runs, clear)
-    // Where scan threads start to pay (MK_CHECK_THREADS_FROM's default): the cold check on one thread, and on threads whatever the size.
-    const coldOneThread = timeRuns(['knowledge', 'check'], root, runs, clear, { MK_CHECK_THREADS: '0' })
-    const coldOnThreads = timeRuns(['knowledge', 'check'], root, runs, clear, { MK_CHECK_THREADS_FROM: '1' })
+    // Also where scan threads start to pay (MK_CHECK_THREADS_FROM's default): the cold check on one thread, and on threads whatever the size.
+    const [cold, coldOneThread, coldOnThreads] = timeInterleaved(['knowledge', 'check'], root, runs, clear, [
+      {},
+      { MK_CHECK_THREADS: '0' },
+      { MK_CHECK_THREADS_FROM: '1' },
+    ]) as [Timed, Timed, Timed]
     // The working tree's cache trusts stat data only of files older than two seconds.
     await new Promise((resolve) => setTimeout(resolve, 2100))
     timeRuns(['knowledge', 'check'], root, 1, () => undefined)
@@ -99,6 +127,10 @@ async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promi
     timeRuns(['knowledge', 'check', '--staged'], root, 1, () => undefined)
     // A few hundred milliseconds each: more runs steady the median the flatness ratio is taken from.
     const stagedBaselined = timeRuns(['knowledge', 'check', '--staged'], root, runs + 4, stageOne)
+    // The working tree of a repository with a baseline, unchanged since the last check: what `mk knowledge check` costs by hand or on save.
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    timeRuns(['knowledge', 'check'], root, 1, () => undefined)
+    const warmBaselined = timeRuns(['knowledge', 'check'], root, runs, () => undefined)
     const figures: Record<string, unknown> = {
       files,
       cold,
@@ -106,10 +138,12 @@ async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promi
       cold_on_threads: coldOnThreads,
       one_thread_over_threads: round(coldOneThread.median_ms / coldOnThreads.median_ms, 2),
       warm,
+      warm_with_baseline: warmBaselined,
       staged_one_file: staged,
       staged_one_file_with_baseline: stagedBaselined,
       staged_without_cache: stagedCold,
       warm_over_node: round(warm.median_ms / nodeMs, 2),
+      warm_with_baseline_over_node: round(warmBaselined.median_ms / nodeMs, 2),
       staged_over_node: round(staged.median_ms / nodeMs, 2),
       staged_with_baseline_over_node: round(stagedBaselined.median_ms / nodeMs, 2),
     }
