@@ -33,13 +33,12 @@ export interface ScanThreadSettings {
   fromFiles: number
 }
 
-function wholeNumber(environment: NodeJS.ProcessEnv, variable: string, fallback: number, max: number, hint: string): number {
+function wholeNumber(environment: NodeJS.ProcessEnv, variable: string, fallback: number, max: number | undefined, hint: string): number {
   const setting = environment[variable]
   if (setting === undefined || setting === '' || setting === 'auto') return fallback
-  if (!/^\d+$/.test(setting) || Number(setting) > max) {
-    throw new MkError('INVALID_INPUT', `${variable} must be a whole number from 0 to ${max} or "auto", not "${setting}"`, {
-      details: { variable, value: setting, hint },
-    })
+  if (!/^\d+$/.test(setting) || (max !== undefined && Number(setting) > max)) {
+    const range = max === undefined ? 'a whole number' : `a whole number from 0 to ${max}`
+    throw new MkError('INVALID_INPUT', `${variable} must be ${range} or "auto", not "${setting}"`, { details: { variable, value: setting, hint } })
   }
   return Number(setting)
 }
@@ -58,7 +57,7 @@ export function scanThreadSettings(environment: NodeJS.ProcessEnv = process.env)
       64,
       'unset it to use one thread fewer than the cores, or set 0 to scan on one thread',
     ),
-    fromFiles: wholeNumber(environment, 'MK_CHECK_THREADS_FROM', defaultFromFiles, Number.MAX_SAFE_INTEGER, 'unset it for the default of 20000 files'),
+    fromFiles: wholeNumber(environment, 'MK_CHECK_THREADS_FROM', defaultFromFiles, undefined, 'set a number of files, or unset it for the default of 20000'),
   }
 }
 

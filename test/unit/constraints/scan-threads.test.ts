@@ -135,6 +135,11 @@ describe('scan thread settings', () => {
     expect(scanThreadSettings({ MK_CHECK_THREADS: 'auto' })).toEqual(settings)
   })
 
+  it('says what each variable takes', () => {
+    expect(() => scanThreadSettings({ MK_CHECK_THREADS: 'x' })).toThrow('MK_CHECK_THREADS must be a whole number from 0 to 64 or "auto", not "x"')
+    expect(() => scanThreadSettings({ MK_CHECK_THREADS_FROM: 'x' })).toThrow('MK_CHECK_THREADS_FROM must be a whole number or "auto", not "x"')
+  })
+
   it('takes whole numbers from the environment', () => {
     expect(scanThreadSettings({ MK_CHECK_THREADS: '0', MK_CHECK_THREADS_FROM: '5000' })).toEqual({ threads: 0, fromFiles: 5000 })
   })
