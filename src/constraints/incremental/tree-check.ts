@@ -8,9 +8,18 @@ import { decodeFacts, encodeFacts, type FileContribution } from './contribution.
 import { changeLimit } from './result-key.js'
 import { checkSnapshot, storeWholeEvaluation, type StoredEvaluation, type WholeSettlement } from './stored-evaluation.js'
 
-/** A file's record: its identity ('' when its facts depend on its path alone, null when its stat data was not trusted) and its facts. */
-function recordOf(contribution: FileContribution, identity: string | undefined): { identity: string | null; facts: string } {
-  return { identity: contribution.facts.kind === 'unread' ? pathOnly : (identity ?? null), facts: encodeFacts(contribution.facts) }
+/**
+ * A file's record: its facts, and its identity: '' when its facts depend on
+ * its path alone; null, so that the next check evaluates it again, when its
+ * stat data was not trusted or a rule ran out of time on it (a quieter
+ * machine might finish, as the scan cache also assumes).
+ */
+export function recordOf(contribution: FileContribution, identity: string | undefined): { identity: string | null; facts: string } {
+  const timedOut = contribution.listing?.overBudget.some(({ reason }) => reason === 'time') ?? false
+  return {
+    identity: contribution.facts.kind === 'unread' ? pathOnly : timedOut ? null : (identity ?? null),
+    facts: encodeFacts(contribution.facts),
+  }
 }
 
 /**

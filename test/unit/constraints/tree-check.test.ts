@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
 import { prepareCheck, type CheckOptions, type CheckReport } from '../../../src/constraints/check.js'
-import { checkTree } from '../../../src/constraints/incremental/tree-check.js'
+import { checkTree, recordOf } from '../../../src/constraints/incremental/tree-check.js'
+import type { FileContribution } from '../../../src/constraints/incremental/contribution.js'
 import { collectTree } from '../../../src/constraints/input/collect-tree.js'
 import type { CheckInput } from '../../../src/constraints/input/input.js'
 import { statSignature, wallClockNs } from '../../../src/fs/stat-signature.js'
@@ -97,5 +98,21 @@ describe('checkTree', () => {
     expect(reads).toEqual(['src/b.ts'])
     expect(located(edited)).toEqual([...located(first), 'no-console src/b.ts:1:1 console.log("b")'])
     expect(edited.checked).toEqual(first.checked)
+  })
+
+  it('records a file a rule ran out of time on with no identity, so that the next check judges it again', () => {
+    const facts: FileContribution['facts'] = { kind: 'scanned', hidden: 0, required: [], imports: [], fileWaiversUsed: [] }
+    const listing = (reason: 'time' | 'matches'): FileContribution['listing'] => ({
+      kept: [],
+      waived: [],
+      invalidWaivers: [],
+      refusals: [],
+      unmatchedWaivers: [],
+      overBudget: [{ rule: 0, reason }],
+    })
+    expect(recordOf({ facts, listing: listing('time') }, 'stat 1 2 3 4').identity).toBeNull()
+    expect(recordOf({ facts, listing: listing('matches') }, 'stat 1 2 3 4').identity).toBe('stat 1 2 3 4')
+    expect(recordOf({ facts, listing: undefined }, undefined).identity).toBeNull()
+    expect(recordOf({ facts: { ...facts, kind: 'unread' }, listing: undefined }, undefined).identity).toBe('')
   })
 })
