@@ -104,6 +104,20 @@ describe('knowledge check of the working tree from its stored result', () => {
     await expectSameAsFullEvaluation(['--fail-on', 'warn'])
   }, 600_000)
 
+  it('a baseline behind a symbolic link: a change to the file it points to is seen', async () => {
+    rmSync(join(root, '.mkrc'), { force: true })
+    const rebuilt = spawnSync(process.execPath, [mkBin, 'knowledge', 'check', '--update-baseline'], { cwd: root, encoding: 'utf8' })
+    expect(rebuilt.status).toBe(0)
+    mkdirSync(join(root, 'baselines'), { recursive: true })
+    renameSync(join(root, '.mk-baseline.json'), join(root, 'baselines/real.json'))
+    symlinkSync('baselines/real.json', join(root, '.mk-baseline.json'))
+    await settle()
+    expect((await outputs([]))[0]).toContain('exit 0')
+    writeFileSync(join(root, 'baselines/real.json'), '{"version":2,"entries":[]}\n')
+    const now = await expectSameAsFullEvaluation()
+    expect(now).toContain('exit 1')
+  }, 300_000)
+
   it('a damaged or foreign stored result is ignored and rewritten', async () => {
     const expected = await expectSameAsFullEvaluation()
     await outputs([])

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { lstatSync, readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isNodeError } from '../../errors.js'
 import { statSignature, wallClockNs } from '../../fs/stat-signature.js'
@@ -30,7 +30,8 @@ function baselineIdentity(
 ): { hash: string; signature: string | undefined; bytes: Buffer | undefined } {
   if (!preparation.options.useBaseline) return { hash: 'unused', signature: undefined, bytes: undefined }
   const absolute = join(preparation.workspace.root, preparation.baselineFile)
-  const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false })
+  // The file read, not a symbolic link to it: a link's own stat data does not change when its target does.
+  const stats = statSync(absolute, { bigint: true, throwIfNoEntry: false })
   if (stats === undefined) return { hash: 'none', signature: undefined, bytes: undefined }
   const signature = statSignature(stats, wallClockNs())
   if (signature !== undefined && stored !== undefined && signature === stored.baselineSignature)
