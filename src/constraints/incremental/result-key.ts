@@ -11,7 +11,7 @@ const format = 2
 /** Above this many changed paths one whole evaluation (with the scan cache) beats evaluating the changes. */
 export const changeLimit = 2000
 
-const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex')
+export const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex')
 
 /** A file's bytes, undefined when it does not exist. */
 export function readIfExists(path: string): Buffer | undefined {

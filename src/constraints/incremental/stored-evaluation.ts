@@ -15,7 +15,7 @@ import type { Waiver } from '../waivers/inline-waivers.js'
 import { parseFileWaivers } from '../waivers/waivers.js'
 import type { Aggregates } from './aggregates.js'
 import type { FileListing } from './contribution.js'
-import { readIfExists, resultHeader } from './result-key.js'
+import { readIfExists, resultHeader, sha256 } from './result-key.js'
 import type { Settlement } from './settle-file.js'
 
 /** How a whole evaluation settles findings, from the waivers file and the baseline as read for the result's header. */
@@ -25,25 +25,49 @@ export interface WholeSettlement {
   /** The baseline's entries by file and their sum; undefined when no baseline applies. */
   grouped: ReturnType<typeof baselineView> | undefined
   baselineVersion: 1 | 2
+  /**
+   * Whether the baseline parsed is the one the header names. When its stat
+   * data matched, the header took the stored hash and the file is read only
+   * now: rewritten in between, it is not, and nothing may be stored under
+   * that hash (the table is shared by both snapshots' results).
+   */
+  storable: boolean
 }
 
-export function wholeSettlement(preparation: CheckPreparation, waiversBytes: Buffer | undefined, baselineBytes: Buffer | undefined): WholeSettlement {
+function baselineMatches(header: StoredResultHeader, read: Buffer | undefined): boolean {
+  return read === undefined ? header.baselineHash === 'none' : sha256(read) === header.baselineHash
+}
+
+export function wholeSettlement(
+  preparation: CheckPreparation,
+  header: StoredResultHeader,
+  waiversBytes: Buffer | undefined,
+  baselineBytes: Buffer | undefined,
+): WholeSettlement {
   const { workspace, options } = preparation
-  const bytesOfBaseline = baselineBytes ?? (options.useBaseline ? readIfExists(join(workspace.root, preparation.baselineFile)) : undefined)
+  const readNow = baselineBytes === undefined && options.useBaseline
+  const bytesOfBaseline = readNow ? readIfExists(join(workspace.root, preparation.baselineFile)) : baselineBytes
   const baseline = bytesOfBaseline === undefined ? undefined : parseBaseline(workspace.root, preparation.baselineFile, bytesOfBaseline.toString('utf8'))
   const grouped = baseline === undefined ? undefined : baselineView(baseline)
   const fileWaivers = waiversBytes === undefined ? [] : parseFileWaivers(preparation.waiversFile, waiversBytes.toString('utf8'))
-  return { settlement: settlementOf(preparation, fileWaivers, grouped?.view), fileWaivers, grouped, baselineVersion: baseline?.version ?? 2 }
+  return {
+    settlement: settlementOf(preparation, fileWaivers, grouped?.view),
+    fileWaivers,
+    grouped,
+    baselineVersion: baseline?.version ?? 2,
+    storable: !readNow || baselineMatches(header, bytesOfBaseline),
+  }
 }
 
-/** Store a whole evaluation: the baseline's table (by its hash) and the result. */
+/** Store a whole evaluation: the baseline's table (by its hash) and the result; nothing when the baseline changed while it was read. */
 export function storeWholeEvaluation(
   directory: string,
   kind: ResultKind,
   header: StoredResultHeader,
   evaluated: { records: Buffer | readonly Buffer[]; aggregates: Aggregates; listings: Map<string, FileListing> },
-  { fileWaivers, grouped, baselineVersion }: WholeSettlement,
+  { fileWaivers, grouped, baselineVersion, storable }: WholeSettlement,
 ): void {
+  if (!storable) return
   if (grouped !== undefined) writeBaselineTable(directory, header.baselineHash, encodeBaselineTable(grouped.byFile))
   writeStoredResult(directory, kind, header, { ...evaluated, fileWaivers, baselineTotal: grouped?.total ?? 0, baselineVersion })
 }
@@ -110,5 +134,5 @@ export async function checkSnapshot(
       if (report !== undefined) return report
     }
   }
-  return check.everything(header, wholeSettlement(preparation, waiversBytes, baselineBytes))
+  return check.everything(header, wholeSettlement(preparation, header, waiversBytes, baselineBytes))
 }
