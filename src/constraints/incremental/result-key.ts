@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { isNodeError } from '../../errors.js'
+import { readBytesIfExists } from '../../fs/read-if-exists.js'
 import { statSignature, wallClockNs } from '../../fs/stat-signature.js'
 import type { CheckPreparation } from '../check.js'
 import type { StoredResultHeader } from '../cache/stored-result.js'
@@ -12,16 +12,6 @@ const format = 2
 export const changeLimit = 2000
 
 export const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex')
-
-/** A file's bytes, undefined when it does not exist. */
-export function readIfExists(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path)
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return undefined
-    throw error
-  }
-}
 
 /** What the baseline is this run: its content hash, read only when its stat signature is not the one the stored hash was taken at. */
 function baselineIdentity(
@@ -36,7 +26,7 @@ function baselineIdentity(
   const signature = statSignature(stats, wallClockNs())
   if (signature !== undefined && stored !== undefined && signature === stored.baselineSignature)
     return { hash: stored.baselineHash, signature, bytes: undefined }
-  const bytes = readIfExists(absolute)
+  const bytes = readBytesIfExists(absolute)
   return bytes === undefined ? { hash: 'none', signature: undefined, bytes } : { hash: sha256(bytes), signature, bytes }
 }
 
@@ -78,7 +68,7 @@ export function resultHeader(
   snapshot: string,
   stored: StoredResultHeader | undefined,
 ): { header: StoredResultHeader; waiversBytes: Buffer | undefined; baselineBytes: Buffer | undefined } {
-  const waiversBytes = readIfExists(join(preparation.workspace.root, preparation.waiversFile))
+  const waiversBytes = readBytesIfExists(join(preparation.workspace.root, preparation.waiversFile))
   const baseline = baselineIdentity(preparation, stored)
   return {
     header: {

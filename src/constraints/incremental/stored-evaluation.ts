@@ -15,7 +15,8 @@ import type { Waiver } from '../waivers/inline-waivers.js'
 import { parseFileWaivers } from '../waivers/waivers.js'
 import type { Aggregates } from './aggregates.js'
 import type { FileListing } from './contribution.js'
-import { readIfExists, resultHeader, sha256 } from './result-key.js'
+import { readBytesIfExists } from '../../fs/read-if-exists.js'
+import { resultHeader, sha256 } from './result-key.js'
 import type { Settlement } from './settle-file.js'
 
 /** How a whole evaluation settles findings, from the waivers file and the baseline as read for the result's header. */
@@ -46,7 +47,7 @@ export function wholeSettlement(
 ): WholeSettlement {
   const { workspace, options } = preparation
   const readNow = baselineBytes === undefined && options.useBaseline
-  const bytesOfBaseline = readNow ? readIfExists(join(workspace.root, preparation.baselineFile)) : baselineBytes
+  const bytesOfBaseline = readNow ? readBytesIfExists(join(workspace.root, preparation.baselineFile)) : baselineBytes
   const baseline = bytesOfBaseline === undefined ? undefined : parseBaseline(workspace.root, preparation.baselineFile, bytesOfBaseline.toString('utf8'))
   const grouped = baseline === undefined ? undefined : baselineView(baseline)
   const fileWaivers = waiversBytes === undefined ? [] : parseFileWaivers(preparation.waiversFile, waiversBytes.toString('utf8'))
