@@ -289,13 +289,14 @@ export const memoryRecall = defineTool({
       throw new MkError('INVALID_INPUT', `the debug channel answers at most ${maxDebugBytes} bytes`, { details: { field: 'include_embeddings' } })
     }
     if (ctx.workspace.config.memory.receipts && !ctx.runtime.readOnly) {
-      const { appendReceipt, receiptFor } = await import('../../memory/receipts.js')
+      const { appendReceipt, receiptFor, receiptSalt } = await import('../../memory/receipts.js')
       await appendReceipt(
         ctx.workspace,
         receiptFor(
           input.query,
           consumer.agentId,
           context.items.map((id) => ({ id, score: round(built.scores.get(id) ?? 0) })),
+          await receiptSalt(ctx.workspace),
         ),
       )
     }
