@@ -9,7 +9,7 @@ export default class Serve extends MkCommand {
 
 Without --data the server serves this workspace as tenant "default". With --data DIR each tenant (tenant_id in the body or X-Tenant-Id) gets its own store under DIR/tenants/<id>/.
 
-Auth: MK_AUTH_MODE=off|api_key|jwt|api_key_or_jwt; keys from MK_API_KEYS_JSON or MK_API_KEYS_FILE, JWTs signed with MK_JWT_HS256_SECRET. With auth off the server binds only to loopback unless --insecure. Quotas: MK_TENANT_QUOTAS or serve.quotas in .mkrc. One JSON line per request goes to stderr; SIGTERM lets calls in flight finish.`
+Auth: MK_AUTH_MODE=off|api_key|jwt|api_key_or_jwt; keys from MK_API_KEYS_JSON or MK_API_KEYS_FILE, JWTs signed with MK_JWT_HS256_SECRET. A credential's role (reader, writer (the default), admin) decides which tool tiers it may call; only an admin may name another agent or use the recall debug channel. With auth off the server binds only to loopback unless --insecure. Quotas: MK_TENANT_QUOTAS or serve.quotas in .mkrc. One JSON line per request goes to stderr; SIGTERM lets calls in flight finish.`
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 8080 --data /srv/mk',
@@ -43,7 +43,12 @@ Auth: MK_AUTH_MODE=off|api_key|jwt|api_key_or_jwt; keys from MK_API_KEYS_JSON or
     })
     const { stopped, ...started } = server
     if (flags.json) writeJson(process.stdout, started)
-    else writeText(process.stdout, process.env, `mk serve: listening on ${started.url} (auth ${started.auth}, ${started.tenants})`)
+    else
+      writeText(
+        process.stdout,
+        process.env,
+        `mk serve: listening on ${started.url} (auth ${started.auth}, ${started.tenants}); recall debug channel: ${started.debug_channel}`,
+      )
     await stopped
   }
 }

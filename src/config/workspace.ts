@@ -1,4 +1,5 @@
 import { gitIdentity, type GitIdentity } from '../git/identity.js'
+import type { ProvenCaller } from './credential.js'
 import { resolve } from 'node:path'
 import type { Config } from './schema.js'
 
@@ -30,6 +31,8 @@ export interface RuntimeEnv {
   gitIndexFile: string | undefined
   /** Who mk's own commits (the $MK_HOME history) name: the user's git identity, when configured. */
   author: GitIdentity | undefined
+  /** What a team server caller's credential proved (role, agent, team); undefined for a local caller. */
+  credential: ProvenCaller | undefined
 }
 
 export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
@@ -44,6 +47,7 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
     production: [env.MK_ENV, env.NODE_ENV].some((value) => value?.trim().toLowerCase() === 'production'),
     gitIndexFile: gitIndexFile === undefined ? undefined : resolve(gitIndexFile),
     author: gitIdentity(env),
+    credential: undefined,
   }
 }
 

@@ -9,6 +9,12 @@ import { resolveSources } from '../knowledge/sources.js'
 export interface MemoryIdentity {
   agentId: string | undefined
   sessionId: string | undefined
+  /**
+   * A team server's caller: the user and session layers are its agent's own
+   * (many agents share the server's MK_HOME), and a caller without an agent has
+   * neither. Absent for the CLI, where the user layer is the machine user's.
+   */
+  perAgent?: boolean
 }
 
 /** One folder of memory files: a layer, or one partition of the agent or session layer. */
@@ -41,15 +47,22 @@ function memoryHomeDir(workspace: Workspace): string {
 export function visibleFolders(workspace: Workspace, identity: MemoryIdentity): MemoryFolder[] {
   const home = memoryHomeDir(workspace)
   const folders: MemoryFolder[] = []
-  if (identity.agentId !== undefined) {
-    const id = checkPartition('agent', identity.agentId)
-    folders.push({ layer: 'agent', key: `agent/${id}`, dir: join(home, 'agent', id), private: true, owner: id })
+  const agentId = identity.agentId === undefined ? undefined : checkPartition('agent', identity.agentId)
+  if (agentId !== undefined) folders.push({ layer: 'agent', key: `agent/${agentId}`, dir: join(home, 'agent', agentId), private: true, owner: agentId })
+  if (identity.perAgent === true) {
+    // Beside, not inside, the agent's folder: a folder's memories are the files directly in it.
+    if (agentId !== undefined && identity.sessionId !== undefined) {
+      const id = checkPartition('session', identity.sessionId)
+      folders.push({ layer: 'session', key: `session/${agentId}/${id}`, dir: join(home, 'agent-session', agentId, id), private: true, owner: id })
+    }
+    if (agentId !== undefined) folders.push({ layer: 'user', key: `user/${agentId}`, dir: join(home, 'agent-user', agentId), private: true, owner: undefined })
+  } else {
+    if (identity.sessionId !== undefined) {
+      const id = checkPartition('session', identity.sessionId)
+      folders.push({ layer: 'session', key: `session/${id}`, dir: join(home, 'session', id), private: true, owner: id })
+    }
+    folders.push({ layer: 'user', key: 'user', dir: join(home, 'user'), private: true, owner: undefined })
   }
-  if (identity.sessionId !== undefined) {
-    const id = checkPartition('session', identity.sessionId)
-    folders.push({ layer: 'session', key: `session/${id}`, dir: join(home, 'session', id), private: true, owner: id })
-  }
-  folders.push({ layer: 'user', key: 'user', dir: join(home, 'user'), private: true, owner: undefined })
   const projectDir = resolve(workspace.root, workspace.config.memory.dir)
   requireResolvesWithin([{ path: workspace.root, name: 'the workspace' }], projectDir, '.mkrc memory.dir')
   folders.push({ layer: 'project', key: 'project', dir: projectDir, private: false, owner: undefined })
@@ -74,6 +87,11 @@ export function requireWritableFolder(workspace: Workspace, folder: MemoryFolder
 export function folderForLayer(workspace: Workspace, identity: MemoryIdentity, layer: MemoryLayer): MemoryFolder {
   const folder = visibleFolders(workspace, identity).find((candidate) => candidate.layer === layer)
   if (folder !== undefined) return folder
+  if (identity.perAgent === true && identity.agentId === undefined && (layer === 'user' || layer === 'session' || layer === 'agent')) {
+    throw new MkError('FORBIDDEN', `on this team server the ${layer} layer belongs to an agent, and this credential carries no agent_id`, {
+      details: { reason: 'no_agent', field: 'layer', hint: 'write to a shared layer (project) or use a credential that carries agent_id' },
+    })
+  }
   if (layer === 'agent' || layer === 'session') {
     const flag = layer === 'agent' ? '--agent ID or MK_AGENT_ID' : '--session ID or MK_SESSION_ID'
     throw new MkError('INVALID_INPUT', `the ${layer} layer needs an id: pass ${flag}`, { details: { field: 'layer', hint: `set ${flag}` } })

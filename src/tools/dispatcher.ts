@@ -4,6 +4,7 @@ import { describeIssues } from '../validation.js'
 import { requireApproval } from './approval.js'
 import type { ToolContext } from './context.js'
 import type { AnyTool } from './define.js'
+import { requireRoleAllows } from './roles.js'
 
 export type DispatchOutcome =
   /** `output` is undefined for a caller that asked for the display only. */
@@ -103,6 +104,8 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     },
   }
   try {
+    // Before the input is read: a role that may not call the tool learns nothing from how its input would be judged.
+    requireRoleAllows(tool, caller.runtime.credential)
     const parsed = tool.input.safeParse(rawInput ?? {})
     if (!parsed.success) throw invalidInput(tool, rawInput, parsed.error.issues)
     await checkTier(tool, caller)

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
@@ -86,9 +86,13 @@ describe('mk memory recall', () => {
     const receipts = parseJson<{ receipts: { agent_id: string; query_sha256: string; ids: string[]; scores: number[] }[] }>(
       await mk(['memory', 'receipts', '--agent', 'a7', '--since', '2020-01-01', '--json']),
     ).receipts
+    // The query is hashed with the workspace's salt (kept in .mk, never committed): a guessed query cannot be confirmed without it.
+    const salt = await readFile(join(ws.root, '.mk', 'receipts-salt'))
+    expect(salt).toHaveLength(32)
     expect(receipts).toEqual([
-      { at: expect.any(String), agent_id: 'a7', query_sha256: createHash('sha256').update(query).digest('hex'), ids: items, scores: expect.any(Array) },
+      { at: expect.any(String), agent_id: 'a7', query_sha256: createHmac('sha256', salt).update(query).digest('hex'), ids: items, scores: expect.any(Array) },
     ])
+    expect(receipts[0]?.query_sha256).not.toBe(createHash('sha256').update(query).digest('hex'))
     expect(await readFile(join(ws.root, 'knowledge', 'memory', '.receipts.jsonl'), 'utf8')).toContain('"agent_id":"a7"')
     await rm(join(ws.root, '.mkrc'))
   })

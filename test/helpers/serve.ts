@@ -3,6 +3,8 @@ import { mkBin, mkEnv } from './mk.js'
 
 export interface RunningServe {
   url: string
+  /** The start line, as `mk serve --json` printed it. */
+  started: Record<string, unknown>
   child: ChildProcess
   /** Everything the server wrote to stderr so far (the request log). */
   stderr(): string
@@ -39,15 +41,16 @@ export function startServe(options: ServeStart): Promise<RunningServe> {
   return new Promise((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk
-      let started: { url?: string }
+      let started: { url?: string } & Record<string, unknown>
       try {
-        started = JSON.parse(stdout) as { url?: string }
+        started = JSON.parse(stdout) as { url?: string } & Record<string, unknown>
       } catch {
         return
       }
       const url = started.url ?? ''
       resolve({
         url,
+        started,
         child,
         stderr: () => stderr,
         async post(path, body, headers = {}) {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
+import { roles } from '../../config/credential.js'
 import { MkError } from '../../errors.js'
 import { describeIssues } from '../../validation.js'
 import { tenantIdPattern } from '../../tools/generate/http-routes.js'
@@ -10,7 +11,7 @@ const keyEntrySchema = z.strictObject({
   tenant_id: z.string().regex(tenantIdPattern),
   agent_id: z.string().min(1).optional(),
   team_id: z.string().min(1).optional(),
-  role: z.string().min(1).optional(),
+  role: z.enum(roles).optional(),
 })
 const keyRegistrySchema = z.record(z.string().min(1), keyEntrySchema)
 

@@ -6,10 +6,11 @@ import { importPackage } from '../../import-package.js'
 import { plainStyle } from '../../style.js'
 import type { AnyTool } from '../../tools/define.js'
 import { dispatch } from '../../tools/dispatcher.js'
+import { requireRoleAllows } from '../../tools/roles.js'
 import { contextTextOf, httpRoutes, httpStatusByCode, outcomeMediaType, type HttpRoute } from '../../tools/generate/http-routes.js'
 import { inputJsonSchema } from '../../tools/generate/json-schema.js'
 import type { Authenticator } from './auth.js'
-import { resolveTenant, withIdentity } from './caller-input.js'
+import { provenCaller, resolveTenant, withIdentity } from './caller-input.js'
 import type { CallerIdentity } from './identity.js'
 import type { QuotaClass, TenantQuotas } from './quotas.js'
 import { requestLogLine, type RequestLogEntry } from './request-log.js'
@@ -47,6 +48,8 @@ interface RequestFacts {
   tool?: string
   tenant?: string
   agent?: string
+  /** The identity fields an admin named that are not its own: the audit of acting for another agent or team. */
+  actingFor?: Record<string, string>
   errorCode?: string
 }
 
@@ -117,6 +120,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       ...(known.tool === undefined ? {} : { tool: known.tool }),
       ...(known.tenant === undefined ? {} : { tenant: known.tenant }),
       ...(known.agent === undefined ? {} : { agent: known.agent }),
+      ...(known.actingFor === undefined ? {} : { acting_for: known.actingFor }),
       status: reply.statusCode,
       ...(known.errorCode === undefined ? {} : { error_code: known.errorCode }),
       duration_ms: Math.round(reply.elapsedTime),
@@ -167,7 +171,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         sessionId: headerText(request.headers['x-mk-session-id']),
       }
     }
-    return { ...options.runtime, agentId: identity?.agentId ?? options.runtime.agentId, teamId: identity?.teamId ?? options.runtime.teamId }
+    // A credential's caller is who the credential says, never the server's own MK_AGENT_ID, MK_TEAM_ID or MK_SESSION_ID.
+    if (identity !== undefined)
+      return { ...options.runtime, agentId: identity.agentId, teamId: identity.teamId, sessionId: undefined, credential: provenCaller(identity) }
+    return { ...options.runtime, credential: undefined }
   }
 
   const handle = async (route: HttpRoute, tool: AnyTool, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -182,7 +189,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       const { tenant_id: bodyTenant, ...body } = bodyObject(request.body)
       const tenantId = resolveTenant(bodyTenant, headerText(request.headers['x-tenant-id']), identity)
       known.tenant = tenantId
-      const input = withIdentity(body, identity, inputFields.get(tool.name) ?? new Set())
+      // The role first: a caller that may not call the tool learns nothing from how its identity fields would be judged.
+      requireRoleAllows(tool, provenCaller(identity))
+      const { input, actingFor } = withIdentity(body, identity, inputFields.get(tool.name) ?? new Set())
+      if (actingFor.length > 0) known.actingFor = Object.fromEntries(actingFor.map((entry) => [entry.field, entry.value]))
       options.quotas.take(tenantId, quotaClassOf(tool, input))
       const store = await options.stores.open(tenantId)
       const outcome = await dispatch(tool, input, {

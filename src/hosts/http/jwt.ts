@@ -1,3 +1,4 @@
+import { isRole, roles } from '../../config/credential.js'
 import { MkError } from '../../errors.js'
 import { importPackage } from '../../import-package.js'
 import { tenantIdPattern } from '../../tools/generate/http-routes.js'
@@ -36,6 +37,7 @@ export async function identifyJwt(token: string, settings: JwtSettings): Promise
   const agentId = claim(payload, 'agent_id', 'sub')
   const teamId = claim(payload, 'team_id')
   const role = claim(payload, 'role')
+  if (role !== undefined && !isRole(role)) throw unauthorized(`the JWT's role "${role}" is not one of ${roles.join(', ')}`)
   return {
     tenantId,
     ...(agentId === undefined ? {} : { agentId }),

@@ -6,6 +6,8 @@ export interface RequestLogEntry {
   tool?: string
   tenant?: string
   agent?: string
+  /** An admin's call that named another agent or team (field: value): acting for others is audited here. */
+  acting_for?: Record<string, string>
   status: number
   error_code?: string
   duration_ms: number

@@ -6,6 +6,7 @@ import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { MkError, toErrorObject } from '../../errors.js'
 import { plainStyle } from '../../style.js'
+import { debugChannelExposure } from '../../tools/debug-channel.js'
 import { dispatch } from '../../tools/dispatcher.js'
 import { buildManifest } from '../../tools/generate/manifest.js'
 import { renderOpenApi } from '../../tools/generate/openapi.js'
@@ -39,6 +40,8 @@ export interface RunningServer {
   port: number
   auth: AuthMode
   tenants: 'one workspace' | 'one store per tenant'
+  /** Who may use memory_recall's debug channel (return_debug), said at start-up. */
+  debug_channel: string
   /** Settles when the server has stopped (SIGTERM or SIGINT) and released every tenant's resources. */
   stopped: Promise<void>
 }
@@ -113,6 +116,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     port,
     auth: auth.mode,
     tenants: stores.multiTenant ? 'one store per tenant' : 'one workspace',
+    debug_channel: debugChannelExposure(auth.mode !== 'off', runtime),
     stopped,
   }
 }

@@ -3,6 +3,7 @@ import type { MemoryFolder } from '../../memory/locations.js'
 import type { StoredMemory } from '../../memory/store.js'
 import type { SearchIndex } from '../../search/search-index.js'
 import type { ToolContext } from '../context.js'
+import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
 
 export interface GraphState {
@@ -20,7 +21,7 @@ export async function loadGraphState(ctx: ToolContext): Promise<GraphState> {
     import('../../search/workspace-index.js'),
     import('../../memory/graph-store.js'),
   ])
-  const identity = { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId }
+  const identity = identityOf({}, ctx)
   const folder = folderForLayer(ctx.workspace, identity, ctx.workspace.config.memory.graphLayer)
   const index = await workspaceIndex(ctx)
   await ensureFresh(index, ctx.workspace, { identity, folders: [folder], knowledge: false, warn: ctx.warn })

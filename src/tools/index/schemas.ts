@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { SearchIndex } from '../../search/search-index.js'
 import type { ToolContext } from '../context.js'
+import { identityOf } from '../memory/schemas.js'
 
 export const indexSummarySchema = z.strictObject({
   documents: z.number().int(),
@@ -42,7 +43,7 @@ export async function refreshAll(index: SearchIndex, ctx: ToolContext): Promise<
   const { ensureFresh } = await import('../../search/workspace-index.js')
   ctx.progress?.({ phase: 'reading files', done: 0, total: undefined })
   const report = await ensureFresh(index, ctx.workspace, {
-    identity: { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId },
+    identity: identityOf({}, ctx),
     force: true,
     warn: ctx.warn,
   })

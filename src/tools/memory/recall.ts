@@ -1,32 +1,16 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import type { RuntimeEnv } from '../../config/workspace.js'
 import { MkError } from '../../errors.js'
 import { memoryTiers } from '../../memory/model.js'
 import { edgeTypes, type RecallNode, type RecallSources } from '../../memory/recall-graph.js'
 import { defineTool } from '../define.js'
+import { requireDebugAccess } from '../debug-channel.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema } from './schemas.js'
 import { oneLine } from '../../text.js'
 
 const minSeedScore = 0.3
 const maxDebugBytes = 64 * 1024
-
-/** The debug channel is for the server's admin: the admin token, or no token at all on a machine that is not production. */
-function requireDebugAccess(token: string | undefined, runtime: RuntimeEnv): void {
-  const allowed = runtime.adminToken === undefined ? !runtime.production : token !== undefined && safeEqual(token, runtime.adminToken)
-  if (!allowed) {
-    throw new MkError('FORBIDDEN', 'return_debug needs the admin token (MK_ADMIN_TOKEN)', {
-      details: { hint: runtime.adminToken === undefined ? 'in production, set MK_ADMIN_TOKEN and pass it as admin_token' : 'pass admin_token' },
-    })
-  }
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
-}
 
 /** What the debug channel shows of a vector: enough to compare two, never enough to rebuild one. */
 function embeddingDigests(vectors: readonly { id: string; vector: Float32Array }[]): { id: string; dimensions: number; head: number[]; sha256: string }[] {
@@ -103,7 +87,9 @@ export const memoryRecall = defineTool({
     return_debug: z
       .boolean()
       .default(false)
-      .describe('Debug channel: also return how the seeds were found (needs the admin token, or no token set outside production)'),
+      .describe(
+        'Debug channel: also return how the seeds were found (needs the admin role or token on a team server with auth; else the admin token, or no token set outside production)',
+      ),
     include_embeddings: z.boolean().default(false).describe('With return_debug: the first 16 dimensions and the sha256 of each of at most 5 seed vectors'),
     admin_token: z.string().min(1).optional().describe('MK_ADMIN_TOKEN of the server, for the debug channel'),
     ...identityFields,
@@ -303,13 +289,14 @@ export const memoryRecall = defineTool({
       throw new MkError('INVALID_INPUT', `the debug channel answers at most ${maxDebugBytes} bytes`, { details: { field: 'include_embeddings' } })
     }
     if (ctx.workspace.config.memory.receipts && !ctx.runtime.readOnly) {
-      const { appendReceipt, receiptFor } = await import('../../memory/receipts.js')
+      const { appendReceipt, receiptFor, receiptSalt } = await import('../../memory/receipts.js')
       await appendReceipt(
         ctx.workspace,
         receiptFor(
           input.query,
           consumer.agentId,
           context.items.map((id) => ({ id, score: round(built.scores.get(id) ?? 0) })),
+          await receiptSalt(ctx.workspace),
         ),
       )
     }

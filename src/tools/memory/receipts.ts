@@ -1,11 +1,28 @@
 import { z } from 'zod'
+import type { ProvenCaller } from '../../config/credential.js'
+import type { RecallReceipt } from '../../memory/receipts.js'
 import { defineTool } from '../define.js'
+import { hasAdminRole } from '../roles.js'
+
+/**
+ * Which receipts a caller reads: those of the agent it asks for, else all. On a
+ * team server each agent reads only its own (the server has already refused an
+ * agent_id that is not the credential's) and a credential without an agent none;
+ * an admin reads anyone's.
+ */
+function receiptsOf(agentId: string | undefined, credential: ProvenCaller | undefined): (receipt: RecallReceipt) => boolean {
+  if (credential !== undefined && !hasAdminRole(credential)) {
+    const own = credential.agentId
+    return (receipt) => own !== undefined && receipt.agent_id === own
+  }
+  return (receipt) => agentId === undefined || receipt.agent_id === agentId
+}
 
 export const memoryReceipts = defineTool({
   name: 'memory_receipts',
   title: 'What recalls returned',
   description:
-    'The recall receipts (kept when .mkrc memory.receipts is true): for each memory_recall, when, by which agent, the hash of its query and the ids it returned with their scores, to answer "what was the agent told when it made this change?".',
+    'The recall receipts (kept when .mkrc memory.receipts is true): for each memory_recall, when, by which agent, the salted hash of its query and the ids it returned with their scores, to answer "what was the agent told when it made this change?". On a team server an agent reads only its own.',
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({
@@ -37,7 +54,7 @@ export const memoryReceipts = defineTool({
   async run(input, ctx) {
     const { readReceipts } = await import('../../memory/receipts.js')
     const since = input.since === undefined ? undefined : new Date(input.since).toISOString()
-    const receipts = (await readReceipts(ctx.workspace, since)).filter((receipt) => input.agent_id === undefined || receipt.agent_id === input.agent_id)
+    const receipts = (await readReceipts(ctx.workspace, since)).filter(receiptsOf(input.agent_id, ctx.runtime.credential))
     const enabled = ctx.workspace.config.memory.receipts
     const lines = receipts.map((receipt) => `${receipt.at} ${receipt.agent_id ?? '(no agent)'} ${receipt.query_sha256.slice(0, 12)} ${receipt.ids.join(', ')}`)
     if (!enabled) lines.push(ctx.style.dim('receipts are off: set memory.receipts: true in .mkrc to record recalls'))

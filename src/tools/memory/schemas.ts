@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { memoryLayers } from '../../config/layers.js'
+import type { MemoryIdentity } from '../../memory/locations.js'
 import type { MemoryConsumer } from '../../memory/visibility.js'
 import type { ToolContext } from '../context.js'
 
@@ -43,9 +44,11 @@ export const scoresSchema = z.strictObject({
   vector: z.number().optional().describe("Meaning evidence, 0-1: how far the embedding similarity stands above the query's similarity to memories in general"),
 })
 
-export function identityOf(
-  input: { agent?: string | undefined; session?: string | undefined },
-  ctx: ToolContext,
-): { agentId: string | undefined; sessionId: string | undefined } {
-  return { agentId: input.agent ?? ctx.runtime.agentId, sessionId: input.session ?? ctx.runtime.sessionId }
+/** Whose private memory folders a call sees: on a team server (a credential's caller) the user and session layers are per agent. */
+export function identityOf(input: { agent?: string | undefined; session?: string | undefined }, ctx: Pick<ToolContext, 'runtime'>): MemoryIdentity {
+  return {
+    agentId: input.agent ?? ctx.runtime.agentId,
+    sessionId: input.session ?? ctx.runtime.sessionId,
+    ...(ctx.runtime.credential === undefined ? {} : { perAgent: true }),
+  }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
+import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
 import { directiveSet } from './directive-set.js'
 import { modeSlugSchema, taskTextSchema } from './schemas.js'
@@ -40,7 +41,7 @@ export const rulesDetectContext = defineTool({
     const [{ ensureFresh }, { detectContext }] = await Promise.all([import('../../search/workspace-index.js'), import('../../directives/context.js')])
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, {
-      identity: { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId },
+      identity: identityOf({}, ctx),
       folders: [],
       memory: false,
       warn: ctx.warn,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { directiveSeverities } from '../../directives/model.js'
 import { defineTool } from '../define.js'
+import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
 import { modeSlugSchema, taskTextSchema } from './schemas.js'
 import type { DirectiveDiagnostics } from '../../directives/query.js'
@@ -101,7 +102,7 @@ export const rulesQueryDirectives = defineTool({
       import('../../memory/locations.js'),
     ])
     const { options } = input
-    const identity = { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId }
+    const identity = identityOf({}, ctx)
     const folders = options.includeMemories ? visibleFolders(ctx.workspace, identity) : []
     const index = await workspaceIndex(ctx)
     const fresh = await ensureFresh(index, ctx.workspace, { identity, folders, memory: options.includeMemories, warn: ctx.warn })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { knowledgeLayerSchema, knowledgeTypeSchema, oneOrMany } from '../knowledge/schemas.js'
+import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
 import { itemChangeSchema, sourceReportSchema, staleMemorySchema, syncFailureSchema } from './schemas.js'
 
@@ -89,7 +90,7 @@ export const syncNow = defineTool({
       signal: ctx.signal,
       warn: (message) => ctx.warn(message),
       ...(ctx.progress === undefined ? {} : { progress: ctx.progress }),
-      identity: { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId },
+      identity: identityOf({}, ctx),
       openIndex: () => workspaceIndex(ctx),
     })
     const output = {

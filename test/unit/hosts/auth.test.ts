@@ -49,6 +49,10 @@ describe('api keys', () => {
     await expect(createAuthenticator({ MK_AUTH_MODE: 'api_key', MK_API_KEYS_JSON: '{"sha256:abcd":{"tenant_id":"a"}}' })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     })
+    // A role the server does not know would be enforced as nothing: refused at start (issue 25, item 2).
+    await expect(createAuthenticator({ MK_AUTH_MODE: 'api_key', MK_API_KEYS_JSON: '{"k":{"tenant_id":"a","role":"superuser"}}' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
     await expect(createAuthenticator({ MK_AUTH_MODE: 'maybe' })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringContaining('MK_AUTH_MODE'),
@@ -85,6 +89,7 @@ describe('jwt', () => {
       new UnsecuredJWT({ tenant_id: 'team-a' }).encode(),
       await jwt({ sub: 'agent-1' }),
       await jwt({ tenant_id: 'Team A/..' }),
+      await jwt({ tenant_id: 'team-a', role: 'superuser' }),
       'not.a.jwt',
     ]
     for (const token of refused) await expect(auth.identify(bearer(token)), token).rejects.toMatchObject({ code: 'UNAUTHORIZED' })

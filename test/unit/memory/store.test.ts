@@ -64,6 +64,25 @@ describe('memory locations', () => {
     ])
   })
 
+  it('on a team server gives each agent its own user and session layers, and a caller without an agent neither (issue 25, item 3)', () => {
+    const keys = (agentId: string | undefined): string[] =>
+      visibleFolders(workspace, { agentId, sessionId: 's1', perAgent: true }).map((folder) => `${folder.key} ${folder.dir.slice(base.length)}`)
+    expect(keys('alice')).toEqual([
+      'agent/alice /home/memory/agent/alice',
+      'session/alice/s1 /home/memory/agent-session/alice/s1',
+      'user/alice /home/memory/agent-user/alice',
+      'project /ws/knowledge/memory',
+      'team/platform /ws/team-knowledge/memory',
+    ])
+    expect(keys('bob')).toContain('user/bob /home/memory/agent-user/bob')
+    expect(keys(undefined)).toEqual(['project /ws/knowledge/memory', 'team/platform /ws/team-knowledge/memory'])
+    for (const layer of ['user', 'session', 'agent'] as const) {
+      expect(() => folderForLayer(workspace, { agentId: undefined, sessionId: 's1', perAgent: true }, layer)).toThrow(
+        expect.objectContaining({ code: 'FORBIDDEN', details: expect.objectContaining({ reason: 'no_agent' }) }),
+      )
+    }
+  })
+
   it('explains why a layer has no folder', () => {
     expect(() => folderForLayer(workspace, nobody, 'agent')).toThrow(/agent layer needs an id/)
     expect(() => folderForLayer(workspace, nobody, 'company')).toThrow(/no knowledge source provides the company layer/)
