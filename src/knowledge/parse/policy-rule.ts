@@ -1,5 +1,5 @@
 import { conditionPaths, operatorProblems } from '../../rules/condition.js'
-import { ruleLanes, ruleScopes, ruleStates, type Condition, type PolicyRuleDefinition, type RuleDefect } from '../../rules/model.js'
+import { ruleLanes, ruleScopes, ruleStates, type Condition, type PolicyRuleDefinition, type RuleDefect } from '../policy-rule-model.js'
 import { readPatch, type PatchReading } from '../../rules/patch.js'
 import type { Frontmatter } from '../frontmatter.js'
 import { isOneOf } from './fields.js'
