@@ -37,7 +37,7 @@ export const rulesDetectContext = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh }, { detectContext }] = await Promise.all([import('../../search/workspace-index.js'), import('../../directives/context.js')])
+    const [{ ensureFresh }, { detectContext }] = await Promise.all([import('../../indexing/workspace-index.js'), import('../../directives/context.js')])
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, {
       identity: { agentId: ctx.runtime.agentId, sessionId: ctx.runtime.sessionId },

@@ -13,9 +13,9 @@ import { restrictionOf } from '../memory/visibility.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
 import { readTierTable, tierTableFile } from '../memory/tier-table.js'
 import { wallClockNs } from '../fs/stat-signature.js'
-import { statFiles, type FileSignature } from './file-signature.js'
-import type { SearchIndex } from './search-index.js'
-import type { IndexDocument } from './types.js'
+import { statFiles, type FileSignature } from '../search/file-signature.js'
+import type { SearchIndex } from '../search/search-index.js'
+import type { IndexDocument } from '../search/types.js'
 
 export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): IndexDocument {
   const expires = record.expires === undefined ? undefined : Date.parse(record.expires)

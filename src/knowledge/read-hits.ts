@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { knowledgeLayers, type KnowledgeLayer } from '../config/layers.js'
-import type { KnowledgeItem } from '../knowledge/model.js'
-import { parseKnowledgeFile } from '../knowledge/parse.js'
-import type { StoredDocument } from './documents.js'
+import type { KnowledgeItem } from './model.js'
+import { parseKnowledgeFile } from './parse.js'
+import type { StoredDocument } from '../search/documents.js'
 
 function isKnowledgeLayer(layer: string): layer is KnowledgeLayer {
   return (knowledgeLayers as readonly string[]).includes(layer)
