@@ -1,5 +1,5 @@
 import type { KnowledgeLayer } from '../config/layers.js'
-import type { PolicyRuleDefinition } from './policy-rule-model.js'
+import type { PolicyRuleDefinition } from './policy-rule/model.js'
 
 export const knowledgeTypes = ['adr', 'policy', 'pattern', 'spec', 'rule'] as const
 export type KnowledgeType = (typeof knowledgeTypes)[number]

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { readBytesIfExists } from '../../fs/read-if-exists.js'
 import { statSignature, wallClockNs } from '../../fs/stat-signature.js'
-import type { CheckPreparation } from '../check.js'
+import type { CheckPreparation } from '../pipeline/prepare.js'
 import type { StoredResultHeader } from '../cache/stored-result.js'
 
 /** Bumped when what is stored, or how it is judged, changes. */

@@ -1,4 +1,4 @@
-import type { PolicyPatch } from '../knowledge/policy-rule-model.js'
+import type { PolicyPatch } from '../knowledge/policy-rule/model.js'
 import { whyRanked, type Ranked } from './rank.js'
 
 export interface Conflict {

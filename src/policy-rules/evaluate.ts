@@ -1,6 +1,6 @@
-import { evaluateCondition, type ConditionResult } from './condition.js'
+import { evaluateCondition, type ConditionResult } from '../knowledge/policy-rule/condition.js'
 import { mergePatches, type Merged } from './merge.js'
-import type { PolicyRule, RuleDefect, RuleStats } from '../knowledge/policy-rule-model.js'
+import type { PolicyRule, RuleDefect, RuleStats } from '../knowledge/policy-rule/model.js'
 import { byRank, rankOf, type Ranked } from './rank.js'
 import { callerOf, inScope, laneFilter, laneVisible, type Caller, type LaneFilter } from './visibility.js'
 

@@ -1,5 +1,5 @@
 import jsonLogic, { type AdditionalOperation, type RulesLogic } from 'json-logic-js'
-import type { Condition } from '../knowledge/policy-rule-model.js'
+import type { Condition } from './model.js'
 
 /** Where in a condition something is written: object keys and array indexes below the condition. */
 export type ConditionPath = (string | number)[]

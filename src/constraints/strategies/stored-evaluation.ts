@@ -1,5 +1,6 @@
 import { join } from 'node:path'
-import { baselineView, settlementOf, type CheckPreparation, type CheckReport } from '../check.js'
+import { baselineView, settlementOf, type CheckPreparation } from '../pipeline/prepare.js'
+import type { CheckReport } from '../pipeline/report.js'
 import { encodeBaselineTable, type BaselineTable } from '../cache/baseline-table.js'
 import {
   readBaselineTable,
@@ -13,11 +14,11 @@ import {
 import { parseBaseline } from '../waivers/baseline.js'
 import type { Waiver } from '../waivers/inline-waivers.js'
 import { parseFileWaivers } from '../waivers/waivers.js'
-import type { Aggregates } from './aggregates.js'
-import type { FileListing } from './contribution.js'
+import type { Aggregates } from '../pipeline/aggregates.js'
+import type { FileListing } from '../pipeline/contribution.js'
 import { readBytesIfExists } from '../../fs/read-if-exists.js'
 import { resultHeader, sha256 } from './result-key.js'
-import type { Settlement } from './settle-file.js'
+import type { Settlement } from '../pipeline/settle-file.js'
 
 /** How a whole evaluation settles findings, from the waivers file and the baseline as read for the result's header. */
 export interface WholeSettlement {

@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../rules/evaluate.js'
 import type { PolicyRules } from '../../rules/load.js'
-import { noStats, type RuleStats } from '../../knowledge/policy-rule-model.js'
+import { noStats, type RuleStats } from '../../knowledge/policy-rule/model.js'
 import type { ToolContext } from '../context.js'
 
 /**

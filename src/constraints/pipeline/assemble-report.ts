@@ -1,10 +1,10 @@
 import type { Severity } from '../../knowledge/model.js'
-import type { CheckReport, OverBudget } from '../check.js'
-import type { WaiverProblem } from '../contract.js'
+import type { CheckReport, OverBudget } from './report.js'
+import type { WaiverProblem } from '../model.js'
 import { missingRequiredFile } from '../evaluate/file.js'
 import { missingRequiredImport } from '../evaluate/import.js'
 import { isRepositoryWide } from '../evaluate/index.js'
-import { atLeast, workspaceRootFile, type Finding, type Rule, type WaiverRef } from '../model.js'
+import { atLeast, workspaceRootFile, type Finding, type ConstraintRule, type WaiverRef } from '../model.js'
 import { unmatchedProblem, waiverValidity } from '../waivers/waivers.js'
 import type { Aggregates } from './aggregates.js'
 import type { FileListing, StoredFinding } from './contribution.js'
@@ -34,13 +34,13 @@ function evaluationOrder(a: StoredFinding, b: StoredFinding): number {
 }
 
 /** The report's order (file, line, column, constraint), ties kept in evaluation order as a stable sort of them would. */
-function reportOrder(rules: readonly Rule[]): (a: StoredFinding, b: StoredFinding) => number {
-  const id = (finding: StoredFinding): string => (rules[finding.rule] as Rule).constraint.id
+function reportOrder(rules: readonly ConstraintRule[]): (a: StoredFinding, b: StoredFinding) => number {
+  const id = (finding: StoredFinding): string => (rules[finding.rule] as ConstraintRule).constraint.id
   return (a, b) => localeOrder(a.file, b.file) || a.line - b.line || a.column - b.column || localeOrder(id(a), id(b)) || evaluationOrder(a, b)
 }
 
 /** The findings of repository-wide rules no file satisfies, located at the workspace root. */
-function repositoryWideFindings(rules: readonly Rule[], aggregates: Aggregates): StoredFinding[] {
+function repositoryWideFindings(rules: readonly ConstraintRule[], aggregates: Aggregates): StoredFinding[] {
   const findings: StoredFinding[] = []
   rules.forEach((rule, index) => {
     if (!isRepositoryWide(rule)) return
@@ -73,10 +73,12 @@ export function assembleReport(settlement: Settlement, listings: ReadonlyMap<str
 
   const toFinding = (stored: StoredFinding): Finding => {
     const { file, line, column, subject, message, lineHash } = stored
-    return { rule: rules[stored.rule] as Rule, file, line, column, subject, message, lineHash }
+    return { rule: rules[stored.rule] as ConstraintRule, file, line, column, subject, message, lineHash }
   }
   const order = reportOrder(rules)
-  const kept = byPath.flatMap(([, listing]) => listing.kept).filter((finding) => atLeast((rules[finding.rule] as Rule).constraint.severity, frame.minSeverity))
+  const kept = byPath
+    .flatMap(([, listing]) => listing.kept)
+    .filter((finding) => atLeast((rules[finding.rule] as ConstraintRule).constraint.severity, frame.minSeverity))
   kept.sort(order)
   const waived = byPath.flatMap(([, listing]) => listing.waived)
   waived.sort((a, b) => order(a.finding, b.finding))
@@ -107,7 +109,7 @@ export function assembleReport(settlement: Settlement, listings: ReadonlyMap<str
     .flatMap(([file, listing]) => listing.overBudget.map(({ rule, reason }) => ({ file, rule, reason })))
     .sort((a, b) => a.rule - b.rule || pathOrder(a.file, b.file))
     .map(({ file, rule, reason }) => {
-      const { id, severity } = (rules[rule] as Rule).constraint
+      const { id, severity } = (rules[rule] as ConstraintRule).constraint
       return { constraintId: id, severity, file, reason }
     })
 

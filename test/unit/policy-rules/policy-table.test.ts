@@ -4,7 +4,7 @@ import { loadWorkspace } from '../../../src/config/load.js'
 import { evaluateRules } from '../../../src/rules/evaluate.js'
 import { loadPolicyRules } from '../../../src/rules/load.js'
 import { mergePatches } from '../../../src/rules/merge.js'
-import type { PolicyRule, RuleStats } from '../../../src/knowledge/policy-rule-model.js'
+import type { PolicyRule, RuleStats } from '../../../src/knowledge/policy-rule/model.js'
 import { byRank } from '../../../src/rules/rank.js'
 import { selectTools } from '../../../src/rules/select.js'
 

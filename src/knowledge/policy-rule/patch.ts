@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { outputFormats, type PolicyPatch } from '../knowledge/policy-rule-model.js'
+import { outputFormats, type PolicyPatch } from './model.js'
 
 const toolName = z.string().trim().min(1, 'a tool name')
 const toolList = z.array(toolName)

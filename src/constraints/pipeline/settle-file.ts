@@ -1,4 +1,4 @@
-import type { Rule } from '../model.js'
+import type { ConstraintRule } from '../model.js'
 import { hideBaselined, type Baseline, type FileBaseline } from '../waivers/baseline.js'
 import { subjectHash } from '../waivers/fingerprint.js'
 import type { Waiver } from '../waivers/inline-waivers.js'
@@ -18,7 +18,7 @@ export class Settlement {
   readonly validFileWaivers: number[]
 
   constructor(
-    readonly rules: readonly Rule[],
+    readonly rules: readonly ConstraintRule[],
     readonly waivers: WaiverSetup,
     validFileWaivers: readonly boolean[],
     readonly baseline: BaselineView | undefined,
@@ -41,7 +41,7 @@ export function settleFile(
   settlement: Settlement,
 ): { listing: Omit<FileListing, 'overBudget'>; hidden: number; fileWaiversUsed: number[] } {
   const { rules, baseline } = settlement
-  const constraintOf = (finding: StoredFinding): string => (rules[finding.rule] as Rule).constraint.id
+  const constraintOf = (finding: StoredFinding): string => (rules[finding.rule] as ConstraintRule).constraint.id
   const waivers = inlineWaivers.length === 0 && settlement.validFileWaivers.length === 0 ? undefined : settleFindingWaivers(findings, inlineWaivers, settlement)
   const unwaived = waivers?.kept ?? findings
   const { kept, hidden } =
@@ -68,7 +68,7 @@ function settleFindingWaivers(
   settlement: Settlement,
 ): Omit<FileListing, 'overBudget'> & { fileWaiversUsed: number[] } {
   const pending = findings.map((stored) => {
-    const { constraint } = settlement.rules[stored.rule] as Rule
+    const { constraint } = settlement.rules[stored.rule] as ConstraintRule
     return { stored, constraintId: constraint.id, file: stored.file, line: stored.line, waivable: constraint.waivable }
   })
   const waivers = settleWaivers(pending, inlineWaivers, settlement.validFileWaivers, settlement.waivers)

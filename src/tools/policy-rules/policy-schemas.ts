@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Evaluation, SkippedRule } from '../../rules/evaluate.js'
 import type { Conflict } from '../../rules/merge.js'
-import { outputFormats, ruleScopes, type PolicyPatch } from '../../knowledge/policy-rule-model.js'
+import { outputFormats, ruleScopes, type PolicyPatch } from '../../knowledge/policy-rule/model.js'
 import type { Ranked } from '../../rules/rank.js'
 
 /** The caller's context: the JSON object whose paths the rules' conditions read (`agent.id`, `agent.team_id`, `environment`, ...). */

@@ -6,7 +6,7 @@ import { listKnowledgeFiles } from '../knowledge/files.js'
 import { loadKnowledge, problemsToReport } from '../knowledge/load.js'
 import type { KnowledgeProblem } from '../knowledge/model.js'
 import { resolveSources } from '../knowledge/sources.js'
-import type { PolicyRule } from '../knowledge/policy-rule-model.js'
+import type { PolicyRule } from '../knowledge/policy-rule/model.js'
 
 export interface PolicyRules {
   rules: PolicyRule[]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
-import { conditionPaths, evaluateCondition, operatorProblems } from '../../../src/rules/condition.js'
-import { readPatch } from '../../../src/rules/patch.js'
+import { conditionPaths, evaluateCondition, operatorProblems } from '../../../src/knowledge/policy-rule/condition.js'
+import { readPatch } from '../../../src/knowledge/policy-rule/patch.js'
 
 async function parse(text: string) {
   return parseKnowledgeFile({ path: 'knowledge/rules/rule.md', absolutePath: '/ws/knowledge/rules/rule.md', source: 'project', layer: 'project', text })

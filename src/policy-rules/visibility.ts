@@ -1,4 +1,4 @@
-import type { PolicyRule } from '../knowledge/policy-rule-model.js'
+import type { PolicyRule } from '../knowledge/policy-rule/model.js'
 
 /** Who is asking, as the context names them: `agent.id` or `agent_id`, `agent.team_id` or `team_id`. */
 export interface Caller {

@@ -1,4 +1,4 @@
-import type { PolicyRule, RuleScope, RuleStats } from '../knowledge/policy-rule-model.js'
+import type { PolicyRule, RuleScope, RuleStats } from '../knowledge/policy-rule/model.js'
 
 export interface Rank {
   /** priority × 1000 + evidence_score × 100 × weight + specificity. */

@@ -1,4 +1,4 @@
-import type { WaiverProblem } from '../contract.js'
+import type { WaiverProblem } from '../model.js'
 import type { Finding, WaiverRef } from '../model.js'
 import type { BudgetOverrun } from '../scan/scan-budget.js'
 
@@ -41,9 +41,9 @@ export interface FileFacts {
   kind: FileKind
   /** Its findings the baseline hid. */
   hidden: number
-  /** Rule indices of `must_exist` file constraints this path satisfies. */
+  /** ConstraintRule indices of `must_exist` file constraints this path satisfies. */
   required: number[]
-  /** Rule indices of `must_use` import constraints this file satisfies. */
+  /** ConstraintRule indices of `must_use` import constraints this file satisfies. */
   imports: number[]
   /** Indices of the waivers-file entries that waived one of its findings. */
   fileWaiversUsed: number[]

@@ -7,7 +7,7 @@ import type { Workspace } from '../config/workspace.js'
 import type { GitIdentity } from '../git/identity.js'
 import { commitChange } from '../memory/history.js'
 import { redactSecrets } from '../memory/redact.js'
-import type { Outcome, RuleStats } from '../knowledge/policy-rule-model.js'
+import type { Outcome, RuleStats } from '../knowledge/policy-rule/model.js'
 
 /** One line of a rule's outcome ledger. */
 export interface OutcomeEvent {
