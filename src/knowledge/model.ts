@@ -74,7 +74,7 @@ export interface KnowledgeItem {
   supersedes: string[]
   supersededBy: string[]
   constraints: Constraint[]
-  /** A `type: rule` item whose frontmatter says `if` or `then` is a policy rule (src/rules). */
+  /** A `type: rule` item whose frontmatter says `if` or `then` is a policy rule (src/policy-rules). */
   policy?: PolicyRuleDefinition
   date: string | undefined
   format: KnowledgeFormat

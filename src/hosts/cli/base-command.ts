@@ -3,14 +3,15 @@ import { createInterface } from 'node:readline/promises'
 import { Command } from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 import * as Errors from '@oclif/core/errors'
-import { locateWorkspace } from '../config/locate.js'
-import { runtimeEnvFrom } from '../config/workspace.js'
-import { toErrorObject, MkError, type ErrorObject } from '../errors.js'
-import { Resources, type ProgressEvent } from '../tools/context.js'
-import type { AnyTool } from '../tools/define.js'
-import { dispatch, type DispatchOutcome } from '../tools/dispatcher.js'
-import { callRemoteTool, callSocketTool, localSocketPath, remoteServerFrom, type LocalCaller, type RemoteServer } from '../hosts/http/remote.js'
-import { plainStyle } from '../style.js'
+import { locateWorkspace } from '../../config/locate.js'
+import { runtimeEnvFrom } from '../../config/workspace.js'
+import { toErrorObject, MkError, type ErrorObject } from '../../errors.js'
+import { Resources, type ProgressEvent } from '../../tools/context.js'
+import type { AnyTool } from '../../tools/define.js'
+import { dispatch, type DispatchOutcome } from '../../tools/dispatcher.js'
+import { localSocketPath } from '../http/socket.js'
+import { callRemoteTool, callSocketTool, remoteServerFrom, type LocalCaller, type RemoteServer } from './remote-client.js'
+import { plainStyle } from '../../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
 import { terminalStyle } from './style.js'
 import { stripTerminalControls } from './terminal-controls.js'
@@ -57,7 +58,7 @@ export abstract class MkCommand extends Command {
       const runtime = runtimeEnvFrom(process.env)
       const runHere = async (): Promise<DispatchOutcome> => {
         // Loaded only here: a call the local server answers never reads or validates the config.
-        const { loadWorkspace } = await import('../config/load.js')
+        const { loadWorkspace } = await import('../../config/load.js')
         return dispatch(tool, call, {
           workspace: await loadWorkspace({ cwd, env: process.env }),
           runtime,

@@ -1,6 +1,6 @@
 import type { Hook } from '@oclif/core/hooks'
-import { MkError, toErrorObject } from '../errors.js'
-import { nearestIds } from '../knowledge/suggest.js'
+import { MkError, toErrorObject } from '../../errors.js'
+import { nearestIds } from '../../knowledge/suggest.js'
 import { processTerminal, renderError } from './render.js'
 
 /** An unknown command is an error like any other: one line, the nearest commands, exit 2. */

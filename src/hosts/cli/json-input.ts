@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { text } from 'node:stream/consumers'
-import { isNodeError, MkError } from '../errors.js'
+import { isNodeError, MkError } from '../../errors.js'
 
 /** All of standard input, as text. */
 export function readStdin(): Promise<string> {

@@ -9,7 +9,7 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 /**
- * What bin/run.js runs once the bundle is loaded (src/cli/load-bundle.ts).
+ * What bin/run.js runs once the bundle is loaded (src/hosts/cli/load-bundle.ts).
  * oclif is loaded through this module so that the bundle holds oclif beside
  * the commands, instead of a hundred CommonJS files resolved and read one by one.
  *

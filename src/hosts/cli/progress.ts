@@ -1,5 +1,5 @@
-import { importPackage } from '../import-package.js'
-import type { ProgressEvent } from '../tools/context.js'
+import { importPackage } from '../../import-package.js'
+import type { ProgressEvent } from '../../tools/context.js'
 import { stripTerminalControls } from './terminal-controls.js'
 
 export interface ProgressReporter {

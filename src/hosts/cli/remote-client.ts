@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect } from 'node:net'
-import { join } from 'node:path'
 import { MkError, errorCodes, toErrorObject, type ErrorObject } from '../../errors.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { outcomeMediaType, toolRoutePath } from '../../tools/generate/http-routes.js'
@@ -84,11 +83,6 @@ export async function callRemoteTool(server: RemoteServer, toolName: string, inp
     }
   }
   return outcomeOf(response.status, (await response.json().catch(() => undefined)) as unknown, server.url)
-}
-
-/** Where a workspace's local `mk serve --socket` listens. */
-export function localSocketPath(stateDir: string): string {
-  return join(stateDir, 'serve.sock')
 }
 
 /** Who the CLI runs as; sent over the socket so the server answers as the CLI would have. */

@@ -1,5 +1,5 @@
-import type { ErrorObject } from '../errors.js'
-import type { DispatchOutcome } from '../tools/dispatcher.js'
+import type { ErrorObject } from '../../errors.js'
+import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { colourAllowed, resolveStyle, terminalStyle } from './style.js'
 import { escapeTerminalControlsInJson, stripTerminalControls } from './terminal-controls.js'
 

@@ -1,4 +1,4 @@
-import type { Style } from '../style.js'
+import type { Style } from '../../style.js'
 
 // mk's own colours travel through display text as markers that carry a secret drawn
 // for this process, so data can never forge one. The writer (render.ts) strips every

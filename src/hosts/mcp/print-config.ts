@@ -1,7 +1,7 @@
 import { loadWorkspace } from '../../config/load.js'
-import { clientSnippets, renderSnippets, type ClientSnippet } from '../../mcp/client-config.js'
+import { clientSnippets, renderSnippets, type ClientSnippet } from './client-config.js'
 import { packageName } from '../../fs/package-root.js'
-import type { McpServeOptions } from './serve-mcp.js'
+import type { McpServeOptions } from './serve.js'
 
 /** `mk mcp --print-config`: how to start this same server from common MCP clients. */
 export async function printMcpConfig(options: McpServeOptions): Promise<{ snippets: ClientSnippet[]; text: string }> {

@@ -1,6 +1,6 @@
 import type { ErrorObject } from '../../errors.js'
-import { McpHostError, type McpHost, type McpPromptMessage, type McpResource } from '../../mcp/host.js'
-import type { DispatchOutcome } from '../dispatcher.js'
+import { McpHostError, type McpHost, type McpPromptMessage, type McpResource } from './host.js'
+import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { oneLine } from '../../text.js'
 
 /** Runs one of mk's read-only tools by name through the dispatcher; undefined when the profile does not offer it. */

@@ -1,11 +1,11 @@
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
-import { Resources } from '../context.js'
-import { readPackageInfo } from '../generate/project.js'
+import { Resources } from '../../tools/context.js'
+import { readPackageInfo } from '../../tools/generate/project.js'
 import { plainStyle } from '../../style.js'
-import { createToolHost } from './mcp-host.js'
-import { toolsForProfile, type McpProfile } from './profiles.js'
-import { registeredTools } from './registered.js'
+import { createToolHost } from './tool-host.js'
+import { toolsForProfile, type McpProfile } from '../../tools/catalog/profiles.js'
+import { registeredTools } from '../../tools/catalog/registered.js'
 
 export interface McpServeOptions {
   cwd: string
@@ -30,7 +30,7 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
     style: plainStyle,
     resources: new Resources(),
   })
-  const { serveStdio } = await import('../../mcp/server.js')
+  const { serveStdio } = await import('./server.js')
   const pkg = await readPackageInfo()
   await serveStdio(host, { name: pkg.name, version: pkg.version, instructions })
 }

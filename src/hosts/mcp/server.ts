@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { importPackage } from '../import-package.js'
+import { importPackage } from '../../import-package.js'
 import { McpHostError, type McpCallResult, type McpCallSession, type McpHost } from './host.js'
 import { StdioLineTransport } from './stdio-transport.js'
 

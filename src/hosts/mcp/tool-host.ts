@@ -1,10 +1,10 @@
 import { MkError, toErrorObject, type ErrorObject } from '../../errors.js'
-import type { McpCallResult, McpCallSession, McpHost, McpToolSpec } from '../../mcp/host.js'
-import { dispatch, type CallerContext } from '../dispatcher.js'
-import type { AnyTool } from '../define.js'
-import { inputJsonSchema, outputJsonSchema } from '../generate/json-schema.js'
-import { tierPolicies } from '../generate/tier-policy.js'
-import { knowledgeResources, type RunTool } from './mcp-resources.js'
+import type { McpCallResult, McpCallSession, McpHost, McpToolSpec } from './host.js'
+import { dispatch, type CallerContext } from '../../tools/dispatcher.js'
+import type { AnyTool } from '../../tools/define.js'
+import { inputJsonSchema, outputJsonSchema } from '../../tools/generate/json-schema.js'
+import { tierPolicies } from '../../tools/generate/tier-policy.js'
+import { knowledgeResources, type RunTool } from './resources.js'
 
 export function toMcpToolSpec(tool: AnyTool): McpToolSpec {
   const policy = tierPolicies[tool.tier]

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { explainTools } from '../../rules/merge.js'
+import { explainTools } from '../../policy-rules/merge.js'
 import { defineTool } from '../define.js'
 import { evaluateForContext } from './policy-set.js'
 import {

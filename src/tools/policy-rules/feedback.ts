@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { MkError } from '../../errors.js'
-import { attributeOutcome } from '../../rules/attribute.js'
+import { attributeOutcome } from '../../policy-rules/attribute.js'
 import { outcomes } from '../../knowledge/policy-rule/model.js'
-import { byRank } from '../../rules/rank.js'
+import { byRank } from '../../policy-rules/rank.js'
 import { defineTool } from '../define.js'
-import { evaluateForContext } from '../rules/policy-set.js'
-import { contextSchema } from '../rules/policy-schemas.js'
-import { candidatesSchema } from './schemas.js'
+import { evaluateForContext } from './policy-set.js'
+import { contextSchema } from './policy-schemas.js'
+import { candidatesSchema } from './selection-schemas.js'
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
 
@@ -80,7 +80,7 @@ export const toolsFeedback = defineTool({
         display: `no matched rule names ${input.target === 'tool' ? input.selected_tool : 'any candidate'}: nothing recorded`,
       }
     }
-    const { outcomesFolder, recordOutcome } = await import('../../rules/outcomes.js')
+    const { outcomesFolder, recordOutcome } = await import('../../policy-rules/outcomes.js')
     const at = new Date().toISOString()
     const contextSha256 = sha256(JSON.stringify(input.context))
     const events = ruleIds.map((ruleId) => ({

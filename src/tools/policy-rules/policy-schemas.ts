@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { Evaluation, SkippedRule } from '../../rules/evaluate.js'
-import type { Conflict } from '../../rules/merge.js'
+import type { Evaluation, SkippedRule } from '../../policy-rules/evaluate.js'
+import type { Conflict } from '../../policy-rules/merge.js'
 import { outputFormats, ruleScopes, type PolicyPatch } from '../../knowledge/policy-rule/model.js'
-import type { Ranked } from '../../rules/rank.js'
+import type { Ranked } from '../../policy-rules/rank.js'
 
 /** The caller's context: the JSON object whose paths the rules' conditions read (`agent.id`, `agent.team_id`, `environment`, ...). */
 export const contextSchema = z

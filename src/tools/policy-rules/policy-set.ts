@@ -1,5 +1,5 @@
-import type { Evaluation } from '../../rules/evaluate.js'
-import type { PolicyRules } from '../../rules/load.js'
+import type { Evaluation } from '../../policy-rules/evaluate.js'
+import type { PolicyRules } from '../../policy-rules/load.js'
 import { noStats, type RuleStats } from '../../knowledge/policy-rule/model.js'
 import type { ToolContext } from '../context.js'
 
@@ -11,7 +11,7 @@ let cachedRules: { key: string; rules: PolicyRules } | undefined
 let cachedStats: { key: string; stats: Map<string, RuleStats> } | undefined
 
 async function policyRules(ctx: ToolContext): Promise<PolicyRules> {
-  const { policySignature, loadPolicyRules } = await import('../../rules/load.js')
+  const { policySignature, loadPolicyRules } = await import('../../policy-rules/load.js')
   const { workspace } = ctx
   const key = JSON.stringify([workspace.root, workspace.mkHome, workspace.config.knowledge, await policySignature(workspace)])
   if (cachedRules?.key !== key) cachedRules = { key, rules: await loadPolicyRules(workspace) }
@@ -19,7 +19,7 @@ async function policyRules(ctx: ToolContext): Promise<PolicyRules> {
 }
 
 async function ruleStats(ctx: ToolContext): Promise<Map<string, RuleStats>> {
-  const [{ outcomesFolder, readStats }, { headCommit }] = await Promise.all([import('../../rules/outcomes.js'), import('../../git/head.js')])
+  const [{ outcomesFolder, readStats }, { headCommit }] = await Promise.all([import('../../policy-rules/outcomes.js'), import('../../git/head.js')])
   const { mkHome } = ctx.workspace
   const folder = outcomesFolder(ctx.workspace)
   // Every outcome is a commit in MK_HOME, so its HEAD names the state of every ledger.
@@ -31,7 +31,7 @@ async function ruleStats(ctx: ToolContext): Promise<Map<string, RuleStats>> {
 /** Evaluate the workspace's policy rules for a context; files that did not load and conditions that failed are warned about. */
 export async function evaluateForContext(ctx: ToolContext, context: Record<string, unknown>): Promise<Evaluation> {
   const [{ evaluateRules }, { formatProblem }, loaded, stats] = await Promise.all([
-    import('../../rules/evaluate.js'),
+    import('../../policy-rules/evaluate.js'),
     import('../../knowledge/load.js'),
     policyRules(ctx),
     ruleStats(ctx),

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import { MkError } from '../../errors.js'
-import { explainTools, mergePatches } from '../../rules/merge.js'
-import { byRank } from '../../rules/rank.js'
-import { selectTools, type Selection } from '../../rules/select.js'
+import { explainTools, mergePatches } from '../../policy-rules/merge.js'
+import { byRank } from '../../policy-rules/rank.js'
+import { selectTools, type Selection } from '../../policy-rules/select.js'
 import { defineTool } from '../define.js'
-import { evaluateForContext } from '../rules/policy-set.js'
-import { contextSchema, skippedSchema, toSkipped, toVisibility, visibilitySchema } from '../rules/policy-schemas.js'
-import { candidatesSchema, selectionSchema } from './schemas.js'
+import { evaluateForContext } from './policy-set.js'
+import { contextSchema, skippedSchema, toSkipped, toVisibility, visibilitySchema } from './policy-schemas.js'
+import { candidatesSchema, selectionSchema } from './selection-schemas.js'
 
 function selectionOutput(selection: Selection): z.output<typeof selectionSchema> {
   return {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { loadPolicyRules, policySignature } from '../../../src/rules/load.js'
+import { loadPolicyRules, policySignature } from '../../../src/policy-rules/load.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 let workspace: TempWorkspace | undefined

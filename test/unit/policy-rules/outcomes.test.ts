@@ -2,7 +2,7 @@ import { appendFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { headCommit } from '../../../src/git/head.js'
-import { readStats, recordOutcome, type OutcomeEvent } from '../../../src/rules/outcomes.js'
+import { readStats, recordOutcome, type OutcomeEvent } from '../../../src/policy-rules/outcomes.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 let workspace: TempWorkspace | undefined

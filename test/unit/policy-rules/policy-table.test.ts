@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { evaluateRules } from '../../../src/rules/evaluate.js'
-import { loadPolicyRules } from '../../../src/rules/load.js'
-import { mergePatches } from '../../../src/rules/merge.js'
+import { evaluateRules } from '../../../src/policy-rules/evaluate.js'
+import { loadPolicyRules } from '../../../src/policy-rules/load.js'
+import { mergePatches } from '../../../src/policy-rules/merge.js'
 import type { PolicyRule, RuleStats } from '../../../src/knowledge/policy-rule/model.js'
-import { byRank } from '../../../src/rules/rank.js'
-import { selectTools } from '../../../src/rules/select.js'
+import { byRank } from '../../../src/policy-rules/rank.js'
+import { selectTools } from '../../../src/policy-rules/select.js'
 
 /* Issue 15: the policy-rules fixture (16 files: 13 policy rules considered, a draft, a deprecated one, an ingested-style rule) against a table of contexts. */
 

@@ -1,5 +1,5 @@
 import type { Box, Text } from 'ink'
-import type { ProgressEvent } from '../../tools/context.js'
+import type { ProgressEvent } from '../../../tools/context.js'
 
 const width = 30
 
