@@ -38,7 +38,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['@oclif/*'], message: 'src/ is the core library: no oclif imports outside src/cli.' }],
+          patterns: [{ group: ['@oclif/*'], message: 'src/ is the core library: no oclif imports outside src/hosts/cli.' }],
           paths: [{ name: 'ink', message: 'Import ink lazily (importPackage) so only commands that draw pay for it.' }],
         },
       ],
@@ -52,7 +52,7 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 11.11: what a command prints goes through src/cli/render.ts, which strips terminal control sequences from data.
+    // Issue 11.11: what a command prints goes through src/hosts/cli/render.ts, which strips terminal control sequences from data.
     files: ['commands/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -61,14 +61,14 @@ export default tseslint.config(
         {
           selector: "MemberExpression[object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name='write']",
           message:
-            'Print with writeText or writeJson (src/cli/render.ts), or return a display from the tool: they keep control sequences in data off the terminal.',
+            'Print with writeText or writeJson (src/hosts/cli/render.ts), or return a display from the tool: they keep control sequences in data off the terminal.',
         },
-        { selector: "MemberExpression[object.name='console']", message: 'Print with writeText or writeJson (src/cli/render.ts).' },
+        { selector: "MemberExpression[object.name='console']", message: 'Print with writeText or writeJson (src/hosts/cli/render.ts).' },
       ],
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/cli/**/*.tsx'],
+    files: ['src/hosts/cli/**/*.ts', 'src/hosts/cli/**/*.tsx'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

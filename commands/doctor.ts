@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../src/cli/base-command.js'
+import { MkCommand } from '../src/hosts/cli/base-command.js'
 import { doctorCheck } from '../src/tools/doctor/check.js'
 
 export default class Doctor extends MkCommand {

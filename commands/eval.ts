@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../src/cli/base-command.js'
-import { progressReporter } from '../src/cli/progress.js'
+import { MkCommand } from '../src/hosts/cli/base-command.js'
+import { progressReporter } from '../src/hosts/cli/progress.js'
 import { evalRun } from '../src/tools/eval/run.js'
 
 export default class Eval extends MkCommand {

@@ -1,4 +1,4 @@
-import { MkCommand } from '../src/cli/base-command.js'
+import { MkCommand } from '../src/hosts/cli/base-command.js'
 import { init } from '../src/tools/init.js'
 
 export default class Init extends MkCommand {

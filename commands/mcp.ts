@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../src/cli/base-command.js'
-import { writeJson, writeText } from '../src/cli/render.js'
-import { mcpProfiles } from '../src/tools/meta/profiles.js'
+import { MkCommand } from '../src/hosts/cli/base-command.js'
+import { writeJson, writeText } from '../src/hosts/cli/render.js'
+import { mcpProfiles } from '../src/tools/catalog/profiles.js'
 
 export default class Mcp extends MkCommand {
   static override summary = 'Serve mk tools to an MCP client over stdio'
@@ -18,13 +18,13 @@ Profiles decide which tools exist: main offers all; worker offers only read-only
   async run(): Promise<void> {
     const { flags } = await this.parse(Mcp)
     if (flags['print-config']) {
-      const { printMcpConfig } = await import('../src/tools/meta/mcp-config.js')
+      const { printMcpConfig } = await import('../src/hosts/mcp/print-config.js')
       const printed = await printMcpConfig({ cwd: flags.cwd ?? process.cwd(), env: process.env, profile: flags.profile, readOnly: flags['read-only'] })
       if (flags.json) writeJson(process.stdout, printed.snippets)
       else writeText(process.stdout, process.env, printed.text)
       return
     }
-    const { serveMcp } = await import('../src/tools/meta/serve-mcp.js')
+    const { serveMcp } = await import('../src/hosts/mcp/serve.js')
     await serveMcp({ cwd: flags.cwd ?? process.cwd(), env: process.env, profile: flags.profile, readOnly: flags['read-only'] })
   }
 }

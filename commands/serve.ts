@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../src/cli/base-command.js'
-import { writeJson, writeText } from '../src/cli/render.js'
-import { mcpProfiles } from '../src/tools/meta/profiles.js'
+import { MkCommand } from '../src/hosts/cli/base-command.js'
+import { writeJson, writeText } from '../src/hosts/cli/render.js'
+import { mcpProfiles } from '../src/tools/catalog/profiles.js'
 
 export default class Serve extends MkCommand {
   static override summary = 'Serve every mk tool over HTTP: a team server with tenants, auth and quotas'

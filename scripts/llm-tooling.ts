@@ -2,7 +2,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generatedFiles } from '../src/tools/generate/files.js'
-import { currentManifest } from '../src/tools/meta/registered.js'
+import { currentManifest } from '../src/tools/catalog/registered.js'
 
 /*
  * Regenerate llm-tooling/ (manifest, SKILL.md, function schemas) from the tool registry.

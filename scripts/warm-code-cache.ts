@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 /**
- * Write the bundle's V8 code cache at build time (src/cli/load-bundle.ts), from
+ * Write the bundle's V8 code cache at build time (src/hosts/cli/load-bundle.ts), from
  * a run of `mk knowledge check` on this repository: it then holds the start-up
  * path every command shares and the whole check, not whatever command a user
  * happens to run first.

@@ -1,4 +1,4 @@
-/** Where src/cli/load-bundle.ts lends its import() to the bundle. */
+/** Where src/hosts/cli/load-bundle.ts lends its import() to the bundle. */
 export const lentImport = Symbol.for('mk.importPackage')
 
 type Importer = (specifier: string) => Promise<unknown>

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { writeJson, writeText } from '../../src/cli/render.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { writeJson, writeText } from '../../src/hosts/cli/render.js'
 
 export default class DaemonStart extends MkCommand {
   static override summary = 'Start mk serve on this workspace’s socket in the background'

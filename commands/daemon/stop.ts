@@ -1,5 +1,5 @@
-import { MkCommand } from '../../src/cli/base-command.js'
-import { writeJson, writeText } from '../../src/cli/render.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { writeJson, writeText } from '../../src/hosts/cli/render.js'
 
 export default class DaemonStop extends MkCommand {
   static override summary = 'Stop the background mk serve of this workspace'

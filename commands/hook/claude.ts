@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { parseJsonObject, readJsonObjectFile, readStdin } from '../../src/cli/json-input.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { parseJsonObject, readJsonObjectFile, readStdin } from '../../src/hosts/cli/json-input.js'
 import { hookClaude } from '../../src/tools/hook/claude.js'
 
 const eventHint = 'mk hook claude reads the JSON Claude Code sends a PreToolUse hook on stdin; configure it in .claude/settings.json (see the README)'

@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { hookInstall } from '../../src/tools/hook/install.js'
 
 export default class HookInstall extends MkCommand {

@@ -1,4 +1,4 @@
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { indexStatus } from '../../src/tools/index/status.js'
 
 export default class IndexStatus extends MkCommand {

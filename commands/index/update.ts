@@ -1,5 +1,5 @@
-import { MkCommand } from '../../src/cli/base-command.js'
-import { progressReporter } from '../../src/cli/progress.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { progressReporter } from '../../src/hosts/cli/progress.js'
 import { indexUpdate } from '../../src/tools/index/update.js'
 
 export default class IndexUpdate extends MkCommand {

@@ -1,4 +1,4 @@
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { knowledgeLint } from '../../src/tools/knowledge/lint.js'
 
 export default class KnowledgeLint extends MkCommand {

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { knowledgeNew } from '../../src/tools/knowledge/new.js'
 
 export default class KnowledgeNew extends MkCommand {

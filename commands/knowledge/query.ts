@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { knowledgeQuery } from '../../src/tools/knowledge/query.js'
 
 export default class KnowledgeQuery extends MkCommand {

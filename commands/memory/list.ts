@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { consumerFlags, identityFlags } from '../../src/cli/memory-flags.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { consumerFlags, identityFlags } from '../../src/hosts/cli/memory-flags.js'
 import { memoryList } from '../../src/tools/memory/list.js'
 
 export default class MemoryList extends MkCommand {

@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { memoryReceipts } from '../../src/tools/memory/receipts.js'
 
 export default class MemoryReceipts extends MkCommand {

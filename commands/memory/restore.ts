@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { identityFlags } from '../../src/cli/memory-flags.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { identityFlags } from '../../src/hosts/cli/memory-flags.js'
 import { memoryRestore } from '../../src/tools/memory/restore.js'
 
 export default class MemoryRestore extends MkCommand {

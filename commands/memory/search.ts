@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { consumerFlags, identityFlags } from '../../src/cli/memory-flags.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { consumerFlags, identityFlags } from '../../src/hosts/cli/memory-flags.js'
 import { memorySearch } from '../../src/tools/memory/search.js'
 
 export default class MemorySearch extends MkCommand {

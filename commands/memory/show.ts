@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { consumerFlags, identityFlags } from '../../src/cli/memory-flags.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { consumerFlags, identityFlags } from '../../src/hosts/cli/memory-flags.js'
 import { memoryShow } from '../../src/tools/memory/show.js'
 
 export default class MemoryShow extends MkCommand {

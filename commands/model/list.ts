@@ -1,4 +1,4 @@
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { modelList } from '../../src/tools/model/list.js'
 
 export default class ModelList extends MkCommand {

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { progressReporter } from '../../src/cli/progress.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { progressReporter } from '../../src/hosts/cli/progress.js'
 import { modelPull } from '../../src/tools/model/pull.js'
 
 export default class ModelPull extends MkCommand {

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { rulesDetectContext } from '../../src/tools/rules/context.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { rulesDetectContext } from '../../src/tools/directives/context.js'
 
 export default class RulesContext extends MkCommand {
   static override summary = rulesDetectContext.title

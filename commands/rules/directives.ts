@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { rulesQueryDirectives } from '../../src/tools/rules/directives.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { rulesQueryDirectives } from '../../src/tools/directives/directives.js'
 
 export default class RulesDirectives extends MkCommand {
   static override summary = rulesQueryDirectives.title

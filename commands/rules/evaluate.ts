@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { readJsonObjectFile } from '../../src/cli/json-input.js'
-import { rulesEvaluate } from '../../src/tools/rules/evaluate.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { readJsonObjectFile } from '../../src/hosts/cli/json-input.js'
+import { rulesEvaluate } from '../../src/tools/policy-rules/evaluate.js'
 
 const contextHint =
   'pass a JSON object, e.g. {"agent":{"id":"planner-1","team_id":"platform"},"environment":"production"}, in a file or on stdin with --context -'

@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { exportFormats } from '../../src/directives/export/render.js'
-import { rulesExport } from '../../src/tools/rules/export.js'
-import { rulesExportWrite } from '../../src/tools/rules/export-write.js'
+import { rulesExport } from '../../src/tools/directives/export.js'
+import { rulesExportWrite } from '../../src/tools/directives/export-write.js'
 
 export default class RulesExport extends MkCommand {
   static override summary = rulesExport.title

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { rulesUpsertMarkdown } from '../../src/tools/rules/ingest.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { rulesUpsertMarkdown } from '../../src/tools/directives/ingest.js'
 
 export default class RulesIngest extends MkCommand {
   static override summary = rulesUpsertMarkdown.title

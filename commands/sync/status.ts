@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { syncStatusTool } from '../../src/tools/sync/status.js'
 
 export default class SyncStatus extends MkCommand {

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { parseJsonObject, readStdin } from '../../src/cli/json-input.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { parseJsonObject, readStdin } from '../../src/hosts/cli/json-input.js'
 
 const inputHint = `pass one JSON object, e.g. --input '{"type":"adr"}'`
 
@@ -23,7 +23,7 @@ export default class ToolsCall extends MkCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(ToolsCall)
-    const { findRegisteredTool } = await import('../../src/tools/meta/registered.js')
+    const { findRegisteredTool } = await import('../../src/tools/catalog/registered.js')
     const tool = await findRegisteredTool(args.tool)
     const input = parseJsonObject(flags.input === '-' ? await readStdin() : flags.input, '--input', inputHint)
     await this.callTool(tool, input, flags, { yes: flags.yes })

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { exportFormats } from '../../src/tools/generate/function-schemas.js'
-import { toolsExport } from '../../src/tools/meta/export.js'
+import { toolsExport } from '../../src/tools/catalog/export.js'
 
 export default class ToolsExport extends MkCommand {
   static override summary = toolsExport.title

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { candidateList, selectionContext } from '../../src/cli/selection-flags.js'
-import { toolsFeedback } from '../../src/tools/tools/feedback.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { candidateList, selectionContext } from '../../src/hosts/cli/selection-flags.js'
+import { toolsFeedback } from '../../src/tools/policy-rules/feedback.js'
 
 const contextHint = 'pass the JSON object you passed to mk tools select, in a file or on stdin with --context -'
 

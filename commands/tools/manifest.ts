@@ -1,5 +1,5 @@
-import { MkCommand } from '../../src/cli/base-command.js'
-import { toolsManifest } from '../../src/tools/meta/manifest.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { toolsManifest } from '../../src/tools/catalog/manifest.js'
 
 export default class ToolsManifest extends MkCommand {
   static override summary = toolsManifest.title

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
-import { MkCommand } from '../../src/cli/base-command.js'
-import { candidateList, selectionContext } from '../../src/cli/selection-flags.js'
-import { toolsSelect } from '../../src/tools/tools/select.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { candidateList, selectionContext } from '../../src/hosts/cli/selection-flags.js'
+import { toolsSelect } from '../../src/tools/policy-rules/select.js'
 
 const contextHint = 'pass a JSON object, e.g. {"agent":{"id":"planner-1"},"environment":"production"}, in a file or on stdin with --context -'
 

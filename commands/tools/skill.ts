@@ -1,5 +1,5 @@
-import { MkCommand } from '../../src/cli/base-command.js'
-import { toolsSkill } from '../../src/tools/meta/skill.js'
+import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { toolsSkill } from '../../src/tools/catalog/skill.js'
 
 export default class ToolsSkill extends MkCommand {
   static override summary = toolsSkill.title

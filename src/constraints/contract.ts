@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { constraintOperators, constraintTargets, severities } from '../knowledge/model.js'
-import type { CheckReport } from './check.js'
 import { describeOverrun } from './scan/scan-budget.js'
 import { waiverProblemKinds, waiverSources, type Finding } from './model.js'
+import type { CheckReport } from './pipeline/report.js'
 
 const severitySchema = z.enum(severities)
 
@@ -14,8 +14,6 @@ const waiverProblemSchema = z.strictObject({
   line: z.number().int(),
   message: z.string(),
 })
-
-export type WaiverProblem = z.infer<typeof waiverProblemSchema>
 
 const violationRecordSchema = z.strictObject({
   knowledgeItemId: z.string(),

@@ -3,7 +3,7 @@ import { lineHash } from './waivers/fingerprint.js'
 import type { CompiledPattern } from './scan/regex.js'
 
 /** An accepted constraint ready to evaluate, with the item that states it. */
-export interface Rule {
+export interface ConstraintRule {
   constraint: Constraint
   item: KnowledgeItem
   /** The compiled regular expression; absent for `file` constraints, whose pattern is a glob. */
@@ -15,7 +15,7 @@ export const workspaceRootFile = '.'
 
 /** One violation as found, before waivers and the baseline are applied. */
 export interface Finding {
-  rule: Rule
+  rule: ConstraintRule
   file: string
   line: number
   column: number
@@ -43,6 +43,15 @@ export interface WaiverRef {
 }
 
 export const waiverProblemKinds = ['missing-reason', 'expired', 'unmatched', 'not-waivable', 'unknown-constraint'] as const
+
+/** A waiver that does not apply (expired, unknown constraint, no reason, matched nothing), as reported. */
+export interface WaiverProblem {
+  kind: (typeof waiverProblemKinds)[number]
+  constraintId: string
+  file: string
+  line: number
+  message: string
+}
 
 export const severityRank: Readonly<Record<Severity, number>> = { info: 0, warn: 1, block: 2 }
 

@@ -132,7 +132,7 @@ async function checkIndex(workspace: Workspace, notice: (message: string) => voi
   if (!existsSync(join(workspace.stateDir, 'index.db'))) {
     checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))
   } else {
-    const [{ openWorkspaceIndex }, { knowledgeSignature }] = await Promise.all([import('../search/workspace-index.js'), import('../search/refresh.js')])
+    const [{ openWorkspaceIndex }, { knowledgeSignature }] = await Promise.all([import('../indexing/workspace-index.js'), import('../indexing/refresh.js')])
     try {
       const index = await openWorkspaceIndex(workspace, notice)
       try {

@@ -1,5 +1,5 @@
 import type { KnowledgeLayer } from '../config/layers.js'
-import type { PolicyRuleDefinition } from '../rules/model.js'
+import type { PolicyRuleDefinition } from './policy-rule/model.js'
 
 export const knowledgeTypes = ['adr', 'policy', 'pattern', 'spec', 'rule'] as const
 export type KnowledgeType = (typeof knowledgeTypes)[number]
@@ -74,7 +74,7 @@ export interface KnowledgeItem {
   supersedes: string[]
   supersededBy: string[]
   constraints: Constraint[]
-  /** A `type: rule` item whose frontmatter says `if` or `then` is a policy rule (src/rules). */
+  /** A `type: rule` item whose frontmatter says `if` or `then` is a policy rule (src/policy-rules). */
   policy?: PolicyRuleDefinition
   date: string | undefined
   format: KnowledgeFormat

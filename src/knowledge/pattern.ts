@@ -1,5 +1,28 @@
-import { regexSyntaxError } from '../constraints/scan/regex.js'
+import { RE2JS } from 're2js'
 import type { ConstraintTarget } from './model.js'
+
+/** Each pattern is compiled once per process: loading knowledge validates it, the check compiles it again. */
+const compiledPatterns = new Map<string, RE2JS>()
+
+/** A constraint pattern compiled with RE2 semantics; knowledge validates with it and the check matches with it. */
+export function compileOnce(pattern: string): RE2JS {
+  let compiled = compiledPatterns.get(pattern)
+  if (compiled === undefined) {
+    compiled = RE2JS.compile(pattern)
+    compiledPatterns.set(pattern, compiled)
+  }
+  return compiled
+}
+
+/** Why the pattern cannot be compiled, or undefined when it can. */
+function regexSyntaxError(pattern: string): string | undefined {
+  try {
+    compileOnce(pattern)
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
+}
 
 /**
  * Why a constraint's pattern cannot be used, or undefined when it can.

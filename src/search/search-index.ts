@@ -13,7 +13,7 @@ import {
   type ListOptions,
   type StoredDocument,
 } from './documents.js'
-import type { MemoryRestriction } from '../memory/visibility.js'
+import type { DocumentRestriction } from './restriction.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { recordedSignatures, recordSignatures, type FileSignature } from './file-signature.js'
 import { indexStats } from './index-stats.js'
@@ -136,7 +136,7 @@ export class SearchIndex {
 
   /** A document of one of these sources whose normalised content equals this content. */
   /** `restriction` is the owners a memory is private to (its index meta), undefined for one everyone sees. */
-  findSameContent(content: string, sources: readonly string[], restriction: MemoryRestriction | undefined): StoredDocument | undefined {
+  findSameContent(content: string, sources: readonly string[], restriction: DocumentRestriction | undefined): StoredDocument | undefined {
     return this.guard(() => findSameContent(this.db, content, sources, restriction === undefined ? undefined : JSON.stringify(restriction)))
   }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { exportFormats, exportFunctions } from '../../src/tools/generate/function-schemas.js'
 import { generatedFiles } from '../../src/tools/generate/files.js'
 import { manifestSchema } from '../../src/tools/generate/manifest-schema.js'
-import { currentManifest } from '../../src/tools/meta/registered.js'
+import { currentManifest } from '../../src/tools/catalog/registered.js'
 import { tools } from '../../src/tools/registry.js'
 
 const committedDirectory = fileURLToPath(new URL('../../llm-tooling/', import.meta.url))

@@ -3,7 +3,7 @@ import formatsPlugin from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { exportFunctions } from '../../src/tools/generate/function-schemas.js'
 import { withoutDialect } from '../../src/tools/generate/json-schema.js'
-import { currentManifest } from '../../src/tools/meta/registered.js'
+import { currentManifest } from '../../src/tools/catalog/registered.js'
 import { tools } from '../../src/tools/registry.js'
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.

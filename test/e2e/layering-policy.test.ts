@@ -22,22 +22,31 @@ describe("the project's own layering policy", () => {
     workspace = await makeWorkspace({
       'knowledge/policies/policy-layering.md': policy,
       'src/knowledge/wrong.ts': "import { registry } from '../tools/registry.js'\nexport const a = registry\n",
-      'src/constraints/scan/wrong.ts': "import { baseCommand } from '../../cli/base-command.js'\nexport const b = baseCommand\n",
+      'src/constraints/scan/wrong.ts': "import { baseCommand } from '../../hosts/cli/base-command.js'\nexport const b = baseCommand\n",
       'src/git/wrong.ts': "import { search } from '../search/search-index.js'\nexport const c = search\n",
-      'src/tools/wrong.ts': "import { render } from '../cli/render.js'\nexport const d = render\n",
-      'src/knowledge/right.ts': "import { MkError } from '../errors.js'\nimport { walk } from '../fs/walk.js'\nexport const e = [MkError, walk]\n",
-      'src/tools/right.ts': "import { loadItems } from '../knowledge/load.js'\nexport const f = loadItems\n",
-      'commands/right.ts': "import { baseCommand } from '../src/cli/base-command.js'\nexport const g = baseCommand\n",
+      'src/tools/wrong.ts': "import { render } from '../hosts/cli/render.js'\nexport const d = render\n",
+      'src/search/wrong.ts': "import type { MemoryRecord } from '../memory/model.js'\nexport type E = MemoryRecord\n",
+      'src/memory/sideways.ts': "import { runCheck } from '../constraints/check.js'\nexport const f = runCheck\n",
+      'src/hosts/http/sideways.ts': "import { serveStdio } from '../mcp/server.js'\nexport const g = serveStdio\n",
+      'src/words.ts': "import { walk } from './fs/walk.js'\nexport const h = walk\n",
+      'src/knowledge/right.ts': "import { MkError } from '../errors.js'\nimport { walk } from '../fs/walk.js'\nexport const i = [MkError, walk]\n",
+      'src/tools/right.ts': "import { loadItems } from '../knowledge/load.js'\nexport const j = loadItems\n",
+      'src/hosts/cli/right.ts': "import { localSocketPath } from '../http/socket.js'\nexport const k = localSocketPath\n",
+      'commands/right.ts': "import { baseCommand } from '../src/hosts/cli/base-command.js'\nexport const l = baseCommand\n",
     })
     const run = await runMk(['knowledge', 'check', '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     expect(run.exitCode).toBe(1)
     const output = parseJson<CheckOutput>(run)
     const found = output.violations.map((v) => `${v.constraintId} ${v.location.file}`).sort()
     expect(found).toEqual([
-      'domain-below-tools src/constraints/scan/wrong.ts',
-      'domain-below-tools src/knowledge/wrong.ts',
-      'foundations-below-domain src/git/wrong.ts',
-      'tools-below-cli src/tools/wrong.ts',
+      'floor-01-base src/words.ts',
+      'floor-03-git src/git/wrong.ts',
+      'floor-05-engine src/search/wrong.ts',
+      'floor-06-knowledge src/knowledge/wrong.ts',
+      'floor-07-domain src/constraints/scan/wrong.ts',
+      'floor-07-domain src/memory/sideways.ts',
+      'floor-12-tools src/tools/wrong.ts',
+      'floor-13-hosts src/hosts/http/sideways.ts',
     ])
   })
 })

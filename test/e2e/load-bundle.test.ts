@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-const loader = new URL('../../dist/src/cli/load-bundle.js', import.meta.url).href
+const loader = new URL('../../dist/src/hosts/cli/load-bundle.js', import.meta.url).href
 
 /** A bundle shaped like mk's: its build line, CommonJS, a package imported at run time (as src/import-package.ts does), and `run`. */
 const bundleSource = `//mk-build:0001

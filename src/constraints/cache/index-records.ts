@@ -1,5 +1,5 @@
 import { uint16At, uint32At, visitStagedEntries } from '../../git/git-index.js'
-import { decodeFacts, encodeFacts, type FileFacts } from '../incremental/contribution.js'
+import { decodeFacts, encodeFacts, type FileFacts } from '../pipeline/contribution.js'
 
 /**
  * The git index of a run as a cache keeps it: one record per staged entry, in

@@ -1,7 +1,7 @@
 import { patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
-import { noLineHash, type Finding, type Rule } from '../model.js'
+import { noLineHash, type Finding, type ConstraintRule } from '../model.js'
 
-function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
+function mustNotMatch(rule: ConstraintRule, context: EvaluationContext): Finding[] {
   const findings: Finding[] = []
   const message = rule.constraint.message ?? `code matches ${patternText(rule)}`
   for (const { scan, hits } of context.hitsByFile(rule)) {
@@ -13,7 +13,7 @@ function mustNotMatch(rule: Rule, context: EvaluationContext): Finding[] {
 }
 
 /** must_match is judged per file: each file in scope needs a matching line. */
-function mustMatch(rule: Rule, context: EvaluationContext): Finding[] {
+function mustMatch(rule: ConstraintRule, context: EvaluationContext): Finding[] {
   return context.filesWithoutHits(rule).map((scan) => ({
     rule,
     file: scan.path,

@@ -1,6 +1,6 @@
 import type { FileScan, Hit } from '../scan/file-scan.js'
 import type { CheckInput } from '../input/input.js'
-import { noLineHash, workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { noLineHash, workspaceRootFile, type Finding, type ConstraintRule } from '../model.js'
 import type { BudgetOverrun } from '../scan/scan-budget.js'
 import { inScope, type GlobMatcher } from '../scope.js'
 
@@ -17,11 +17,11 @@ export class EvaluationContext {
     /** Scans of the text files read, by path, in path order. */
     readonly scans: ReadonlyMap<string, FileScan>,
     /** Each code and import rule's index among the scanned patterns. */
-    private readonly patternIndex: ReadonlyMap<Rule, number>,
+    private readonly patternIndex: ReadonlyMap<ConstraintRule, number>,
   ) {}
 
   /** The files where a code or import rule's pattern hit, in path order, with the hits (scopes were applied when the scans were requested). */
-  hitsByFile(rule: Rule): readonly { scan: FileScan; hits: readonly Hit[] }[] {
+  hitsByFile(rule: ConstraintRule): readonly { scan: FileScan; hits: readonly Hit[] }[] {
     const index = this.patternIndex.get(rule)
     if (index === undefined) return []
     if (this.hitIndex === undefined) {
@@ -39,14 +39,14 @@ export class EvaluationContext {
   }
 
   /** The files a code rule covers where its pattern did not hit, in path order; a file over its budget did not say. */
-  filesWithoutHits(rule: Rule): FileScan[] {
+  filesWithoutHits(rule: ConstraintRule): FileScan[] {
     const index = this.patternIndex.get(rule)
     if (index === undefined) return []
     return [...this.scans.values()].filter((scan) => scan.patterns.includes(index) && !scan.hits.has(index) && !scan.overruns.has(index))
   }
 
   /** The files where a code or import rule exceeded its scan budget, in path order. */
-  overruns(rule: Rule): readonly { file: string; overrun: BudgetOverrun }[] {
+  overruns(rule: ConstraintRule): readonly { file: string; overrun: BudgetOverrun }[] {
     const index = this.patternIndex.get(rule)
     if (index === undefined) return []
     if (this.overrunIndex === undefined) {
@@ -64,16 +64,16 @@ export class EvaluationContext {
   }
 
   /** A code or import rule's index among the scanned patterns. */
-  patternOf(rule: Rule): number | undefined {
+  patternOf(rule: ConstraintRule): number | undefined {
     return this.patternIndex.get(rule)
   }
 
-  inScope(rule: Rule, path: string): boolean {
+  inScope(rule: ConstraintRule, path: string): boolean {
     return inScope(rule.constraint, path, this.globs)
   }
 
   /** The package.json files in the rule's scope, in path order; computed once per distinct scope. */
-  manifestsInScope(rule: Rule): FileScan[] {
+  manifestsInScope(rule: ConstraintRule): FileScan[] {
     const { paths, exclude } = rule.constraint
     const key = JSON.stringify([paths, exclude])
     let found = this.manifestCache.get(key)
@@ -91,24 +91,24 @@ export function isManifest(path: string): boolean {
 }
 
 /** Evaluates one constraint on the files of the context: the findings located in them. */
-export type TargetEvaluator = (rule: Rule, context: EvaluationContext) => Finding[]
+export type TargetEvaluator = (rule: ConstraintRule, context: EvaluationContext) => Finding[]
 
 /**
  * The message of a violation by a named thing (a dependency, a module). A
  * constraint's own message ("use pino") does not say which one violated, so
  * the name is added to it.
  */
-export function messageNaming(rule: Rule, what: string, fallback: string): string {
+export function messageNaming(rule: ConstraintRule, what: string, fallback: string): string {
   const { message } = rule.constraint
   return message === undefined ? fallback : `${message} (${what})`
 }
 
 /** The violation of a repository-wide rule nothing satisfies: located at the workspace root, its subject the rule's pattern. */
-export function unsatisfiedEverywhere(rule: Rule, fallbackMessage: string): Finding {
+export function unsatisfiedEverywhere(rule: ConstraintRule, fallbackMessage: string): Finding {
   const { pattern, message } = rule.constraint
   return { rule, file: workspaceRootFile, line: 1, column: 1, subject: pattern, message: message ?? fallbackMessage, lineHash: noLineHash }
 }
 
-export function patternText(rule: Rule): string {
+export function patternText(rule: ConstraintRule): string {
   return rule.constraint.target === 'file' ? JSON.stringify(rule.constraint.pattern) : `/${rule.constraint.pattern}/`
 }

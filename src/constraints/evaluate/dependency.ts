@@ -1,11 +1,11 @@
 import { messageNaming, patternText, type EvaluationContext, type TargetEvaluator } from './context.js'
 import { lineHash } from '../waivers/fingerprint.js'
-import { noLineHash, type Finding, type Rule } from '../model.js'
+import { noLineHash, type Finding, type ConstraintRule } from '../model.js'
 
 /** The manifest proposed dependencies are assumed to be added to. */
 export const proposedManifest = 'package.json'
 
-function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
+function mustNotUse(rule: ConstraintRule, context: EvaluationContext): Finding[] {
   const regex = rule.regex
   if (regex === undefined) return []
   const findings: Finding[] = []
@@ -41,7 +41,7 @@ function mustNotUse(rule: Rule, context: EvaluationContext): Finding[] {
 }
 
 /** must_use is judged per manifest: each one in scope needs a matching dependency. */
-function mustUse(rule: Rule, context: EvaluationContext): Finding[] {
+function mustUse(rule: ConstraintRule, context: EvaluationContext): Finding[] {
   const regex = rule.regex
   if (regex === undefined) return []
   return context

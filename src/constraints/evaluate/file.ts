@@ -1,13 +1,13 @@
 import { patternText, unsatisfiedEverywhere, type TargetEvaluator } from './context.js'
-import { noLineHash, type Finding, type Rule } from '../model.js'
+import { noLineHash, type Finding, type ConstraintRule } from '../model.js'
 import { inScope, type GlobMatcher } from '../scope.js'
 
 /** `file` constraints look at paths only: the pattern is a glob, matched like `paths`. */
-export function matchesFileRule(rule: Rule, path: string, globs: GlobMatcher): boolean {
+export function matchesFileRule(rule: ConstraintRule, path: string, globs: GlobMatcher): boolean {
   return inScope(rule.constraint, path, globs) && globs.matches(rule.constraint.pattern, path)
 }
 
-/** must_not_exist, per path; must_exist is repository-wide, judged from every path's facts (incremental/assemble-report.ts). */
+/** must_not_exist, per path; must_exist is repository-wide, judged from every path's facts (pipeline/assemble-report.ts). */
 export const evaluateFile: TargetEvaluator = (rule, context) => {
   if (rule.constraint.operator !== 'must_not_exist') return []
   return context.input.paths
@@ -24,6 +24,6 @@ export const evaluateFile: TargetEvaluator = (rule, context) => {
 }
 
 /** The violation of a must_exist constraint no path satisfies. */
-export function missingRequiredFile(rule: Rule): Finding {
+export function missingRequiredFile(rule: ConstraintRule): Finding {
   return unsatisfiedEverywhere(rule, `no file matches the required glob ${patternText(rule)}`)
 }

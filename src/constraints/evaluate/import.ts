@@ -1,7 +1,7 @@
 import { messageNaming, patternText, unsatisfiedEverywhere, type TargetEvaluator } from './context.js'
-import type { Finding, Rule } from '../model.js'
+import type { Finding, ConstraintRule } from '../model.js'
 
-/** must_not_use, per file; must_use is repository-wide, judged from every file's facts (incremental/assemble-report.ts). */
+/** must_not_use, per file; must_use is repository-wide, judged from every file's facts (pipeline/assemble-report.ts). */
 export const evaluateImport: TargetEvaluator = (rule, context) => {
   if (rule.regex === undefined || rule.constraint.operator === 'must_use') return []
   const findings: Finding[] = []
@@ -22,6 +22,6 @@ export const evaluateImport: TargetEvaluator = (rule, context) => {
 }
 
 /** The violation of a must_use import constraint no file in scope satisfies. */
-export function missingRequiredImport(rule: Rule): Finding {
+export function missingRequiredImport(rule: ConstraintRule): Finding {
   return unsatisfiedEverywhere(rule, `no file in scope imports a module matching ${patternText(rule)}`)
 }

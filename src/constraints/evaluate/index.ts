@@ -1,5 +1,5 @@
 import type { ConstraintTarget } from '../../knowledge/model.js'
-import type { Rule } from '../model.js'
+import type { ConstraintRule } from '../model.js'
 import type { TargetEvaluator } from './context.js'
 import { evaluateCode } from './code.js'
 import { evaluateDependency } from './dependency.js'
@@ -15,7 +15,7 @@ export const evaluators: Readonly<Record<ConstraintTarget, TargetEvaluator>> = {
 }
 
 /** A rule judged on the whole snapshot (some path exists, some file imports): not on a partial input. */
-export function isRepositoryWide(rule: Rule): boolean {
+export function isRepositoryWide(rule: ConstraintRule): boolean {
   const { target, operator } = rule.constraint
   return (target === 'file' && operator === 'must_exist') || (target === 'import' && operator === 'must_use' && rule.regex !== undefined)
 }

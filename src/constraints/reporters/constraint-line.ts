@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { Rule } from '../model.js'
+import type { ConstraintRule } from '../model.js'
 
 const constraintsKey = /^constraints:[ \t]*(#.*)?$/u
 const blank = /^[ \t]*(#.*)?$/u
@@ -42,9 +42,9 @@ function blockListItemLines(text: string): number[] | undefined {
  * The usual block list is read line by line; anything else asks the YAML
  * parser (`constraint.line`), which costs tens of milliseconds to load.
  */
-export function constraintLines(): (rule: Rule) => number {
+export function constraintLines(): (rule: ConstraintRule) => number {
   const byFile = new Map<string, number[] | undefined>()
-  const byRule = new WeakMap<Rule, number>()
+  const byRule = new WeakMap<ConstraintRule, number>()
   return (rule) => {
     let line = byRule.get(rule)
     if (line !== undefined) return line

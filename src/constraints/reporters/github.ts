@@ -1,5 +1,5 @@
 import type { Severity } from '../../knowledge/model.js'
-import type { CheckReport } from '../check.js'
+import type { CheckReport } from '../pipeline/report.js'
 import { workspaceRootFile } from '../model.js'
 import { describeOverrun } from '../scan/scan-budget.js'
 

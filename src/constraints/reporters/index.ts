@@ -1,4 +1,4 @@
-import type { CheckReport } from '../check.js'
+import type { CheckReport } from '../pipeline/report.js'
 import { toCheckResult } from '../contract.js'
 import type { ReportFormat } from './formats.js'
 import { renderGithub } from './github.js'

@@ -3,9 +3,9 @@ import type { Log, Notification, ReportingDescriptor, Result, Run } from 'sarif'
 import type { ErrorObject } from '../../errors.js'
 import { toPosix } from '../../fs/walk.js'
 import type { Severity } from '../../knowledge/model.js'
-import type { CheckReport } from '../check.js'
+import type { CheckReport } from '../pipeline/report.js'
 import { subjectHash } from '../waivers/fingerprint.js'
-import { workspaceRootFile, type Finding, type Rule } from '../model.js'
+import { workspaceRootFile, type Finding, type ConstraintRule } from '../model.js'
 import { describeOverrun } from '../scan/scan-budget.js'
 
 const levelBySeverity: Readonly<Record<Severity, Result.level>> = { block: 'error', warn: 'warning', info: 'note' }
@@ -18,7 +18,7 @@ export interface ToolInfo {
   version: string
 }
 
-function describeRule(rule: Rule): ReportingDescriptor {
+function describeRule(rule: ConstraintRule): ReportingDescriptor {
   const { constraint, item } = rule
   return {
     id: constraint.id,
@@ -68,7 +68,7 @@ export function renderSarif(report: CheckReport, tool: ToolInfo): string {
     ruleIndex.set(rule.constraint.id, rules.length)
     rules.push(describeRule(rule))
   }
-  const repositoryWideLocation = (rule: Rule): { uri: string; startLine: number } => {
+  const repositoryWideLocation = (rule: ConstraintRule): { uri: string; startLine: number } => {
     const knowledgeFile = inRepository(repositoryRoot, rule.item.absolutePath)
     if (knowledgeFile !== undefined) return { uri: knowledgeFile, startLine: rule.constraint.line }
     const config = configFile === undefined ? undefined : inRepository(repositoryRoot, configFile)

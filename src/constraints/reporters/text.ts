@@ -1,6 +1,6 @@
 import type { Severity } from '../../knowledge/model.js'
-import type { CheckReport } from '../check.js'
-import { workspaceRootFile, type Finding, type Rule } from '../model.js'
+import type { CheckReport } from '../pipeline/report.js'
+import { workspaceRootFile, type Finding, type ConstraintRule } from '../model.js'
 import { describeOverrun } from '../scan/scan-budget.js'
 import { constraintLines } from './constraint-line.js'
 import type { Style } from '../../style.js'
@@ -14,7 +14,7 @@ function severityLabel(severity: Severity, style: Style): string {
 /** The two lines of a finding; what they say of its rule is the same for every finding of the rule, and worked out once. */
 function findingDescriber(style: Style): (finding: Finding) => string {
   const constraintLine = constraintLines()
-  const ruleParts = new Map<Rule, { label: string; id: string; source: string }>()
+  const ruleParts = new Map<ConstraintRule, { label: string; id: string; source: string }>()
   return (finding) => {
     let parts = ruleParts.get(finding.rule)
     if (parts === undefined) {

@@ -1,4 +1,4 @@
-import type { ImportSite } from './imports.js'
+import type { ImportSite } from './import-site.js'
 
 /**
  * Module specifiers of ES `import`, `export ... from`, `import()` and

@@ -1,4 +1,4 @@
-import type { ImportSite } from './imports.js'
+import type { ImportSite } from './import-site.js'
 
 /**
  * Modules of Python `import a.b, c as d` and `from .x import y` statements.

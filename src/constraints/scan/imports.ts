@@ -1,12 +1,6 @@
 import { findJsImports } from './imports-js.js'
 import { findPythonImports } from './imports-python.js'
-
-export interface ImportSite {
-  /** The module as written: `lodash/fp`, `./util.js`, `os.path`, `.models`. */
-  specifier: string
-  /** Offset of the statement's keyword (`import`, `export`, `require`, `from`). */
-  offset: number
-}
+import type { ImportSite } from './import-site.js'
 
 const readersByExtension: Readonly<Record<string, (text: string) => ImportSite[]>> = {
   '.js': findJsImports,

@@ -1,4 +1,5 @@
 import { RE2JS, RE2Set } from 're2js'
+import { compileOnce } from '../../knowledge/pattern.js'
 import { unlimited, type ScanBudget } from './scan-budget.js'
 
 type Budget = Pick<ScanBudget, 'spend'>
@@ -19,28 +20,6 @@ export interface CompiledPattern {
    * break, then each remaining line on its own.
    */
   lineMatchOffsets(text: string, budget?: Budget): number[]
-}
-
-/** Each pattern is compiled once per process: loading knowledge validates it, the check compiles it again. */
-const compiledPatterns = new Map<string, RE2JS>()
-
-function compileOnce(pattern: string): RE2JS {
-  let compiled = compiledPatterns.get(pattern)
-  if (compiled === undefined) {
-    compiled = RE2JS.compile(pattern)
-    compiledPatterns.set(pattern, compiled)
-  }
-  return compiled
-}
-
-/** Why the pattern cannot be compiled, or undefined when it can. */
-export function regexSyntaxError(pattern: string): string | undefined {
-  try {
-    compileOnce(pattern)
-    return undefined
-  } catch (error) {
-    return (error as Error).message
-  }
 }
 
 export function compilePattern(pattern: string): CompiledPattern {

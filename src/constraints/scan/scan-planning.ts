@@ -1,7 +1,7 @@
 import { isManifest } from '../evaluate/context.js'
 import type { ScanPlan, ScanRequest, ScannedPattern } from './file-scan.js'
 import { readsImports } from './imports.js'
-import type { Rule } from '../model.js'
+import type { ConstraintRule } from '../model.js'
 import { inScope, type GlobMatcher, type PathScope } from '../scope.js'
 
 interface ScanPlanning {
@@ -9,12 +9,12 @@ interface ScanPlanning {
   /** Only the files some rule reads, in the order of the paths given. */
   requests: ScanRequest[]
   /** Each code or import rule's index among the plan's patterns. */
-  patternIndex: Map<Rule, number>
+  patternIndex: Map<ConstraintRule, number>
 }
 
 /** Rules that share a scope (most do): the scope is tested once per path for all of them. */
-function byScope(rules: readonly Rule[]): { scope: PathScope; rules: Rule[] }[] {
-  const groups = new Map<string, { scope: PathScope; rules: Rule[] }>()
+function byScope(rules: readonly ConstraintRule[]): { scope: PathScope; rules: ConstraintRule[] }[] {
+  const groups = new Map<string, { scope: PathScope; rules: ConstraintRule[] }>()
   for (const rule of rules) {
     const key = JSON.stringify([rule.constraint.paths, rule.constraint.exclude])
     const group = groups.get(key)
@@ -24,13 +24,13 @@ function byScope(rules: readonly Rule[]): { scope: PathScope; rules: Rule[] }[] 
   return [...groups.values()]
 }
 
-function scannedPattern(rule: Rule): ScannedPattern | undefined {
+function scannedPattern(rule: ConstraintRule): ScannedPattern | undefined {
   const { target, pattern } = rule.constraint
   return (target === 'code' || target === 'import') && rule.regex !== undefined ? { target, pattern, regex: rule.regex } : undefined
 }
 
 /** What to read of each file: the code and import patterns whose scope covers it, and whether its dependencies are needed. */
-export function planScans(paths: readonly string[], rules: readonly Rule[], globs: GlobMatcher, dependencyFields: readonly string[]): ScanPlanning {
+export function planScans(paths: readonly string[], rules: readonly ConstraintRule[], globs: GlobMatcher, dependencyFields: readonly string[]): ScanPlanning {
   const scanned = rules.flatMap((rule) => {
     const pattern = scannedPattern(rule)
     return pattern === undefined ? [] : [{ rule, pattern }]

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { MkError } from '../../errors.js'
 import { describeIssues } from '../../validation.js'
 import type { Waiver } from './inline-waivers.js'
-import type { WaiverProblem } from '../contract.js'
+import type { WaiverProblem } from '../model.js'
 import type { GlobMatcher } from '../scope.js'
 import { globEscapeError } from '../../fs/path-guard.js'
 

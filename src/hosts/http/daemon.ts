@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import { MkError } from '../../errors.js'
 import { writeFileAtomic } from '../../fs/atomic-write.js'
-import { localSocketPath } from './remote.js'
+import { localSocketPath } from './socket.js'
 import { socketAnswers } from './socket.js'
 
 export interface DaemonOptions {

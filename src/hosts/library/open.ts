@@ -5,7 +5,7 @@ import { plainStyle } from '../../style.js'
 import { Resources } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
 import { dispatch, type CallerContext } from '../../tools/dispatcher.js'
-import { findRegisteredTool, registeredTools } from '../../tools/meta/registered.js'
+import { findRegisteredTool, registeredTools } from '../../tools/catalog/registered.js'
 import type { CallOptions, Mk, OpenMkOptions } from './api.js'
 import { methodName } from './method-name.js'
 

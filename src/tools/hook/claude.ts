@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { evaluateForContext } from '../rules/policy-set.js'
+import { evaluateForContext } from '../policy-rules/policy-set.js'
 
 /**
  * Claude Code's PreToolUse hook over tools_select: the tool about to run is the one candidate, and
@@ -52,7 +52,7 @@ export const hookClaude = defineTool({
   async run(input, ctx) {
     const [{ readPreToolUseEvent, preToolUseContext, denyDecision }, { selectTools }] = await Promise.all([
       import('../../hook/claude.js'),
-      import('../../rules/select.js'),
+      import('../../policy-rules/select.js'),
     ])
     const event = readPreToolUseEvent(input.event)
     if (event === undefined) return { output: { decision: 'none' as const, rule_ids: [] }, display: '' }

@@ -46,8 +46,8 @@ export const knowledgeQuery = defineTool({
   ],
   async run(input, ctx) {
     const [{ ensureFresh, embedBeforeSearch }, { readKnowledgeItems }] = await Promise.all([
-      import('../../search/workspace-index.js'),
-      import('../../search/knowledge-items.js'),
+      import('../../indexing/workspace-index.js'),
+      import('../../knowledge/read-hits.js'),
     ])
     const index = await workspaceIndex(ctx)
     const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })

@@ -93,8 +93,8 @@ export const memoryAdd = defineTool({
       import('../../memory/store.js'),
       import('../../memory/redact.js'),
       import('../../memory/ids.js'),
-      import('../../search/refresh.js'),
-      import('../../search/workspace-index.js'),
+      import('../../indexing/refresh.js'),
+      import('../../indexing/workspace-index.js'),
     ])
     const identity = identityOf(input, ctx)
     const folder = folderForLayer(ctx.workspace, identity, input.layer)

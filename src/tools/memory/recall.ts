@@ -181,11 +181,11 @@ export const memoryRecall = defineTool({
       { loadTokenCounter },
     ] = await Promise.all([
       import('../../memory/locations.js'),
-      import('../../search/workspace-index.js'),
+      import('../../indexing/workspace-index.js'),
       import('../../memory/store.js'),
       import('../../memory/visibility.js'),
       import('../../sync/stale.js'),
-      import('../../search/knowledge-items.js'),
+      import('../../knowledge/read-hits.js'),
       import('../../memory/recall-graph.js'),
       import('../../memory/recall-pack.js'),
       import('../../token-count.js'),

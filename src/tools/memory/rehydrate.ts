@@ -43,7 +43,7 @@ export const memoryRehydrate = defineTool({
   async run(input, ctx) {
     const [{ rewriteMemories, recordInLedger }, { memoryDocument }, { workspaceIndex }] = await Promise.all([
       import('../../memory/store.js'),
-      import('../../search/refresh.js'),
+      import('../../indexing/refresh.js'),
       import('../search-index.js'),
     ])
     const { resolved, missing } = await resolveMemoryIds(ctx, identityOf(input, ctx), consumerOf(input, ctx), input.ids)

@@ -90,7 +90,7 @@ export const memorySearch = defineTool({
   async run(input, ctx) {
     const [{ visibleFoldersOfLayers }, { ensureFresh, embedBeforeSearch }] = await Promise.all([
       import('../../memory/locations.js'),
-      import('../../search/workspace-index.js'),
+      import('../../indexing/workspace-index.js'),
     ])
     const identity = identityOf(input, ctx)
     const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { invocationOf } from '../../../src/cli/argv.js'
+import { invocationOf } from '../../../src/hosts/cli/argv.js'
 
 describe('invocationOf: the command line as people type it', () => {
   it.each([

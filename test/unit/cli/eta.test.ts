@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { etaEstimator } from '../../../src/cli/progress.js'
+import { etaEstimator } from '../../../src/hosts/cli/progress.js'
 
 describe('etaEstimator', () => {
   it('says nothing until a second has passed, then extrapolates the rate seen in the phase', () => {

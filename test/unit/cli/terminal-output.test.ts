@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { writeJson, writeText } from '../../../src/cli/render.js'
-import { terminalStyle } from '../../../src/cli/style.js'
-import { stripTerminalControls } from '../../../src/cli/terminal-controls.js'
+import { writeJson, writeText } from '../../../src/hosts/cli/render.js'
+import { terminalStyle } from '../../../src/hosts/cli/style.js'
+import { stripTerminalControls } from '../../../src/hosts/cli/terminal-controls.js'
 
 /** A stream that records what is written and says whether it is a terminal. */
 function stream(isTTY: boolean): { stream: NodeJS.WriteStream; written: () => string } {

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { applyBaseline, baselineEntries, readBaseline } from '../../../src/constraints/waivers/baseline.js'
 import { lineHash, subjectHash } from '../../../src/constraints/waivers/fingerprint.js'
-import type { Finding, Rule } from '../../../src/constraints/model.js'
+import type { Finding, ConstraintRule } from '../../../src/constraints/model.js'
 
-const rule = { constraint: { id: 'no-x' } } as Rule
+const rule = { constraint: { id: 'no-x' } } as ConstraintRule
 const at = (file: string, line: number, subject: string, lineText = subject): Finding => ({
   rule,
   file,

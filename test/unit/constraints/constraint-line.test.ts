@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Rule } from '../../../src/constraints/model.js'
+import type { ConstraintRule } from '../../../src/constraints/model.js'
 import { constraintLines } from '../../../src/constraints/reporters/constraint-line.js'
 import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
 
@@ -21,7 +21,7 @@ const files: Record<string, string> = {
 
 describe('constraint lines for the text report', () => {
   let dir: string
-  const rules: Rule[] = []
+  const rules: ConstraintRule[] = []
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mk-constraint-line-'))
     for (const [name, text] of Object.entries(files)) {
@@ -58,7 +58,7 @@ describe('constraint lines for the text report', () => {
             throw new Error('YAML asked')
           },
         }),
-      } as Rule
+      } as ConstraintRule
       blind.item = { ...rule.item, constraints: rule.item.constraints.map((c) => (c === rule.constraint ? blind.constraint : c)) }
       return lineOf(blind)
     })

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { diffIndex, encodeRecord, recordPieces } from '../../../src/constraints/cache/index-records.js'
-import type { FileFacts } from '../../../src/constraints/incremental/contribution.js'
+import type { FileFacts } from '../../../src/constraints/pipeline/contribution.js'
 import { readStagedEntries } from '../../../src/git/git-index.js'
 
 let repo: string

@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { prepareCheck, type CheckPreparation } from '../../../src/constraints/check.js'
-import { sha256 } from '../../../src/constraints/incremental/result-key.js'
-import { wholeSettlement } from '../../../src/constraints/incremental/stored-evaluation.js'
+import { prepareCheck, type CheckPreparation } from '../../../src/constraints/pipeline/prepare.js'
+import { sha256 } from '../../../src/constraints/strategies/result-key.js'
+import { wholeSettlement } from '../../../src/constraints/strategies/stored-evaluation.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 const baseline = (hash: string): string => `${JSON.stringify({ version: 2, entries: [{ constraint: 'no-x', file: 'src/a.ts', hash, count: 1 }] })}\n`

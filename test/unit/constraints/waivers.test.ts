@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Constraint, KnowledgeItem } from '../../../src/knowledge/model.js'
-import type { Finding, Rule } from '../../../src/constraints/model.js'
+import type { Finding, ConstraintRule } from '../../../src/constraints/model.js'
 import { GlobMatcher } from '../../../src/constraints/scope.js'
 import { SourceText } from '../../../src/constraints/scan/source-text.js'
 import { findInlineWaivers, type Waiver } from '../../../src/constraints/waivers/inline-waivers.js'
 import { loadFileWaivers, settleWaivers, unmatchedProblem, waiverValidity, type WaiverSetup } from '../../../src/constraints/waivers/waivers.js'
 
-function rule(id: string, waivable = true): Rule {
+function rule(id: string, waivable = true): ConstraintRule {
   const constraint: Constraint = {
     id,
     operator: 'must_not_match',
@@ -25,7 +25,7 @@ function rule(id: string, waivable = true): Rule {
   return { constraint, item: { id: 'adr-1', title: 'T', path: 'knowledge/adr/adr-1.md' } as KnowledgeItem, regex: undefined }
 }
 
-function finding(of: Rule, file: string, line: number): Finding & { constraintId: string; waivable: boolean } {
+function finding(of: ConstraintRule, file: string, line: number): Finding & { constraintId: string; waivable: boolean } {
   return { rule: of, file, line, column: 1, subject: 'x', message: 'm', lineHash: 'x', constraintId: of.constraint.id, waivable: of.constraint.waivable }
 }
 

@@ -12,8 +12,8 @@ import { plainStyle } from '../../../src/style.js'
 import { Resources } from '../../../src/tools/context.js'
 import type { AnyTool } from '../../../src/tools/define.js'
 import { dispatch } from '../../../src/tools/dispatcher.js'
-import { rulesExport } from '../../../src/tools/rules/export.js'
-import { rulesExportWrite } from '../../../src/tools/rules/export-write.js'
+import { rulesExport } from '../../../src/tools/directives/export.js'
+import { rulesExportWrite } from '../../../src/tools/directives/export-write.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 let workspace: TempWorkspace | undefined

@@ -8,7 +8,7 @@ import { loadKnowledge } from '../../../src/knowledge/load.js'
 import { plainStyle } from '../../../src/style.js'
 import { Resources } from '../../../src/tools/context.js'
 import { dispatch, type DispatchOutcome } from '../../../src/tools/dispatcher.js'
-import { rulesUpsertMarkdown } from '../../../src/tools/rules/ingest.js'
+import { rulesUpsertMarkdown } from '../../../src/tools/directives/ingest.js'
 import { agentRuleFiles, normativeLines } from '../../fixtures/agent-rules.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 

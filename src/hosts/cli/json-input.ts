@@ -1,0 +1,36 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { text } from 'node:stream/consumers'
+import { isNodeError, MkError } from '../../errors.js'
+
+/** All of standard input, as text. */
+export function readStdin(): Promise<string> {
+  return text(process.stdin)
+}
+
+/** Parse a JSON object a person or agent passed on the command line; `source` names where it came from (a flag). */
+export function parseJsonObject(raw: string, source: string, hint: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch (error) {
+    throw new MkError('INVALID_INPUT', `${source}: not valid JSON (${(error as Error).message})`, { details: { hint } })
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new MkError('INVALID_INPUT', `${source}: expected a JSON object`, { details: { hint } })
+  }
+  return value as Record<string, unknown>
+}
+
+/** A JSON object from a file, or from stdin when the value is `-` (`--context FILE|-`); `flag` names where it came from. */
+export async function readJsonObjectFile(value: string, flag: string, hint: string): Promise<Record<string, unknown>> {
+  if (value === '-') return parseJsonObject(await readStdin(), `${flag} - (stdin)`, hint)
+  let raw: string
+  try {
+    raw = await readFile(resolve(value), 'utf8')
+  } catch (error) {
+    const reason = isNodeError(error) && error.code === 'ENOENT' ? 'no such file' : (error as Error).message
+    throw new MkError('INVALID_INPUT', `${flag}: cannot read ${value}: ${reason}`, { details: { field: flag, hint } })
+  }
+  return parseJsonObject(raw, `${flag} ${value}`, hint)
+}

@@ -1,0 +1,280 @@
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Workspace } from '../config/workspace.js'
+import { isNodeError } from '../errors.js'
+import { walkFiles } from '../fs/walk.js'
+import type { KnowledgeItem, KnowledgeProblem } from '../knowledge/model.js'
+import { resolveSources } from '../knowledge/sources.js'
+import type { MemoryFolder } from '../memory/locations.js'
+import type { MemoryRecord } from '../memory/model.js'
+import { restrictionOf } from '../memory/visibility.js'
+import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
+import { readTierTable, tierTableFile } from '../memory/tier-table.js'
+import { wallClockNs } from '../fs/stat-signature.js'
+import { statFiles, type FileSignature } from '../search/file-signature.js'
+import type { SearchIndex } from '../search/search-index.js'
+import type { IndexDocument } from '../search/types.js'
+
+export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): IndexDocument {
+  const expires = record.expires === undefined ? undefined : Date.parse(record.expires)
+  const restriction = restrictionOf(record, folder)
+  return {
+    id: record.id,
+    kind: 'memory',
+    layer: record.layer,
+    content: record.content,
+    tags: record.tags,
+    source: folder.key,
+    path: `${record.id}.md`,
+    updatedAt: Date.parse(record.updated) || Date.parse(record.created) || 0,
+    expiresAt: expires === undefined || Number.isNaN(expires) ? undefined : expires,
+    // A memory's tier is its status (an alias's is `alias`): default recall filters on it like knowledge on accepted.
+    status: record.aliasOf === undefined ? (record.tier ?? 'hot') : 'alias',
+    // Read by the visibility filter (src/search/filters.ts): only the owners find a restricted memory.
+    meta: restriction === undefined ? undefined : JSON.stringify(restriction),
+  }
+}
+
+export function knowledgeDocument(item: KnowledgeItem): IndexDocument {
+  return {
+    id: item.id,
+    kind: 'knowledge',
+    layer: item.layer,
+    title: item.title,
+    content: [item.summary ?? '', item.body].filter((part) => part.trim() !== '').join('\n\n'),
+    tags: item.tags,
+    source: item.source,
+    path: item.path,
+    updatedAt: item.date === undefined ? 0 : Date.parse(item.date) || 0,
+    type: item.type,
+    status: item.status,
+  }
+}
+
+export interface RefreshOptions {
+  warn(message: string): void
+  /**
+   * Check every file instead of trusting the folder's and the knowledge's signatures (`mk index
+   * update`, `mk index rebuild`): a memory file is read again when its stat data changed, the
+   * knowledge is loaded again.
+   */
+  force?: boolean
+}
+
+export interface RefreshReport {
+  added: number
+  removed: number
+  knowledgeReloaded: boolean
+}
+
+/**
+ * File systems stamp times with a coarse clock: a file created in the same tick as the last
+ * change leaves the folder's time as it was. A folder changed that recently is listed again next time.
+ */
+const settledAfterMs = 2000
+
+async function pathSignature(path: string): Promise<string> {
+  try {
+    const info = await stat(path)
+    return Date.now() - info.mtimeMs < settledAfterMs ? 'unsettled' : `${info.ino}:${info.mtimeMs}`
+  } catch (error) {
+    if (isNodeError(error) && error.code === 'ENOENT') return 'missing'
+    throw error
+  }
+}
+
+function warnUnreadable(unreadable: readonly UnreadableMemory[], warn: (message: string) => void): void {
+  for (const entry of unreadable) warn(`skipped memory file ${entry.file}: ${entry.problem}`)
+}
+
+function idOfFile(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1, -3)
+}
+
+/** Files that did not parse are read again on every refresh (an edit in place does not touch the folder), and warned about while broken. */
+async function retryUnreadable(
+  index: SearchIndex,
+  workspace: Workspace,
+  folder: MemoryFolder,
+  unreadableKey: string,
+  options: RefreshOptions,
+): Promise<RefreshReport> {
+  const previous = JSON.parse(index.state(unreadableKey) ?? '[]') as UnreadableMemory[]
+  if (previous.length === 0) return { added: 0, removed: 0, knowledgeReloaded: false }
+  const documents: IndexDocument[] = []
+  const stillBroken: UnreadableMemory[] = []
+  for (const entry of previous) {
+    const file = join(folder.dir, `${idOfFile(entry.file)}.md`)
+    if (!existsSync(file)) continue
+    const read = await readMemoryFile(workspace, folder, file)
+    if (isStored(read)) documents.push(memoryDocument(read.record, folder))
+    else stillBroken.push(read)
+  }
+  index.upsert(documents)
+  index.setState(unreadableKey, stillBroken.length === 0 ? undefined : JSON.stringify(stillBroken))
+  warnUnreadable(stillBroken, options.warn)
+  return { added: documents.length, removed: 0, knowledgeReloaded: false }
+}
+
+/** The files to read: new ones, and with `force` every file whose stat data differs from when it was last read (or was never recorded). */
+async function filesToRead(
+  index: SearchIndex,
+  folder: MemoryFolder,
+  names: readonly string[],
+  indexed: ReadonlySet<string>,
+  force: boolean,
+  sinceNs: bigint,
+): Promise<{ toRead: string[]; stats: Map<string, FileSignature | undefined> }> {
+  if (!force) {
+    const toRead = names.filter((name) => !indexed.has(name.slice(0, -3)))
+    return { toRead, stats: await statFiles(folder.dir, toRead, sinceNs) }
+  }
+  const stats = await statFiles(folder.dir, names, sinceNs)
+  const recorded = index.fileSignatures(folder.key)
+  const toRead = names.filter((name) => {
+    const current = stats.get(name)
+    return !indexed.has(name.slice(0, -3)) || current === undefined || recorded.get(name) !== current
+  })
+  return { toRead, stats }
+}
+
+/**
+ * Bring one memory folder's documents up to date: its files, then its tier table. Adding or
+ * deleting a file changes the folder's modification time, so an unchanged folder costs two
+ * stats; with `force` each file costs a stat, and only files whose stat changed are read.
+ */
+export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<RefreshReport> {
+  const report = await refreshMemoryFiles(index, workspace, folder, options)
+  await followTierTable(index, workspace, folder)
+  return report
+}
+
+/**
+ * A tier table changed by another hand (a pull, a revert, another process's maintain): the tiers
+ * in the index follow it without reading the memories, but for those it no longer lists, whose
+ * own file names their tier.
+ */
+async function followTierTable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder): Promise<void> {
+  const stateKey = `tiers:${folder.key}`
+  const signature = await pathSignature(tierTableFile(folder))
+  if (signature !== 'unsettled' && index.state(stateKey) === signature) return
+  const table = await readTierTable(folder)
+  const updates: { id: string; status: string }[] = []
+  for (const [id, status] of index.statusesOfSource('memory', folder.key)) {
+    if (status === 'alias') continue
+    const listed = table.get(id)
+    if (listed !== undefined) {
+      if (listed !== status) updates.push({ id, status: listed })
+    } else if (status !== 'hot') {
+      // Even with `force` the file may not have been read now: only files whose stat data changed are.
+      const read = await readMemoryFile(workspace, folder, join(folder.dir, `${id}.md`))
+      const tier = isStored(read) ? (read.record.tier ?? 'hot') : status
+      if (tier !== status) updates.push({ id, status: tier })
+    }
+  }
+  index.setStatuses(updates)
+  index.setState(stateKey, signature)
+}
+
+async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, folder: MemoryFolder, options: RefreshOptions): Promise<RefreshReport> {
+  const stateKey = `folder:${folder.key}`
+  const unreadableKey = `unreadable:${folder.key}`
+  const force = options.force === true
+  // Taken before listing: a file added while we list changes the folder again and is picked up next time.
+  const signature = await pathSignature(folder.dir)
+  if (!force && signature !== 'unsettled' && index.state(stateKey) === signature) {
+    return retryUnreadable(index, workspace, folder, unreadableKey, options)
+  }
+  const sinceNs = wallClockNs()
+  const names = await listMemoryFiles(folder)
+  const indexed = index.idsOfSource('memory', folder.key)
+  const onDisk = new Set(names.map((name) => name.slice(0, -3)))
+  const { toRead, stats } = await filesToRead(index, folder, names, indexed, force, sinceNs)
+  const documents: IndexDocument[] = []
+  const unreadable: UnreadableMemory[] = []
+  const signatures = new Map<string, FileSignature | undefined>()
+  for (const name of toRead) {
+    const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
+    if (isStored(read)) documents.push(memoryDocument(read.record, folder))
+    else unreadable.push(read)
+    // A racily clean file, an unreadable one or one that vanished is read again next time.
+    signatures.set(name, isStored(read) ? stats.get(name) : undefined)
+  }
+  const unreadableIds = new Set(unreadable.map((entry) => idOfFile(entry.file)))
+  const gone = [...indexed].filter((id) => !onDisk.has(id) || unreadableIds.has(id))
+  for (const id of gone) if (!onDisk.has(id)) signatures.set(`${id}.md`, undefined)
+  index.upsert(documents)
+  const removed = index.remove(gone)
+  index.recordFileSignatures(folder.key, signatures)
+  index.setState(stateKey, signature)
+  // Unreadable files never enter the index, so every listing reads them again: this list is complete.
+  index.setState(unreadableKey, unreadable.length === 0 ? undefined : JSON.stringify(unreadable))
+  warnUnreadable(unreadable, options.warn)
+  return { added: documents.length, removed, knowledgeReloaded: false }
+}
+
+/** Every knowledge file's path, size and modification time, hashed: a change anywhere changes it. */
+export async function knowledgeSignature(workspace: Workspace): Promise<string> {
+  const hash = createHash('sha256')
+  // Directives store their topics by this vocabulary: a change to it reads the knowledge again.
+  hash.update(`rules ${JSON.stringify([workspace.config.rules.topics, workspace.config.rules.layers])}\n`)
+  const memoryDir = join(workspace.root, workspace.config.memory.dir)
+  for (const source of resolveSources(workspace)) {
+    hash.update(`source ${source.name} ${source.directory}\n`)
+    if (!existsSync(source.directory)) continue
+    const files = await walkFiles(source.directory, {
+      include: (path, isDirectory) => !join(source.directory, path).startsWith(memoryDir) && (isDirectory || path.toLowerCase().endsWith('.md')),
+    })
+    const infos = await Promise.all(files.map((file) => stat(join(source.directory, file)).catch(() => undefined)))
+    files.forEach((file, position) => {
+      const info = infos[position]
+      hash.update(`${file} ${info?.size ?? -1} ${info?.mtimeMs ?? -1}\n`)
+    })
+  }
+  return hash.digest('hex')
+}
+
+export interface KnowledgeRefresh extends RefreshReport {
+  /** Error-level problems of the knowledge files (those files are not indexed). */
+  problems: KnowledgeProblem[]
+}
+
+function storedProblems(json: string | undefined): KnowledgeProblem[] {
+  const stored: unknown = JSON.parse(json ?? '[]')
+  return Array.isArray(stored) ? stored.filter((entry): entry is KnowledgeProblem => typeof entry === 'object' && entry !== null && 'file' in entry) : []
+}
+
+/** Re-read the knowledge sources when any of their files changed since the last refresh. */
+export async function refreshKnowledge(index: SearchIndex, workspace: Workspace, options: RefreshOptions): Promise<KnowledgeRefresh> {
+  const signature = await knowledgeSignature(workspace)
+  if (options.force !== true && index.state('knowledge') === signature) {
+    return { added: 0, removed: 0, knowledgeReloaded: false, problems: storedProblems(index.state('knowledge:problems')) }
+  }
+  const [{ loadKnowledge }, { extractDirectives }, { directiveDocument }, { rulesVocabulary }, { directiveTopics }] = await Promise.all([
+    import('../knowledge/load.js'),
+    import('../directives/extract.js'),
+    import('../directives/stored.js'),
+    import('../directives/query.js'),
+    import('../directives/rank.js'),
+  ])
+  const base = await loadKnowledge(workspace)
+  // Only the winning item of each id: a project item that overrides a company item replaces its directives too.
+  const directives = base.items.flatMap(extractDirectives)
+  const vocabulary = rulesVocabulary(workspace.config.rules, directives)
+  const documents = [
+    ...base.items.map(knowledgeDocument),
+    ...directives.map((directive) => directiveDocument(directive, directiveTopics(directive, vocabulary))),
+  ]
+  const current = new Set(documents.map((doc) => doc.id))
+  const stale = [...index.list({ kind: 'knowledge', includeExpired: true }), ...index.list({ kind: 'directive', includeExpired: true })]
+    .map((doc) => doc.id)
+    .filter((id) => !current.has(id))
+  index.upsert(documents)
+  const removed = index.remove(stale)
+  const problems = base.problems.filter((problem) => problem.severity === 'error')
+  index.setState('knowledge', signature)
+  index.setState('knowledge:problems', JSON.stringify(problems))
+  return { added: documents.length, removed, knowledgeReloaded: true, problems }
+}
