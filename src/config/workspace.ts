@@ -30,6 +30,12 @@ export interface RuntimeEnv {
   gitIndexFile: string | undefined
   /** Who mk's own commits (the $MK_HOME history) name: the user's git identity, when configured. */
   author: GitIdentity | undefined
+  /**
+   * The call came over the network to `mk serve` from a tenant: every path a tool
+   * takes is confined to the tenant's workspace, operator allow-lists apply, and
+   * errors name workspace-relative paths only. False in the CLI, MCP and on the local socket.
+   */
+  served: boolean
 }
 
 export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
@@ -44,6 +50,7 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
     production: [env.MK_ENV, env.NODE_ENV].some((value) => value?.trim().toLowerCase() === 'production'),
     gitIndexFile: gitIndexFile === undefined ? undefined : resolve(gitIndexFile),
     author: gitIdentity(env),
+    served: false,
   }
 }
 

@@ -169,7 +169,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         sessionId: headerText(request.headers['x-mk-session-id']),
       }
     }
-    return { ...options.runtime, agentId: identity?.agentId ?? options.runtime.agentId, teamId: identity?.teamId ?? options.runtime.teamId }
+    return {
+      ...options.runtime,
+      agentId: identity?.agentId ?? options.runtime.agentId,
+      teamId: identity?.teamId ?? options.runtime.teamId,
+      served: true,
+    }
   }
 
   const handle = async (route: HttpRoute, tool: AnyTool, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
