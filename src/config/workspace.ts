@@ -33,6 +33,12 @@ export interface RuntimeEnv {
   author: GitIdentity | undefined
   /** What a team server caller's credential proved (role, agent, team); undefined for a local caller. */
   credential: ProvenCaller | undefined
+  /**
+   * The call came over the network to `mk serve` from a tenant: every path a tool
+   * takes is confined to the tenant's workspace, operator allow-lists apply, and
+   * errors name workspace-relative paths only. False in the CLI, MCP and on the local socket.
+   */
+  served: boolean
 }
 
 export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
@@ -48,6 +54,7 @@ export function runtimeEnvFrom(env: NodeJS.ProcessEnv): RuntimeEnv {
     gitIndexFile: gitIndexFile === undefined ? undefined : resolve(gitIndexFile),
     author: gitIdentity(env),
     credential: undefined,
+    served: false,
   }
 }
 

@@ -38,14 +38,17 @@ async function readQrels(file: string): Promise<Map<string, Map<string, number>>
   return qrels
 }
 
+/** The files of a BEIR dataset folder, relative to it. */
+export const beirFiles = { corpus: 'corpus.jsonl', queries: 'queries.jsonl', qrels: join('qrels', 'test.tsv') } as const
+
 /** A BEIR dataset folder: corpus.jsonl, queries.jsonl, qrels/test.tsv. */
 export async function loadBeir(dir: string): Promise<BeirDataset> {
-  const corpusFile = join(dir, 'corpus.jsonl')
-  const queriesFile = join(dir, 'queries.jsonl')
+  const corpusFile = join(dir, beirFiles.corpus)
+  const queriesFile = join(dir, beirFiles.queries)
   const [corpus, queryRows, qrels] = await Promise.all([
     readJsonLines(corpusFile, 'BEIR corpus'),
     readJsonLines(queriesFile, 'BEIR queries'),
-    readQrels(join(dir, 'qrels', 'test.tsv')),
+    readQrels(join(dir, beirFiles.qrels)),
   ])
   const documents = corpus.map(({ line, value }) => ({
     id: stringField(value, '_id', corpusFile, line),

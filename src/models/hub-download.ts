@@ -23,6 +23,8 @@ export interface PullRequest {
   hubUrl: string
   /** `$MK_HOME/models`: the model lands in `<modelsDir>/<id>`. */
   modelsDir: string
+  /** The most bytes the whole model may take; a file that would pass it is refused, or its download stopped. */
+  maxBytes: number
   onProgress?: (file: string, done: number, total: number | undefined) => void
   signal?: AbortSignal
 }
@@ -59,6 +61,17 @@ function unreachable(url: string, error: unknown): MkError {
   })
 }
 
+function tooLarge(request: PullRequest, file: string): MkError {
+  return new MkError('INVALID_INPUT', `${request.id} is larger than the ${request.maxBytes} bytes one model pull may download (stopped at ${file})`, {
+    details: {
+      id: request.id,
+      reason: 'model_too_large',
+      maxBytes: request.maxBytes,
+      hint: 'pull a smaller model, or raise MK_MODEL_MAX_BYTES where mk runs (the operator, on a server)',
+    },
+  })
+}
+
 /**
  * Fetches one file into `<part>`, resuming with an HTTP range from what an earlier attempt left.
  * The hub answers a resolve URL of a large (LFS) file with a redirect carrying the file's SHA-256
@@ -69,6 +82,7 @@ async function fetchFile(
   part: string,
   request: PullRequest,
   file: string,
+  budget: number,
 ): Promise<{ missing: true } | { missing: false; expected: string | undefined; resumed: number }> {
   let resumed = await sizeOf(part)
   let location = url
@@ -111,11 +125,17 @@ async function fetchFile(
     if (response.status === 200) resumed = 0
     const length = Number(response.headers.get('content-length'))
     const total = Number.isFinite(length) && length > 0 ? resumed + length : undefined
+    if (total !== undefined && total > budget) {
+      await response.body.cancel()
+      throw tooLarge(request, file)
+    }
     let done = resumed
     const body = Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>)
     const counted = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
       for await (const chunk of source) {
         done += chunk.length
+        // A hub that sends no length, or more than it announced, is stopped at the cap all the same.
+        if (done > budget) throw tooLarge(request, file)
         request.onProgress?.(file, done, total)
         yield chunk
       }
@@ -124,7 +144,7 @@ async function fetchFile(
     try {
       await pipeline(body, counted, createWriteStream(part, { flags: resumed > 0 ? 'a' : 'w' }))
     } catch (error) {
-      if (error instanceof Error && error.name === 'AbortError') throw error
+      if (error instanceof MkError || (error instanceof Error && error.name === 'AbortError')) throw error
       throw new MkError('PROVIDER_ERROR', `the download of ${file} from ${location} broke off after ${done} bytes: ${(error as Error).message}`, {
         details: { url: location, hint: 'run mk model pull again: it resumes where it stopped' },
         retryable: true,
@@ -146,7 +166,15 @@ export async function pullModel(request: PullRequest): Promise<{ folder: string;
 
   async function pull(file: string): Promise<boolean> {
     const part = join(staging, `${file}.part`)
-    const fetched = await fetchFile(base + file, part, request, file)
+    const kept = files.reduce((sum, pulled) => sum + pulled.bytes, 0)
+    let fetched: Awaited<ReturnType<typeof fetchFile>>
+    try {
+      fetched = await fetchFile(base + file, part, request, file, request.maxBytes - kept)
+    } catch (error) {
+      // Nothing of a model over the cap is kept: its files would only fill the disk.
+      if (error instanceof MkError && error.details?.reason === 'model_too_large') await rm(staging, { recursive: true, force: true })
+      throw error
+    }
     if (fetched.missing) return false
     const sha256 = await sha256Of(part)
     if (fetched.expected !== undefined && fetched.expected !== sha256) {

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs'
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import type { MemoryLayer } from '../config/layers.js'
 import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
+import { insideWorkspace, resolvesWithin } from '../fs/path-guard.js'
 
 /** What a memory's refs point at now: a knowledge item's status, or nothing. */
 export type KnowledgeStatusLookup = (id: string) => string | undefined
@@ -21,9 +22,11 @@ export function looksLikePath(ref: string): boolean {
  */
 function missingTarget(ref: string, workspaceRoot: string): 'file' | 'knowledge item' | undefined {
   if (!looksLikePath(ref)) return 'knowledge item'
-  const target = resolve(workspaceRoot, ref)
-  const inside = !isAbsolute(ref) && !relative(workspaceRoot, target).startsWith('..')
-  return inside && !existsSync(target) ? 'file' : undefined
+  const inside = isAbsolute(ref) ? undefined : insideWorkspace(workspaceRoot, ref)
+  if (inside === undefined) return undefined
+  // Judged only where it resolves inside too: a link out of the workspace must not tell what exists beyond it.
+  const target = join(workspaceRoot, inside)
+  return resolvesWithin([{ path: workspaceRoot, name: 'the workspace' }], target) && !existsSync(target) ? 'file' : undefined
 }
 
 /**

@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { MkError, errorCodes, toErrorObject, type ErrorObject } from '../../errors.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { outcomeMediaType, toolRoutePath } from '../../tools/generate/http-routes.js'
+import { isLoopbackHost } from '../http/loopback.js'
 
 /** Where MK_REMOTE sends every tool call, and as whom. */
 export interface RemoteServer {
@@ -12,10 +13,38 @@ export interface RemoteServer {
   tenant: string | undefined
 }
 
-/** MK_REMOTE (the server's URL), MK_API_KEY and MK_TENANT; undefined when MK_REMOTE is unset. */
+/** Set to 1 to let MK_REMOTE name a plain http:// server on another machine (the API key then crosses the network unencrypted). */
+export const allowPlainHttpVariable = 'MK_REMOTE_ALLOW_HTTP'
+
+function requireRemoteUrl(text: string, env: NodeJS.ProcessEnv): void {
+  const url = URL.canParse(text) ? new URL(text) : undefined
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new MkError('INVALID_INPUT', `MK_REMOTE ${JSON.stringify(text)} is not an http(s) URL`, {
+      details: { field: 'MK_REMOTE', hint: 'set MK_REMOTE to the URL of an mk server, e.g. https://mk.example.com, or unset it to run locally' },
+    })
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && env[allowPlainHttpVariable] !== '1') {
+    throw new MkError(
+      'INVALID_INPUT',
+      `MK_REMOTE ${url.origin} is plain http on another machine: the API key, the tenant and every call would cross the network unencrypted`,
+      {
+        details: {
+          field: 'MK_REMOTE',
+          hint: `use https://, or set ${allowPlainHttpVariable}=1 if the network between you and the server is trusted`,
+        },
+      },
+    )
+  }
+}
+
+/**
+ * MK_REMOTE (the server's URL), MK_API_KEY and MK_TENANT; undefined when MK_REMOTE is unset.
+ * A plain http:// URL is accepted only for this machine (loopback) unless MK_REMOTE_ALLOW_HTTP=1.
+ */
 export function remoteServerFrom(env: NodeJS.ProcessEnv): RemoteServer | undefined {
   const url = env.MK_REMOTE
   if (url === undefined || url === '') return undefined
+  requireRemoteUrl(url, env)
   return {
     url: url.replace(/\/+$/, ''),
     apiKey: env.MK_API_KEY === '' ? undefined : env.MK_API_KEY,
@@ -62,27 +91,62 @@ function outcomeOf(status: number, body: unknown, where: string): DispatchOutcom
 
 const acceptOutcome = `${outcomeMediaType}, application/json`
 
-/** One tool call through `mk serve` instead of in this process: the same outcome the local dispatcher gives, so the CLI prints the same. */
+const maxRedirects = 3
+
+/** A redirect elsewhere is refused: following it would hand the API key, the tenant and the call to a server MK_REMOTE does not name. */
+function redirectRefused(server: RemoteServer, location: string): DispatchOutcome {
+  return {
+    ok: false,
+    error: toErrorObject(
+      new MkError(
+        'PROVIDER_ERROR',
+        `the mk server at ${server.url} (MK_REMOTE) redirected the call to ${location}; mk follows only a 307 or 308 within ${new URL(server.url).origin}`,
+        {
+          details: { location, hint: 'set MK_REMOTE to the URL the server really answers on' },
+        },
+      ),
+    ),
+    warnings: [],
+  }
+}
+
+/**
+ * One tool call through `mk serve` instead of in this process: the same outcome the local dispatcher gives, so the CLI prints the same.
+ * Redirects are followed by hand, only a 307 or 308 to the same origin (scheme, host and port), which keeps the method and body.
+ */
 export async function callRemoteTool(server: RemoteServer, toolName: string, input: Record<string, unknown>): Promise<DispatchOutcome> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: acceptOutcome }
   if (server.apiKey !== undefined) headers['x-api-key'] = server.apiKey
   if (server.tenant !== undefined) headers['x-tenant-id'] = server.tenant
-  let response: Response
-  try {
-    response = await fetch(`${server.url}${toolRoutePath(toolName)}`, { method: 'POST', headers, body: JSON.stringify(input) })
-  } catch (error) {
-    const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error)
-    return {
-      ok: false,
-      error: toErrorObject(
-        new MkError('UNAVAILABLE', `cannot reach the mk server at ${server.url} (MK_REMOTE): ${reason}`, {
-          details: { hint: 'start mk serve there, or unset MK_REMOTE to run locally' },
-        }),
-      ),
-      warnings: [],
+  const origin = new URL(server.url).origin
+  let target = `${server.url}${toolRoutePath(toolName)}`
+  for (let hop = 0; ; hop++) {
+    let response: Response
+    try {
+      response = await fetch(target, { method: 'POST', headers, body: JSON.stringify(input), redirect: 'manual' })
+    } catch (error) {
+      const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error)
+      return {
+        ok: false,
+        error: toErrorObject(
+          new MkError('UNAVAILABLE', `cannot reach the mk server at ${server.url} (MK_REMOTE): ${reason}`, {
+            details: { hint: 'start mk serve there, or unset MK_REMOTE to run locally' },
+          }),
+        ),
+        warnings: [],
+      }
     }
+    const location = response.headers.get('location')
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      await response.body?.cancel()
+      const next = URL.canParse(location, target) ? new URL(location, target) : undefined
+      if (next === undefined || next.origin !== origin || (response.status !== 307 && response.status !== 308) || hop >= maxRedirects)
+        return redirectRefused(server, location)
+      target = next.toString()
+      continue
+    }
+    return outcomeOf(response.status, (await response.json().catch(() => undefined)) as unknown, server.url)
   }
-  return outcomeOf(response.status, (await response.json().catch(() => undefined)) as unknown, server.url)
 }
 
 /** Who the CLI runs as; sent over the socket so the server answers as the CLI would have. */

@@ -9,11 +9,13 @@ import { dispatch } from '../../tools/dispatcher.js'
 import { requireRoleAllows } from '../../tools/roles.js'
 import { contextTextOf, httpRoutes, httpStatusByCode, outcomeMediaType, type HttpRoute } from '../../tools/generate/http-routes.js'
 import { inputJsonSchema } from '../../tools/generate/json-schema.js'
+import type { TenantPlaces } from '../../fs/tenant-text.js'
 import type { Authenticator } from './auth.js'
 import { provenCaller, resolveTenant, withIdentity } from './caller-input.js'
 import type { CallerIdentity } from './identity.js'
 import type { QuotaClass, TenantQuotas } from './quotas.js'
 import { requestLogLine, type RequestLogEntry } from './request-log.js'
+import { errorForTenant, warningsForTenant } from './tenant-errors.js'
 import type { TenantStores } from './tenants.js'
 
 export interface HttpAppOptions {
@@ -173,13 +175,23 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     }
     // A credential's caller is who the credential says, never the server's own MK_AGENT_ID, MK_TEAM_ID or MK_SESSION_ID.
     if (identity !== undefined)
-      return { ...options.runtime, agentId: identity.agentId, teamId: identity.teamId, sessionId: undefined, credential: provenCaller(identity) }
-    return { ...options.runtime, credential: undefined }
+      return {
+        ...options.runtime,
+        agentId: identity.agentId,
+        teamId: identity.teamId,
+        sessionId: undefined,
+        credential: provenCaller(identity),
+        served: true,
+      }
+    return { ...options.runtime, credential: undefined, served: true }
   }
 
   const handle = async (route: HttpRoute, tool: AnyTool, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const known = factsOf(request)
     known.tool = tool.name
+    // What a remote caller is sent names no server path; the local socket's caller is the server's own user.
+    let places: TenantPlaces | undefined
+    const forCaller = (error: ErrorObject): ErrorObject => (options.callerRuntimeHeaders ? error : errorForTenant(error, places, request.id, options.log))
     try {
       const identity: CallerIdentity | undefined = await options.auth.identify({
         apiKey: headerText(request.headers['x-api-key']),
@@ -195,6 +207,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       if (actingFor.length > 0) known.actingFor = Object.fromEntries(actingFor.map((entry) => [entry.field, entry.value]))
       options.quotas.take(tenantId, quotaClassOf(tool, input))
       const store = await options.stores.open(tenantId)
+      places = { root: store.workspace.root, mkHome: store.workspace.mkHome }
       const outcome = await dispatch(tool, input, {
         workspace: store.workspace,
         runtime: runtimeOf(request, identity),
@@ -203,18 +216,19 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       })
       if (!outcome.ok) {
         known.errorCode = outcome.error.errorCode
-        return sendError(reply, outcome.error)
+        return sendError(reply, forCaller(outcome.error))
       }
+      const warnings = options.callerRuntimeHeaders ? outcome.warnings : warningsForTenant(outcome.warnings, places)
       if (outcome.exitCode !== 0) void reply.header('x-mk-exit-code', String(outcome.exitCode))
       const output = route.view === 'context_text' ? contextTextOf(outcome.output) : outcome.output
       if (headerText(request.headers.accept)?.includes(outcomeMediaType) === true) {
-        return reply.code(200).type(outcomeMediaType).send({ output, display: outcome.display, exitCode: outcome.exitCode, warnings: outcome.warnings })
+        return reply.code(200).type(outcomeMediaType).send({ output, display: outcome.display, exitCode: outcome.exitCode, warnings })
       }
       return reply.code(200).send(output)
     } catch (thrown) {
       const error = toErrorObject(thrown)
       known.errorCode = error.errorCode
-      return sendError(reply, error)
+      return sendError(reply, forCaller(error))
     }
   }
 

@@ -15,6 +15,7 @@ import { toolsForProfile, type McpProfile } from '../../tools/catalog/profiles.j
 import { registeredTools } from '../../tools/catalog/registered.js'
 import { createHttpApp } from './app.js'
 import { createAuthenticator, noAuthentication, type AuthMode } from './auth.js'
+import { isLoopbackHost } from './loopback.js'
 import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultTenant } from './tenants.js'
@@ -46,10 +47,6 @@ export interface RunningServer {
   stopped: Promise<void>
 }
 
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-}
-
 /** The folder of the tenants' stores, made if missing; a file there is refused at start, not at the first request. */
 async function dataFolder(cwd: string, dataDir: string): Promise<string> {
   const folder = resolve(cwd, dataDir)
@@ -67,7 +64,7 @@ async function dataFolder(cwd: string, dataDir: string): Promise<string> {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   // On the socket, its file mode is the authentication: MK_AUTH_MODE (set for a team server) must not lock out its own user's CLI.
   const auth = options.socket === undefined ? await createAuthenticator(options.env) : noAuthentication
-  if (auth.mode === 'off' && options.socket === undefined && !isLoopback(options.host) && !options.insecure) {
+  if (auth.mode === 'off' && options.socket === undefined && !isLoopbackHost(options.host) && !options.insecure) {
     throw new MkError('INVALID_INPUT', `refusing to serve ${options.host} with auth off: anyone who can reach it could read and change every tenant's data`, {
       details: { hint: 'set MK_AUTH_MODE=api_key (with MK_API_KEYS_JSON or MK_API_KEYS_FILE) or jwt, bind to 127.0.0.1, or pass --insecure' },
     })

@@ -1,7 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { MkError } from '../../errors.js'
+import type { DatasetSpec } from '../../eval/dataset.js'
+import type { ToolContext } from '../context.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
 import { renderEvalReport } from './display.js'
@@ -15,7 +18,7 @@ export const evalRun = defineTool({
     'or a LoCoMo conversation file (one index per conversation, one memory per dialog turn: reports Recall@5/10/25 overall and per question category), ' +
     'or a team memory set (JSON {memories: [{id, content}], questions: [{text, kind, answers}]}: reports P@1, R@3, R@10 and MRR@10 overall and per kind of question), ' +
     'search every query in each mode (fulltext, vector, hybrid) and report the scores, index build time and search latency (p50, p95). ' +
-    'Uses the configured embedding model. Slow on large corpora (embedding thousands of documents takes minutes), so document vectors are cached in the temp folder between runs.',
+    "Uses the configured embedding model. Slow on large corpora (embedding thousands of documents takes minutes), so document vectors are cached in the temp folder between runs (through mk serve: in the workspace's .mk folder, and refused when the server is read-only).",
   tier: 'read_only',
   idempotent: true,
   timeoutMs: 6 * 60 * 60 * 1000,
@@ -24,7 +27,7 @@ export const evalRun = defineTool({
       .string()
       .min(1)
       .describe(
-        'beir:DIR, locomo:FILE or team:FILE (relative to the working directory); bare "beir" or "locomo" is SciFact or LoCoMo dev in the benchmark folder ($MK_BENCH_DIR, default ../shared/bench), bare "team" the team-dev set in the mk repository',
+        'beir:DIR, locomo:FILE or team:FILE (relative to the working directory; through mk serve, relative to the workspace and inside it); bare "beir" or "locomo" is SciFact or LoCoMo dev in the benchmark folder ($MK_BENCH_DIR, default ../shared/bench), bare "team" the team-dev set in the mk repository',
       ),
     mode: oneOrMany(searchModeSchema).default(['hybrid']).describe('Search modes to measure; default hybrid'),
     limitQueries: z.number().int().min(1).optional().describe('Score only the first N queries (a quick run)'),
@@ -48,19 +51,17 @@ export const evalRun = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ runEval }, { parseDatasetSpec }, { withVectorCache }, { createEmbeddingProvider }] = await Promise.all([
+    const [{ runEval }, { withVectorCache }, { createEmbeddingProvider }] = await Promise.all([
       import('../../eval/run.js'),
-      import('../../eval/dataset.js'),
       import('../../eval/vector-cache.js'),
       import('../../search/embedding/create.js'),
     ])
     const { config, root } = ctx.workspace
-    const benchDir = resolve(root, process.env.MK_BENCH_DIR ?? join('..', 'shared', 'bench'))
-    const dataset = parseDatasetSpec(input.dataset, { cwd: process.cwd(), benchDir })
+    const { dataset, scratch } = await evalPlaces(input.dataset, ctx)
     const needsVectors = input.mode.some((mode) => mode !== 'fulltext')
     const provider = needsVectors ? await createEmbeddingProvider(config.search.embedding, { workspaceRoot: root }) : undefined
-    const embedder = provider === undefined ? undefined : await withVectorCache(provider, join(tmpdir(), 'mk-eval-vectors'))
-    const workDir = await mkdtemp(join(tmpdir(), 'mk-eval-'))
+    const embedder = provider === undefined ? undefined : await withVectorCache(provider, join(scratch, 'mk-eval-vectors'))
+    const workDir = await mkdtemp(join(scratch, 'mk-eval-'))
     try {
       const report = await runEval({
         dataset,
@@ -90,3 +91,27 @@ export const evalRun = defineTool({
     }
   },
 })
+
+/**
+ * Where the dataset is read from and the temporary indexes and vector cache are written.
+ * In the CLI: a path anywhere (relative to the working directory), and the system temp folder.
+ * In `mk serve`: only the tenant's workspace (or a suite the operator provides), and
+ * scratch space in the workspace's .mk folder, so a read-only server refuses the run.
+ */
+async function evalPlaces(spec: string, ctx: ToolContext): Promise<{ dataset: DatasetSpec; scratch: string }> {
+  const { parseDatasetSpec, parseServedDatasetSpec } = await import('../../eval/dataset.js')
+  const { root, stateDir } = ctx.workspace
+  const benchDir = process.env.MK_BENCH_DIR
+  if (!ctx.runtime.served) {
+    return { dataset: parseDatasetSpec(spec, { cwd: process.cwd(), benchDir: resolve(root, benchDir ?? join('..', 'shared', 'bench')) }), scratch: tmpdir() }
+  }
+  if (ctx.runtime.readOnly) {
+    throw new MkError('FORBIDDEN', 'eval_run writes temporary indexes into the workspace, and this server is read-only', {
+      details: { tool: 'eval_run', hint: 'run mk eval on your own machine, or ask the operator for a server that is not read-only' },
+    })
+  }
+  const dataset = parseServedDatasetSpec(spec, { root, benchDir: benchDir === undefined || benchDir === '' ? undefined : resolve(benchDir) })
+  const scratch = join(stateDir, 'eval')
+  await mkdir(scratch, { recursive: true })
+  return { dataset, scratch }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { textForTenant } from '../../fs/tenant-text.js'
 import { defineTool } from '../define.js'
 
 const publishedSchema = z
@@ -61,7 +62,13 @@ export const modelList = defineTool({
     }
     const installed = (await installedModels(ctx.workspace.mkHome)).map((model) => {
       const published = publishedOf(model.id)
-      return { ...model, selected: embedding.provider === 'transformers' && embedding.model === model.id, ...(published === undefined ? {} : { published }) }
+      const folder = ctx.runtime.served ? textForTenant(model.folder, ctx.workspace) : model.folder
+      return {
+        ...model,
+        folder,
+        selected: embedding.provider === 'transformers' && embedding.model === model.id,
+        ...(published === undefined ? {} : { published }),
+      }
     })
     const available = knownModels
       .filter((model) => !installed.some((entry) => entry.id === model.id))

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises'
+import { mkdtemp, rm, symlink, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadBeir } from '../../../src/eval/beir.js'
-import { parseDatasetSpec } from '../../../src/eval/dataset.js'
+import { parseDatasetSpec, parseServedDatasetSpec } from '../../../src/eval/dataset.js'
 import { loadLocomo, normaliseEvidence, turnText } from '../../../src/eval/locomo.js'
 import { failure } from '../../helpers/errors.js'
 
@@ -121,5 +121,28 @@ describe('dataset spec', () => {
 
   it('rejects anything else, saying what is expected', () => {
     expect(() => parseDatasetSpec('msmarco:x', options)).toThrow('invalid dataset "msmarco:x": expected beir:DIR, locomo:FILE or team:FILE')
+  })
+})
+
+describe('dataset spec of a tenant of mk serve', () => {
+  let root: string
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'mk-served-dataset-'))
+    await mkdir(join(root, 'scifact', 'qrels'), { recursive: true })
+    for (const file of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) await writeFile(join(root, 'scifact', file), '')
+  })
+  afterAll(() => rm(root, { recursive: true, force: true }))
+
+  it('reads a BEIR folder only when every file it reads is in the workspace', async () => {
+    expect(parseServedDatasetSpec('beir:scifact', { root, benchDir: undefined })).toEqual({ kind: 'beir', path: join(root, 'scifact') })
+    await rm(join(root, 'scifact', 'qrels', 'test.tsv'))
+    await symlink('/etc/hostname', join(root, 'scifact', 'qrels', 'test.tsv'))
+    expect(() => parseServedDatasetSpec('beir:scifact', { root, benchDir: undefined })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
+  })
+
+  it('offers bare beir and locomo only from the benchmark folder the operator set, and the bundled team set always', () => {
+    expect(() => parseServedDatasetSpec('beir', { root, benchDir: undefined })).toThrow(/MK_BENCH_DIR/)
+    expect(parseServedDatasetSpec('locomo', { root, benchDir: '/srv/bench' })).toEqual({ kind: 'locomo', path: '/srv/bench/locomo/locomo-dev.json' })
+    expect(parseServedDatasetSpec('team', { root, benchDir: undefined }).path).toMatch(/bench[/\\]recall[/\\]team-dev\.json$/)
   })
 })

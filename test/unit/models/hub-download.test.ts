@@ -17,7 +17,9 @@ let hubUrl: string
 const files = new Map<string, Buffer>()
 const requests: { path: string; range: string | undefined }[] = []
 /** How the hub misbehaves for the next request of the ONNX file. */
-let onnxFault: 'none' | 'drop-half' | 'wrong-checksum' = 'none'
+let onnxFault: 'none' | 'drop-half' | 'wrong-checksum' | 'no-length' = 'none'
+/** No cap that matters for the tiny model. */
+const maxBytes = 1_000_000_000
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')
 
@@ -46,7 +48,8 @@ beforeAll(async () => {
     }
     const start = Number(/^bytes=(\d+)-$/.exec(request.headers.range ?? '')?.[1] ?? 0)
     const body = data.subarray(start)
-    response.writeHead(start > 0 ? 206 : 200, { 'content-length': String(body.length), etag: `"${file.length}-weak"` })
+    const length = file.endsWith('.onnx') && onnxFault === 'no-length' ? {} : { 'content-length': String(body.length) }
+    response.writeHead(start > 0 ? 206 : 200, { ...length, etag: `"${file.length}-weak"` })
     if (file.endsWith('.onnx') && onnxFault === 'drop-half') {
       onnxFault = 'none'
       response.write(body.subarray(0, Math.floor(body.length / 2)), () => setTimeout(() => response.destroy(), 100))
@@ -66,7 +69,7 @@ afterAll(async () => {
 describe('mk model pull from a hub', () => {
   it('downloads a usable model, checking the ONNX file against the checksum the hub publishes', async () => {
     const modelsDir = join(dir, 'home-1', 'models')
-    const pulled = await pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir })
+    const pulled = await pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir, maxBytes })
     expect(pulled.folder).toBe(join(modelsDir, 'acme', 'tiny-bert'))
     expect(pulled.files.find((file) => file.path === 'onnx/model.onnx')).toMatchObject({
       verified: true,
@@ -83,9 +86,12 @@ describe('mk model pull from a hub', () => {
   it('resumes a download that broke off, asking only for the rest', async () => {
     const modelsDir = join(dir, 'home-2', 'models')
     onnxFault = 'drop-half'
-    expect(await failure(pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir }))).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true })
+    expect(await failure(pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir, maxBytes }))).toMatchObject({
+      code: 'PROVIDER_ERROR',
+      retryable: true,
+    })
     requests.length = 0
-    const pulled = await pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir })
+    const pulled = await pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir, maxBytes })
     const onnx = pulled.files.find((file) => file.path === 'onnx/model.onnx')
     expect(onnx?.resumedBytes).toBeGreaterThan(0)
     expect(onnx?.verified).toBe(true)
@@ -96,7 +102,7 @@ describe('mk model pull from a hub', () => {
   it('refuses a file that does not match its checksum and leaves no model behind', async () => {
     const modelsDir = join(dir, 'home-3', 'models')
     onnxFault = 'wrong-checksum'
-    const error = await failure(pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir }))
+    const error = await failure(pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir, maxBytes }))
     onnxFault = 'none'
     expect(error.code).toBe('PROVIDER_ERROR')
     expect(error.message).toContain('does not match the checksum')
@@ -105,10 +111,29 @@ describe('mk model pull from a hub', () => {
 
   it('says NOT_FOUND for an id the hub does not have, and names an unreachable hub', async () => {
     const modelsDir = join(dir, 'home-4', 'models')
-    expect(await failure(pullModel({ id: 'acme/nothing', revision: 'main', hubUrl, modelsDir }))).toMatchObject({ code: 'NOT_FOUND' })
-    const unreachable = await failure(pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl: 'http://127.0.0.1:9', modelsDir }))
+    expect(await failure(pullModel({ id: 'acme/nothing', revision: 'main', hubUrl, modelsDir, maxBytes }))).toMatchObject({ code: 'NOT_FOUND' })
+    const unreachable = await failure(pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl: 'http://127.0.0.1:9', modelsDir, maxBytes }))
     expect(unreachable).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true })
     expect(unreachable.message).toContain('cannot reach the model hub')
+  })
+
+  it('refuses a model larger than the cap, before its download when the hub gives the length, and keeps none of it', async () => {
+    const onnx = files.get('onnx/model.onnx')?.length ?? 0
+    const small = [...files.entries()].filter(([file]) => !file.endsWith('.onnx')).reduce((sum, [, data]) => sum + data.length, 0)
+    for (const [home, fault] of [
+      ['home-6', 'none'],
+      ['home-7', 'no-length'],
+    ] as const) {
+      const modelsDir = join(dir, home, 'models')
+      onnxFault = fault
+      requests.length = 0
+      const error = await failure(pullModel({ id: 'acme/tiny-bert', revision: 'main', hubUrl, modelsDir, maxBytes: small + Math.floor(onnx / 2) }))
+      onnxFault = 'none'
+      expect(error, fault).toMatchObject({ code: 'INVALID_INPUT', details: { reason: 'model_too_large', maxBytes: small + Math.floor(onnx / 2) } })
+      expect(error.message).toContain('onnx/model.onnx')
+      expect(await installedModels(join(dir, home))).toEqual([])
+      expect(await readdir(join(modelsDir, '.partial', 'acme'))).toEqual([])
+    }
   })
 
   it('lists only complete models, never a folder that is not one', async () => {
