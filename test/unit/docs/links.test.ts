@@ -69,3 +69,16 @@ describe('links in README.md, ARCHITECTURE.md, CONTRIBUTING.md, CHANGELOG.md and
     )
   })
 })
+
+// Issue 26.7: the README is the front door, not the manual.
+describe('README.md', () => {
+  it('stays at most 300 lines, with the guides and the reference in docs/', () => {
+    expect(readFileSync(join(root, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(300)
+    for (const page of ['adopting', 'hooks-and-ci', 'memory', 'agents-and-mcp', 'team-server', 'configuration', 'troubleshooting']) {
+      expect(existsSync(join(root, 'docs', `${page}.md`)), `docs/${page}.md`).toBe(true)
+    }
+    for (const page of ['commands', 'tools', 'configuration', 'errors', 'environment']) {
+      expect(existsSync(join(root, 'docs', 'reference', `${page}.md`)), `docs/reference/${page}.md`).toBe(true)
+    }
+  })
+})
