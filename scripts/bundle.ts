@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 
 import { walkFiles } from '../src/fs/walk.js'
+import { tokenizerFile } from '../src/token-count.js'
 
 /**
  * Bundle the compiled commands and the pure-JavaScript dependencies on their
@@ -169,6 +170,21 @@ await build({
   outfile: join(dirname(outfile), 'load-bundle.cjs'),
   bundle: true,
   format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+})
+
+/**
+ * The one tokenizer encoding mk counts with (o200k, src/token-count.ts), as one ES module of about
+ * 2.5 MB: the gpt-tokenizer package ships every OpenAI encoding three times over (30 MB installed),
+ * so it is a development dependency and an installed mk carries only this file.
+ */
+await build({
+  entryPoints: ['gpt-tokenizer/encoding/o200k_base'],
+  outfile: join(dirname(outfile), tokenizerFile),
+  bundle: true,
+  format: 'esm',
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',

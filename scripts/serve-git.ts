@@ -5,7 +5,7 @@ import { startGitServer } from '../test/helpers/git-server.js'
 /**
  * Serve the bare git repositories in a folder over smart HTTP on 127.0.0.1 (git
  * http-backend behind node's http module): a stand-in for a company git host,
- * used by the README's sync walkthrough and by the tests.
+ * used by the sync walkthrough in docs/sync.md and by the tests.
  *   node dist/scripts/serve-git.js FOLDER [--port 8765] [--token SECRET]
  */
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { port: { type: 'string', default: '8765' }, token: { type: 'string' } } })

@@ -3,7 +3,7 @@ import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { parseJsonObject, readJsonObjectFile, readStdin } from '../../src/hosts/cli/json-input.js'
 import { hookClaude } from '../../src/tools/hook/claude.js'
 
-const eventHint = 'mk hook claude reads the JSON Claude Code sends a PreToolUse hook on stdin; configure it in .claude/settings.json (see the README)'
+const eventHint = 'mk hook claude reads the JSON Claude Code sends a PreToolUse hook on stdin; configure it in .claude/settings.json (see docs/policy-rules.md)'
 
 export default class HookClaude extends MkCommand {
   static override summary = 'Claude Code PreToolUse hook: refuse tools the policy rules deny'

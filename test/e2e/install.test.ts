@@ -20,9 +20,11 @@ function sizeOf(path: string): number {
 // Issue 12: the packed tarball installs with npm into a scratch project, with no environment
 // variable, and runs there as a user runs it.
 // Issue 17: the same install is imported as a library, from JavaScript and from a TypeScript compiler.
+// Issue 26.8: it installs on Node 20 with no EBADENGINE warning, in at most 150 MB.
 describe('the packed package', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'mk-install-'))
   const project = join(scratch, 'project')
+  let installLog = ''
   afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
   // Packed and installed once for both tests: a minute of npm.
@@ -51,7 +53,17 @@ describe('the packed package', () => {
     // The variables the CI script sets for this repository's own install are not a user's.
     const installed = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(scratch, filename)], project, { ONNXRUNTIME_NODE_INSTALL: '' })
     expect(installed.status, installed.stderr).toBe(0)
+    installLog = installed.stdout + installed.stderr
   }, 900_000)
+
+  it('installs with no engine warning and in at most 150 MB, with one tokenizer encoding instead of gpt-tokenizer', () => {
+    expect(installLog).not.toContain('EBADENGINE')
+    // On disk, as `du` counts it (164 MB before gpt-tokenizer was left out).
+    const du = run('du', ['-sk', join(project, 'node_modules')], project)
+    expect(du.status, du.stderr).toBe(0)
+    expect(Number.parseInt(du.stdout, 10) / 1024).toBeLessThanOrEqual(150)
+    expect(readdirSync(join(project, 'node_modules'))).not.toContain('gpt-tokenizer')
+  })
 
   it('installs from its tarball and runs mk --help, init, knowledge check and memory add/search', () => {
     const megabytes = sizeOf(join(project, 'node_modules')) / 1e6
@@ -63,6 +75,10 @@ describe('the packed package', () => {
     expect(mk('--help').stdout).toContain('mk-knowledge')
     expect(run('git', ['init', '-q'], project).status).toBe(0)
     expect(mk('init').status).toBe(0)
+    // Token budgets count with the o200k file the build wrote, the only tokenizer the package ships.
+    const directives = mk('rules', 'directives', 'add a service', '--json')
+    expect(directives.status, directives.stderr).toBe(0)
+    expect((JSON.parse(directives.stdout) as { tokens: number }).tokens).toBeGreaterThan(0)
     const checked = mk('knowledge', 'check')
     expect(checked.status, checked.stdout + checked.stderr).toBe(0)
     expect(mk('memory', 'add', 'We store everything in Postgres 15', '--layer', 'project').status).toBe(0)

@@ -75,10 +75,13 @@ export function etaEstimator(now: () => number = () => performance.now()): (even
   }
 }
 
-/** A bar with an ETA on a real terminal; plain lines in pipes, logs and pseudo-terminals that report no size (ink would wrap every character). */
-export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
+/**
+ * A bar with an ETA on a real terminal; plain lines in pipes, logs, pseudo-terminals that report
+ * no size (ink would wrap every character) and terminals that say they cannot move the cursor (TERM=dumb).
+ */
+export function progressReporter(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): ProgressReporter {
   const sized = (stream.columns ?? 0) > 0 && (stream.rows ?? 0) > 0
-  const bar = stream.isTTY === true && sized
+  const bar = stream.isTTY === true && sized && env.TERM !== 'dumb'
   const reporter = bar ? inkReporter(stream) : plainReporter(stream)
   const eta = bar ? etaEstimator() : () => undefined
   return {

@@ -25,10 +25,16 @@ export const terminalStyle: Style = {
   cyan: sgr(36, 39),
 }
 
-/** Colour only for a person at a terminal, and never when NO_COLOR is set. */
+/**
+ * Colour only for a person at a terminal that can show it, decided as Node decides for its own
+ * output: FORCE_COLOR first (any value but 0 or false forces colour, in a pipe too; 0 or false
+ * forbids it), then NO_COLOR (any non-empty value) and TERM=dumb forbid it.
+ */
 export function colourAllowed(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
+  const force = env.FORCE_COLOR
+  if (force !== undefined) return force !== '0' && force !== 'false'
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== ''
-  return !noColor && stream.isTTY === true
+  return !noColor && env.TERM !== 'dumb' && stream.isTTY === true
 }
 
 /** Replace mk's style markers with ANSI colour codes, or remove them. */

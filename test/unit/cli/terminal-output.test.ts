@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { progressReporter } from '../../../src/hosts/cli/progress.js'
 import { writeJson, writeText } from '../../../src/hosts/cli/render.js'
 import { terminalStyle } from '../../../src/hosts/cli/style.js'
 import { stripTerminalControls } from '../../../src/hosts/cli/terminal-controls.js'
@@ -61,6 +62,25 @@ describe('writeText', () => {
     }
   })
 
+  it('writes no colour on a terminal that says TERM=dumb (issue 26.8)', () => {
+    const out = stream(true)
+    writeText(out.stream, { TERM: 'dumb' }, terminalStyle.red('x'))
+    expect(out.written()).toBe('x\n')
+  })
+
+  it('honours FORCE_COLOR as Node does: colour in a pipe, over NO_COLOR and TERM=dumb; 0 and false forbid it (issue 26.8)', () => {
+    for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '' }, { FORCE_COLOR: '3', NO_COLOR: '1', TERM: 'dumb' }]) {
+      const out = stream(false)
+      writeText(out.stream, env, terminalStyle.red('x'))
+      expect(out.written(), JSON.stringify(env)).toBe('\u001b[31mx\u001b[39m\n')
+    }
+    for (const env of [{ FORCE_COLOR: '0' }, { FORCE_COLOR: 'false' }]) {
+      const out = stream(true)
+      writeText(out.stream, env, terminalStyle.red('x'))
+      expect(out.written(), JSON.stringify(env)).toBe('x\n')
+    }
+  })
+
   it('reopens an outer style after an inner one closes the same attribute, like chalk', () => {
     const out = stream(true)
     writeText(out.stream, {}, terminalStyle.bold(`a ${terminalStyle.dim('b')} c`))
@@ -90,5 +110,16 @@ describe('stripTerminalControls on hostile input', () => {
     for (const introducer of ['\u009d', '\u0090', '\u001b]', '\u001bP']) {
       expect(stripTerminalControls(`${introducer.repeat(50_000)}${'x'.repeat(50_000)}`)).toBe('x'.repeat(50_000))
     }
+  })
+})
+
+describe('progressReporter (issue 26.8)', () => {
+  it('writes plain lines, not a live bar, on a terminal that says TERM=dumb', async () => {
+    const out = stream(true)
+    Object.assign(out.stream, { columns: 80, rows: 24 })
+    const progress = progressReporter(out.stream, { TERM: 'dumb' })
+    progress.report({ phase: 'embedding', done: 5, total: 10 })
+    await progress.finish()
+    expect(out.written()).toBe('embedding: 5/10\n')
   })
 })
