@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { packageRoot } from './fs/package-root.js'
+import { packageRoot } from './package-root.js'
 import { importPackage } from './import-package.js'
 
 /** Counts tokens of a text. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { MkError } from '../errors.js'
-import { packageRoot } from '../fs/package-root.js'
+import { packageRoot } from '../package-root.js'
 import { insideWorkspace, resolvesWithin } from '../fs/path-guard.js'
 import { beirFiles } from './beir.js'
 

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os'
 import { sep } from 'node:path'
-import { packageRoot } from './package-root.js'
+import { packageRoot } from '../package-root.js'
 
 /** The folders of one tenant, absolute, as the server knows them. */
 export interface TenantPlaces {

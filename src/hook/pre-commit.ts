@@ -4,7 +4,7 @@ import { join, relative } from 'node:path'
 import { MkError } from '../errors.js'
 import { gitFolders } from '../git/git-folders.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
-import { packageRoot } from '../fs/package-root.js'
+import { packageRoot } from '../package-root.js'
 import { toPosix } from '../fs/walk.js'
 import { shellQuote } from '../text.js'
 

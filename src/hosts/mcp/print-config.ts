@@ -1,6 +1,6 @@
 import { loadWorkspace } from '../../config/load.js'
 import { clientSnippets, renderSnippets, type ClientSnippet } from './client-config.js'
-import { packageName } from '../../fs/package-root.js'
+import { packageName } from '../../package-root.js'
 import type { McpServeOptions } from './serve.js'
 
 /** `mk mcp --print-config`: how to start this same server from common MCP clients. */

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { MkError } from '../../errors.js'
-import { packageRoot } from '../../fs/package-root.js'
+import { packageRoot } from '../../package-root.js'
 import type { EmbedReply, EmbedRequest } from './bundled-worker.js'
 
 /** Embeds batches on worker threads, one model per worker, so that every core works on a bulk embedding. */

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { packageRoot } from '../../../src/fs/package-root.js'
+import { packageRoot } from '../../../src/package-root.js'
 import { textForTenant } from '../../../src/fs/tenant-text.js'
 
 const places = { root: '/data/tenants/a/workspace', mkHome: '/data/tenants/a/home' }
