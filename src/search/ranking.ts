@@ -24,14 +24,14 @@ export async function rank(db: Database.Database, embed: Embed | undefined, requ
   const headOf = new Map(textList.map((evidence) => [evidence.rowid, evidence.head]))
   const unread = fused.filter((hit) => !headOf.has(hit.rowid))
   if (unread.length > 0) for (const [rowid, head] of headsOfRows(db, unread)) headOf.set(rowid, head)
-  return fused.map((hit) => ({
-    ...(headOf.get(hit.rowid) as DocumentHead),
-    score: hit.score,
-    scores: {
-      ...(hit.text === undefined ? {} : { text: hit.text }),
-      ...(hit.vector === undefined ? {} : { vector: hit.vector }),
-    },
-  }))
+  // Plain object literals: a thousand hits built by spreading cost milliseconds a search.
+  return fused.map((hit) => {
+    const { id, layer, source, dedupKey } = headOf.get(hit.rowid) as DocumentHead
+    const scores: SearchHit['scores'] = {}
+    if (hit.text !== undefined) scores.text = hit.text
+    if (hit.vector !== undefined) scores.vector = hit.vector
+    return { id, layer, source, dedupKey, score: hit.score, scores }
+  })
 }
 
 /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */

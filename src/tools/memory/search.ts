@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { MemoryLayer } from '../../config/layers.js'
 import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
@@ -124,9 +125,19 @@ export const memorySearch = defineTool({
     })
     const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
     // Ranked and grouped on what the hits carry; only the page shown is read whole.
+    // Each layer checked once, not once per candidate.
+    const layers = new Map<string, MemoryLayer>()
+    const layerOf = (layer: string): MemoryLayer => {
+      let parsed = layers.get(layer)
+      if (parsed === undefined) {
+        parsed = memoryLayerSchema.parse(layer)
+        layers.set(layer, parsed)
+      }
+      return parsed
+    }
     const found = kept.map((hit) => ({
       memoryId: hit.id,
-      layer: memoryLayerSchema.parse(hit.layer),
+      layer: layerOf(hit.layer),
       source: hit.source,
       dedupKey: hit.dedupKey,
       score: round(hit.score),
@@ -181,8 +192,8 @@ function round(value: number): number {
 }
 
 function roundScores(scores: { text?: number; vector?: number }): { text?: number; vector?: number } {
-  return {
-    ...(scores.text === undefined ? {} : { text: round(scores.text) }),
-    ...(scores.vector === undefined ? {} : { vector: round(scores.vector) }),
-  }
+  const rounded: { text?: number; vector?: number } = {}
+  if (scores.text !== undefined) rounded.text = round(scores.text)
+  if (scores.vector !== undefined) rounded.vector = round(scores.vector)
+  return rounded
 }
