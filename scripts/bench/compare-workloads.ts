@@ -59,6 +59,18 @@ function runMk(build: MkBuild, args: readonly string[], cwd: string, env: NodeJS
   return { value, peakKb, cpuMs: ((user ?? 0) + (system ?? 0)) * 1000 }
 }
 
+/** CPU time (user + system) a running process has used so far, in ms (Linux, in clock ticks of 10 ms). */
+function cpuMsOf(pid: number | null | undefined): number | undefined {
+  if (pid === null || pid === undefined) return undefined
+  try {
+    // The fields after the command name, which may hold spaces: utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
+}
+
 /** The peak RSS of a running process so far (Linux), for long-lived servers. */
 function peakKbOf(pid: number | null | undefined): number | undefined {
   if (pid === null || pid === undefined) return undefined
@@ -220,11 +232,20 @@ const searchWorkload: Workload = {
           timed(() => servers[side].client.callTool({ name: 'memory_search', arguments: { query } }, undefined, { timeout: 1_800_000 }))
         for (const side of sides) await ask(side, 'staging database')
         const calls = Math.max(30, rounds * 6)
+        const cpuBefore = { old: cpuMsOf(servers.old.transport.pid), new: cpuMsOf(servers.new.transport.pid) }
         for (let run = 0; run < calls; run++) {
-          for (const side of sides) {
-            const value = await ask(side, newQuestion(1000 + run, side))
-            warm[side].push({ value, ...(run === calls - 1 ? { peakKb: peakKbOf(servers[side].transport.pid) } : {}) })
-          }
+          for (const side of sides) warm[side].push({ value: await ask(side, newQuestion(1000 + run, side)) })
+        }
+        for (const side of sides) {
+          // A call takes less than a clock tick of CPU: the server's CPU time over all calls, per call, on every sample.
+          const before = cpuBefore[side]
+          const after = cpuMsOf(servers[side].transport.pid)
+          const peakKb = peakKbOf(servers[side].transport.pid)
+          warm[side] = warm[side].map((sample) => ({
+            ...sample,
+            ...(before === undefined || after === undefined ? {} : { cpuMs: (after - before) / calls }),
+            ...(peakKb === undefined ? {} : { peakKb }),
+          }))
         }
       } finally {
         for (const side of sides) await servers[side].client.close()
