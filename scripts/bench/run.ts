@@ -37,6 +37,11 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
 }
 
 const only = process.argv.slice(2)
+if (only[0] === 'compare') {
+  const { compare } = await import('./compare.js')
+  await compare(only.slice(1))
+  process.exit(0)
+}
 const { cpus, loadavg } = await import('node:os')
 /** How fast the machine is at the start and the end: figures from a busy or slow moment read differently. */
 const machine = (): Record<string, unknown> => ({

@@ -15,8 +15,8 @@ export interface Started {
   crash(): Promise<void>
 }
 
-export async function startServe(root: string, args: readonly string[] = ['--port', '0'], env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn(process.execPath, [mkBin, 'serve', '--json', ...args], {
+export async function startServe(root: string, args: readonly string[] = ['--port', '0'], env: NodeJS.ProcessEnv = {}, bin = mkBin): Promise<Started> {
+  const child = spawn(process.execPath, [bin, 'serve', '--json', ...args], {
     cwd: root,
     env: { ...process.env, MK_HOME: `${root}/home`, ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -48,7 +48,7 @@ export async function startServe(root: string, args: readonly string[] = ['--por
   }
 }
 
-async function ready(url: string): Promise<void> {
+export async function ready(url: string): Promise<void> {
   while ((await fetch(`${url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
 }
 
@@ -68,7 +68,12 @@ async function searchThroughSocket(root: string): Promise<Record<string, unknown
 }
 
 const json = { 'content-type': 'application/json' }
-const search = (query: string): autocannon.Request => ({ method: 'POST', path: '/v1/tools/memory_search', headers: json, body: JSON.stringify({ query }) })
+export const search = (query: string): autocannon.Request => ({
+  method: 'POST',
+  path: '/v1/tools/memory_search',
+  headers: json,
+  body: JSON.stringify({ query }),
+})
 const add = {
   method: 'POST' as const,
   path: '/v1/tools/memory_add',
@@ -76,8 +81,8 @@ const add = {
   body: JSON.stringify({ content: 'The deploy pipeline needs two approvals', layer: 'project' }),
 }
 
-async function load(url: string, requests: autocannon.Request[], clients = connections): Promise<Record<string, unknown>> {
-  const result = await autocannon({ url, connections: clients, duration: seconds, requests })
+export async function load(url: string, requests: autocannon.Request[], clients = connections, duration = seconds): Promise<Record<string, unknown>> {
+  const result = await autocannon({ url, connections: clients, duration, requests })
   return {
     requests_per_s: round(result.requests.average),
     p50_ms: result.latency.p50,

@@ -1,5 +1,4 @@
 import { memoryLayers, type MemoryLayer } from '../config/layers.js'
-import { normaliseContent } from './normalise.js'
 
 export interface ShadowedMemory {
   memoryId: string
@@ -9,7 +8,8 @@ export interface ShadowedMemory {
 interface LayeredResult {
   memoryId: string
   layer: MemoryLayer
-  content: string
+  /** The content's dedup key (src/search/normalise.ts): copies of one fact share it. */
+  dedupKey: string
 }
 
 /**
@@ -20,9 +20,8 @@ interface LayeredResult {
 export function collapseAcrossLayers<Result extends LayeredResult>(results: readonly Result[]): (Result & { shadows: ShadowedMemory[] })[] {
   const groups = new Map<string, Result[]>()
   for (const result of results) {
-    const key = normaliseContent(result.content)
-    const group = groups.get(key)
-    if (group === undefined) groups.set(key, [result])
+    const group = groups.get(result.dedupKey)
+    if (group === undefined) groups.set(result.dedupKey, [result])
     else group.push(result)
   }
   const rank = (layer: MemoryLayer): number => memoryLayers.indexOf(layer)

@@ -2,9 +2,10 @@ import type Database from 'better-sqlite3'
 import { filterClause, hasNarrowingFilter } from './filters.js'
 import { fuse, type Scored } from './fusion.js'
 import { textEvidence } from './text-evidence.js'
-import type { SearchFilters, SearchHit, SearchRequest } from './types.js'
+import type { DocumentHead, SearchFilters, SearchHit, SearchRequest } from './types.js'
 import { vectorCalibration } from './vector-evidence.js'
-import { nearestVectors } from './vector-partitions.js'
+import { hasPartitions, nearestVectors } from './vector-partitions.js'
+import { statement } from './statements.js'
 import type { Embed } from './vector-store.js'
 
 /** How many candidates each list contributes to fusion, at least. */
@@ -20,15 +21,17 @@ export async function rank(db: Database.Database, embed: Embed | undefined, requ
   const vectorList = mode === 'fulltext' ? [] : await vectorEvidence(db, embed, request.text, request.filters, candidates)
   const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.8)
   const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
-  const idOf = idsOfRows(db, fused)
-  return fused.map((hit) => ({
-    id: idOf.get(hit.rowid) as string,
-    score: hit.score,
-    scores: {
-      ...(hit.text === undefined ? {} : { text: hit.text }),
-      ...(hit.vector === undefined ? {} : { vector: hit.vector }),
-    },
-  }))
+  const headOf = new Map(textList.map((evidence) => [evidence.rowid, evidence.head]))
+  const unread = fused.filter((hit) => !headOf.has(hit.rowid))
+  if (unread.length > 0) for (const [rowid, head] of headsOfRows(db, unread)) headOf.set(rowid, head)
+  // Plain object literals: a thousand hits built by spreading cost milliseconds a search.
+  return fused.map((hit) => {
+    const { id, layer, source, dedupKey } = headOf.get(hit.rowid) as DocumentHead
+    const scores: SearchHit['scores'] = {}
+    if (hit.text !== undefined) scores.text = hit.text
+    if (hit.vector !== undefined) scores.vector = hit.vector
+    return { id, layer, source, dedupKey, score: hit.score, scores }
+  })
 }
 
 /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
@@ -42,25 +45,27 @@ export async function nearDuplicates(
 ): Promise<SearchHit[]> {
   const { scored } = await vectorCandidates(db, embed, text, filters, limit)
   const candidates = scored.filter((candidate) => candidate.score >= minSimilarity)
-  const idOf = idsOfRows(db, candidates)
-  return candidates.map((candidate) => ({ id: idOf.get(candidate.rowid) as string, score: candidate.score, scores: { vector: candidate.score } }))
+  const headOf = headsOfRows(db, candidates)
+  return candidates.map((candidate) => ({ ...(headOf.get(candidate.rowid) as DocumentHead), score: candidate.score, scores: { vector: candidate.score } }))
 }
 
-/** The ids of these documents by rowid, in one statement: a search ranks up to a thousand, and a lookup each cost milliseconds. */
-function idsOfRows(db: Database.Database, rows: readonly { rowid: number }[]): Map<number, string> {
-  const pairs = db
-    .prepare('SELECT rowid, id FROM docs WHERE rowid IN (SELECT value FROM json_each(?))')
-    .raw()
-    .all(JSON.stringify(rows.map((row) => row.rowid))) as [number, string][]
-  return new Map(pairs)
+/**
+ * What a hit says of its document (id, layer, source, dedup key) by rowid, in one statement: a
+ * search ranks up to a thousand, and callers group and page them without reading whole documents.
+ */
+function headsOfRows(db: Database.Database, rows: readonly { rowid: number }[]): Map<number, DocumentHead> {
+  const heads = statement(db, 'SELECT rowid, id, layer, source, dedup_key FROM docs WHERE rowid IN (SELECT value FROM json_each(?))', 'raw').all(
+    JSON.stringify(rows.map((row) => row.rowid)),
+  ) as [number, string, string, string | null, string][]
+  return new Map(heads.map(([rowid, id, layer, source, dedupKey]) => [rowid, { id, layer, source: source ?? undefined, dedupKey }]))
 }
 
 /** Which of these documents the filters allow, in one statement. */
 function allowedRows(db: Database.Database, rows: readonly { rowid: number }[], where: { sql: string; params: unknown[] }): Set<number> {
-  const allowed = db
-    .prepare(`SELECT d.rowid FROM docs d WHERE d.rowid IN (SELECT value FROM json_each(?)) AND ${where.sql}`)
-    .pluck()
-    .all(JSON.stringify(rows.map((row) => row.rowid)), ...where.params) as number[]
+  const allowed = statement(db, `SELECT d.rowid FROM docs d WHERE d.rowid IN (SELECT value FROM json_each(?)) AND ${where.sql}`, 'pluck').all(
+    JSON.stringify(rows.map((row) => row.rowid)),
+    ...where.params,
+  ) as number[]
   return new Set(allowed)
 }
 
@@ -75,6 +80,16 @@ async function vectorCandidates(
   const [query] = await embed([text], 'query')
   if (query === undefined) return { query: undefined, scored: [] }
   const where = filterClause(filters)
+  // The exact ranking of the documents the filters allow, filtered inside the one statement; equal
+  // distances in rowid order, as the scan of the whole vector table returned them.
+  const exact = (): Scored[] =>
+    statement(
+      db,
+      `SELECT d.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM docs d JOIN vectors v ON v.rowid = d.rowid
+       WHERE ${where.sql} ORDER BY score DESC, d.rowid LIMIT ?`,
+    ).all(query, ...where.params, limit) as Scored[]
+  // Without partitions every vector is read anyway: the nearest ones the filters allow are the exact ranking.
+  if (!hasPartitions(db)) return { query, scored: exact() }
   const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
   const nearest = nearestVectors(db, query, k)
   const allowed = allowedRows(db, nearest, where)
@@ -83,13 +98,7 @@ async function vectorCandidates(
     return { query, scored: kept.slice(0, limit).map((row) => ({ rowid: row.rowid, score: 1 - row.distance })) }
   }
   // The filters are narrow: rank exactly the documents they allow.
-  const exact = db
-    .prepare(
-      `SELECT d.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM docs d JOIN vectors v ON v.rowid = d.rowid
-       WHERE ${where.sql} ORDER BY score DESC LIMIT ?`,
-    )
-    .all(query, ...where.params, limit) as Scored[]
-  return { query, scored: exact }
+  return { query, scored: exact() }
 }
 
 async function vectorEvidence(

@@ -1,12 +1,15 @@
 import type Database from 'better-sqlite3'
 import { filterClause } from './filters.js'
 import { queryGroups, type QueryGroup } from './query-groups.js'
-import type { SearchFilters } from './types.js'
+import { statement } from './statements.js'
+import type { DocumentHead, SearchFilters } from './types.js'
 
 export interface TextEvidence {
   rowid: number
   /** How much of the query the document holds, in [0, 1] (see textEvidence). */
   score: number
+  /** Read with the candidate row, so that ranking needs no second look-up for it. */
+  head: DocumentHead
 }
 
 /** FTS5's BM25 idf, floored as FTS5 floors it. */
@@ -30,10 +33,10 @@ const isOwnWord = (group: QueryGroup): boolean => group.full.length === 1 && gro
 export function textEvidence(db: Database.Database, text: string, filters: SearchFilters | undefined, limit: number): TextEvidence[] {
   const groups = queryGroups(text)
   if (groups.length === 0) return []
-  const matching = db.prepare('SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?').pluck()
+  const matching = statement(db, 'SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?', 'pluck')
   const holdersOf = (phrases: readonly string[]): Set<number> =>
     phrases.length === 0 ? new Set() : new Set(matching.all(phrases.map(quoted).join(' OR ')) as number[])
-  const documents = db.prepare('SELECT count(*) FROM docs').pluck().get() as number
+  const documents = statement(db, 'SELECT count(*) FROM docs', 'pluck').get() as number
   const evidence = groups.map((group) => {
     const full = holdersOf(group.full)
     const partial = holdersOf(group.partial)
@@ -43,23 +46,35 @@ export function textEvidence(db: Database.Database, text: string, filters: Searc
     return { own: isOwnWord(group), weight, held: (rowid: number) => (full.has(rowid) ? 1 : partial.has(rowid) ? 0.5 : 0) * weight }
   })
   const total = evidence.reduce((sum, group) => sum + group.weight, 0)
-  const ownWords = groups.filter(isOwnWord).map((group) => quoted(group.full[0] ?? ''))
-  const bm25 = db.prepare('SELECT rowid, -bm25(docs_fts) AS bm25 FROM docs_fts WHERE docs_fts MATCH ?')
-  const ownBm25 = new Map(
-    ownWords.length === 0 ? [] : (bm25.all(ownWords.join(' OR ')) as { rowid: number; bm25: number }[]).map((row) => [row.rowid, row.bm25]),
-  )
   const where = filterClause(filters)
-  const phrases = [...new Set(groups.flatMap((group) => [...group.full, ...group.partial]))].map(quoted)
-  const candidates = db
-    .prepare(
-      `SELECT d.rowid AS rowid FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
-       WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
-    )
-    .pluck()
-    .all(phrases.join(' OR '), ...where.params, limit) as number[]
-  return candidates.map((rowid) => {
+  const phrases = [...new Set(groups.flatMap((group) => [...group.full, ...group.partial]))].map(quoted).join(' OR ')
+  const candidates = statement(
+    db,
+    `SELECT d.rowid, -bm25(docs_fts), d.id, d.layer, d.source, d.dedup_key FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
+     WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
+    'raw',
+  ).all(phrases, ...where.params, limit) as [number, number, string, string, string | null, string][]
+  const ownWords = groups
+    .filter(isOwnWord)
+    .map((group) => quoted(group.full[0] ?? ''))
+    .join(' OR ')
+  // BM25 depends on the query and the whole index, not on which rows are read: when the query is
+  // its own words alone (no category, no synonym) the candidates' BM25 is already the one wanted.
+  const ownBm25 =
+    ownWords === phrases
+      ? new Map(candidates.map(([rowid, bm25]) => [rowid, bm25]))
+      : new Map(
+          ownWords === ''
+            ? []
+            : (statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(ownWords) as [number, number][]),
+        )
+  return candidates.map(([rowid, , id, layer, source, dedupKey]) => {
     const share = evidence.reduce((sum, group) => sum + group.held(rowid), 0)
     const categories = evidence.reduce((sum, group) => sum + (group.own ? 0 : group.held(rowid)), 0)
-    return { rowid, score: 0.5 * (share / total) + 0.5 * Math.min(1, ((ownBm25.get(rowid) ?? 0) + categories) / total) }
+    return {
+      rowid,
+      score: 0.5 * (share / total) + 0.5 * Math.min(1, ((ownBm25.get(rowid) ?? 0) + categories) / total),
+      head: { id, layer, source: source ?? undefined, dedupKey },
+    }
   })
 }

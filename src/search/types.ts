@@ -49,8 +49,16 @@ export interface SearchRequest {
   filters?: SearchFilters
 }
 
-export interface SearchHit {
+/** What a search hit says of its document without reading it whole. */
+export interface DocumentHead {
   id: string
+  layer: string
+  source: string | undefined
+  /** The normalised content's hash: copies of one fact share it (src/search/normalise.ts). */
+  dedupKey: string
+}
+
+export interface SearchHit extends DocumentHead {
   /** Fused score in [0, 1], higher is better. */
   score: number
   /** The parts of the score: BM25 (positive, unbounded) and cosine similarity. */

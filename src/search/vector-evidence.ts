@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import { backgroundSentences } from './background-corpus.js'
+import { statement } from './statements.js'
 import type { Embed } from './vector-store.js'
 
 /** How many stored vectors stand for "any document" when a query's typical similarity is estimated. */
@@ -37,7 +38,7 @@ async function backgroundVectors(db: Database.Database, embed: Embed): Promise<F
  * small store adds a fixed set of sentences about nothing in particular.
  */
 export async function vectorCalibration(db: Database.Database, embed: Embed, query: Float32Array): Promise<(cosine: number) => number> {
-  const sample = (db.prepare('SELECT embedding FROM vectors ORDER BY rowid LIMIT ?').pluck().all(backgroundSize) as Buffer[]).map(asVector)
+  const sample = (statement(db, 'SELECT embedding FROM vectors ORDER BY rowid LIMIT ?', 'pluck').all(backgroundSize) as Buffer[]).map(asVector)
   if (sample.length < smallStore) sample.push(...(await backgroundVectors(db, embed)))
   const similarities = sample.map((vector) => dot(query, vector))
   const mean = similarities.reduce((sum, value) => sum + value, 0) / similarities.length

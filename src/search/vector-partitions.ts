@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import { readMeta, writeMeta } from './meta.js'
+import { statement } from './statements.js'
 
 // Vector search over a large store scans a few partitions instead of every vector (an inverted
 // file, IVF): k-means centroids are trained on the stored vectors, each vector is kept with its
@@ -78,7 +79,12 @@ export function trainCentroids(sample: readonly Float32Array[], lists: number): 
 }
 
 export function readCentroids(db: Database.Database): Float32Array[] {
-  return (db.prepare('SELECT centroid FROM vector_centroids ORDER BY list').pluck().all() as Buffer[]).map(asVector)
+  return (statement(db, 'SELECT centroid FROM vector_centroids ORDER BY list', 'pluck').all() as Buffer[]).map(asVector)
+}
+
+/** Whether partitions were trained: until then a vector search scans every vector. */
+export function hasPartitions(db: Database.Database): boolean {
+  return statement(db, 'SELECT EXISTS (SELECT 1 FROM vector_centroids)', 'pluck').get() === 1
 }
 
 /**
@@ -119,7 +125,7 @@ export interface Nearest {
 export function nearestVectors(db: Database.Database, query: Float32Array, k: number, how: 'indexed' | 'exact' = 'indexed'): Nearest[] {
   const centroids = how === 'exact' ? [] : readCentroids(db)
   if (centroids.length === 0) {
-    return db.prepare('SELECT rowid, vec_distance_cosine(embedding, ?) AS distance FROM vectors ORDER BY distance LIMIT ?').all(query, k) as Nearest[]
+    return statement(db, 'SELECT rowid, vec_distance_cosine(embedding, ?) AS distance FROM vectors ORDER BY distance LIMIT ?').all(query, k) as Nearest[]
   }
   const probes = centroids
     .map((centroid, list) => ({ list, score: dot(centroid, query) }))

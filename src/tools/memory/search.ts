@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { MemoryLayer } from '../../config/layers.js'
 import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
@@ -123,16 +124,33 @@ export const memorySearch = defineTool({
       },
     })
     const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
-    const documents = new Map(index.getMany(kept.map((hit) => hit.id)).map((doc) => [doc.id, doc]))
-    const found = kept.flatMap((hit) => {
-      const doc = documents.get(hit.id)
-      if (doc === undefined) return []
-      const layer = memoryLayerSchema.parse(doc.layer)
-      return [{ memoryId: hit.id, content: doc.content, layer, score: round(hit.score), scores: roundScores(hit.scores), tags: [...doc.tags] }]
-    })
+    // Ranked and grouped on what the hits carry; only the page shown is read whole.
+    // Each layer checked once, not once per candidate.
+    const layers = new Map<string, MemoryLayer>()
+    const layerOf = (layer: string): MemoryLayer => {
+      let parsed = layers.get(layer)
+      if (parsed === undefined) {
+        parsed = memoryLayerSchema.parse(layer)
+        layers.set(layer, parsed)
+      }
+      return parsed
+    }
+    const found = kept.map((hit) => ({
+      memoryId: hit.id,
+      layer: layerOf(hit.layer),
+      source: hit.source,
+      dedupKey: hit.dedupKey,
+      score: round(hit.score),
+      scores: roundScores(hit.scores),
+    }))
     const { collapseAcrossLayers } = await import('../../search/layer-precedence.js')
     const collapsed = collapseAcrossLayers(found)
-    const results = collapsed.slice(0, input.limit)
+    const page = collapsed.slice(0, input.limit)
+    const documents = new Map(index.getMany(page.map((result) => result.memoryId)).map((doc) => [doc.id, doc]))
+    const results = page.flatMap(({ memoryId, layer, score, scores, shadows }) => {
+      const doc = documents.get(memoryId)
+      return doc === undefined ? [] : [{ memoryId, content: doc.content, layer, score, scores, tags: [...doc.tags], shadows }]
+    })
     // A match shares a word with the query or passes the threshold; meaning-only neighbours count when shown.
     const totalCount = collapsed.filter(
       (result, position) => position < input.limit || result.scores.text !== undefined || input.threshold !== undefined,
@@ -140,10 +158,11 @@ export const memorySearch = defineTool({
     // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
     const { staleReasons } = await import('../../sync/stale.js')
     const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
+    const sourceOf = new Map(page.map((result) => [result.memoryId, result.source]))
     const reasons = await staleReasons(
       ctx.workspace,
       results.flatMap((result) => {
-        const folder = folderByKey.get(documents.get(result.memoryId)?.source ?? '')
+        const folder = folderByKey.get(sourceOf.get(result.memoryId) ?? '')
         return folder === undefined ? [] : [{ id: result.memoryId, folder }]
       }),
       () => knowledgeStatusLookup(index, ctx, identity),
@@ -173,8 +192,8 @@ function round(value: number): number {
 }
 
 function roundScores(scores: { text?: number; vector?: number }): { text?: number; vector?: number } {
-  return {
-    ...(scores.text === undefined ? {} : { text: round(scores.text) }),
-    ...(scores.vector === undefined ? {} : { vector: round(scores.vector) }),
-  }
+  const rounded: { text?: number; vector?: number } = {}
+  if (scores.text !== undefined) rounded.text = round(scores.text)
+  if (scores.vector !== undefined) rounded.vector = round(scores.vector)
+  return rounded
 }

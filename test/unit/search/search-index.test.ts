@@ -2,6 +2,7 @@ import { mkdtemp, rm, truncate, writeFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { dedupKey } from '../../../src/search/normalise.js'
 import { openIndex } from '../../../src/search/search-index.js'
 import { embedWindow } from '../../../src/search/vector-store.js'
 import type { IndexDocument } from '../../../src/search/types.js'
@@ -105,6 +106,37 @@ describe('search index', () => {
     expect(hits[0]?.scores.vector).toBeGreaterThan(0)
     const vectorOnly = await index.search({ text: 'database', mode: 'vector', limit: 1, filters: { kind: 'memory' } })
     expect(vectorOnly[0]?.id).toBe('pg')
+    index.close()
+  })
+
+  // Issue 27: a search ranks up to a thousand candidates; callers group and page them on what each hit carries, reading only the page whole.
+  it('gives each hit its document id, layer, source and dedup key, for matches by words and by meaning alone', async () => {
+    const embedder = wordEmbedder({ synonyms: { postgres: 'zorblax' } })
+    const index = openIndex(path, { embedder })
+    index.upsert([
+      memory('pg', 'We store everything in Postgres', { layer: 'project', source: 'project' }),
+      memory('copy', 'we store everything in postgres.', { layer: 'user', source: 'user' }),
+      memory('db', 'The staging database is read-only', { layer: 'user', source: 'agent/alice' }),
+    ])
+    await index.embedPending()
+    const head = (hit: { id: string; layer: string; source: string | undefined; dedupKey: string }) => [hit.id, hit.layer, hit.source, hit.dedupKey]
+    const byWords = await index.search({ text: 'staging', mode: 'fulltext', limit: 5 })
+    expect(byWords.map(head)).toEqual([['db', 'user', 'agent/alice', dedupKey('The staging database is read-only')]])
+    const byMeaning = await index.search({ text: 'zorblax', mode: 'hybrid', limit: 5 })
+    const pg = byMeaning.find((hit) => hit.id === 'pg')
+    expect(pg?.scores.text).toBeUndefined()
+    expect(pg === undefined ? undefined : head(pg)).toEqual(['pg', 'project', 'project', dedupKey('We store everything in Postgres')])
+    // Copies of one fact share the key the layers collapse on.
+    expect(byMeaning.find((hit) => hit.id === 'copy')?.dedupKey).toBe(pg?.dedupKey)
+    index.close()
+  })
+
+  it('searches the rebuilt file after a rebuild swaps it in', async () => {
+    const index = openIndex(path)
+    index.upsert([memory('old', 'the old staging notes')])
+    expect((await index.search({ text: 'staging', mode: 'fulltext', limit: 5 })).map((hit) => hit.id)).toEqual(['old'])
+    await index.rebuildFrom(async (fresh) => fresh.upsert([memory('new', 'the new staging notes')]))
+    expect((await index.search({ text: 'staging', mode: 'fulltext', limit: 5 })).map((hit) => hit.id)).toEqual(['new'])
     index.close()
   })
 

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** A build of mk to measure: the `bin/run.js` of a checkout, and how it was made. */
+export interface MkBuild {
+  label: string
+  commit: string
+  bin: string
+  /** How the build got its node_modules, and whether it was built now or reused. */
+  notes: string[]
+}
+
+function run(command: string, args: readonly string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${result.stderr}${result.stdout}`)
+  return result.stdout.trim()
+}
+
+/** The current checkout, as built by `npm run bench`. */
+export function currentBuild(repository: string): MkBuild {
+  const commit = run('git', ['rev-parse', 'HEAD'], repository)
+  const dirty = run('git', ['status', '--porcelain', '--untracked-files=no'], repository) !== ''
+  return { label: 'new', commit, bin: join(repository, 'bin', 'run.js'), notes: [`this checkout${dirty ? ' with uncommitted changes' : ''}`] }
+}
+
+/**
+ * A ref built in a scratch worktree under the temp dir, one per commit, kept for the next
+ * comparison (a build takes a minute and `npm ci` several). node_modules is a symlink to this
+ * checkout's when both lockfiles are the same, else installed there with `npm ci`.
+ */
+export function refBuild(repository: string, ref: string): MkBuild {
+  const commit = run('git', ['rev-parse', '--verify', `${ref}^{commit}`], repository)
+  const home = join(tmpdir(), 'mk-bench-compare')
+  const dir = join(home, commit.slice(0, 12))
+  const notes: string[] = [`scratch worktree ${dir}`]
+  const builtMarker = join(dir, '.mk-bench-built')
+  if (existsSync(builtMarker))
+    return { label: 'old', commit, bin: join(dir, 'bin', 'run.js'), notes: [...notes, readFileSync(builtMarker, 'utf8').trim(), 'reused the earlier build'] }
+  mkdirSync(home, { recursive: true })
+  if (!existsSync(join(dir, 'package.json'))) run('git', ['worktree', 'add', '--force', '--detach', dir, commit], repository)
+  const lockfile = (root: string): string => readFileSync(join(root, 'package-lock.json'), 'utf8')
+  let install: string
+  if (existsSync(join(dir, 'node_modules'))) {
+    install = 'node_modules already there'
+  } else if (lockfile(dir) === lockfile(repository)) {
+    symlinkSync(join(repository, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    install = 'node_modules: symlink to this checkout (same package-lock.json)'
+  } else {
+    process.stderr.write(`compare: ${ref}'s package-lock.json differs from this checkout's: npm ci in ${dir} (takes minutes)\n`)
+    run('npm', ['ci', '--no-audit', '--no-fund'], dir)
+    install = 'node_modules: npm ci (package-lock.json differs from this checkout)'
+  }
+  process.stderr.write(`compare: building ${ref} (${commit.slice(0, 12)}) in ${dir}\n`)
+  // Older commits build with `prepare` or `postinstall` too: the build script is the same entry point for all.
+  run('npm', ['run', 'build'], dir)
+  spawnSync('sh', ['-c', `printf '%s\\n' "${install}" > "${builtMarker}"`])
+  return { label: 'old', commit, bin: join(dir, 'bin', 'run.js'), notes: [...notes, install, 'built now'] }
+}
