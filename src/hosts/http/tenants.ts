@@ -75,6 +75,15 @@ export class TenantStores {
     return { tenantId, workspace, resources: new Resources() }
   }
 
+  /** Releases one tenant's index and model; the next call for it opens them again. */
+  async close(tenantId: string): Promise<void> {
+    const opened = this.stores.get(tenantId)
+    if (opened === undefined) return
+    this.stores.delete(tenantId)
+    const store = await opened.catch(() => undefined)
+    await store?.resources.closeAll()
+  }
+
   async closeAll(): Promise<void> {
     const stores = await Promise.allSettled([...this.stores.values()])
     this.stores.clear()
