@@ -229,7 +229,8 @@ async function searchDuringIngest(): Promise<Record<string, unknown>> {
     })
     const searches: number[] = []
     const health: number[] = []
-    while (ingestMs === undefined) {
+    // A busy machine can take minutes over the ingest: a minute of searches is enough to see their latency.
+    while (ingestMs === undefined && performance.now() - started < 60_000) {
       const searchStart = performance.now()
       await (await call('search', 'memory_search', { query: questions[searches.length % questions.length] })).text()
       searches.push(performance.now() - searchStart)
@@ -237,11 +238,13 @@ async function searchDuringIngest(): Promise<Record<string, unknown>> {
       await (await fetch(`${server.url}/healthz`)).text()
       health.push(performance.now() - healthStart)
     }
-    await ingest
+    const measuredS = round((performance.now() - started) / 1000, 1)
+    if (ingestMs === undefined) await server.crash()
+    else await ingest
     const p99 = percentile(searches, 0.99)
     return {
       ingest_bytes: 960_000,
-      ingest_s: round((ingestMs ?? 0) / 1000, 2),
+      ingest_s: ingestMs === undefined ? `still running after ${measuredS} s` : round(ingestMs / 1000, 2),
       ingest_status: ingestStatus,
       searches: searches.length,
       search_p50_ms: round(median(searches)),
