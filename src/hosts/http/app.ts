@@ -3,24 +3,27 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { RuntimeEnv } from '../../config/workspace.js'
 import { MkError, toErrorObject, type ErrorObject } from '../../errors.js'
 import { importPackage } from '../../import-package.js'
-import { plainStyle } from '../../style.js'
 import type { AnyTool } from '../../tools/define.js'
-import { dispatch } from '../../tools/dispatcher.js'
 import { requireRoleAllows } from '../../tools/roles.js'
 import { contextTextOf, httpRoutes, httpStatusByCode, outcomeMediaType, type HttpRoute } from '../../tools/generate/http-routes.js'
 import { inputJsonSchema } from '../../tools/generate/json-schema.js'
 import type { TenantPlaces } from '../../fs/tenant-text.js'
 import type { Authenticator } from './auth.js'
+import { callKindOf, type CallScheduler } from './call-scheduler.js'
 import { provenCaller, resolveTenant, withIdentity } from './caller-input.js'
 import type { CallerIdentity } from './identity.js'
 import type { QuotaClass, TenantQuotas } from './quotas.js'
 import { requestLogLine, type RequestLogEntry } from './request-log.js'
+import type { ServeLimits } from './serve-limits.js'
 import { errorForTenant, warningsForTenant } from './tenant-errors.js'
-import type { TenantStores } from './tenants.js'
 
 export interface HttpAppOptions {
   tools: readonly AnyTool[]
-  stores: TenantStores
+  /** Runs each call on a tool thread, in its tenant's turn. */
+  calls: CallScheduler
+  limits: Pick<ServeLimits, 'maxBodyBytes' | 'heavyBodyBytes'>
+  /** Where a tenant's workspace and MK_HOME are, so what a caller is sent names them relatively. */
+  placesOf: (tenantId: string) => TenantPlaces
   /** The server's runtime (read-only mode, admin token); the agent and team come from each caller's credential. */
   runtime: RuntimeEnv
   auth: Authenticator
@@ -55,8 +58,6 @@ interface RequestFacts {
   errorCode?: string
 }
 
-const maxBodyBytes = 4 * 1024 * 1024
-
 function quotaClassOf(tool: AnyTool, input: Record<string, unknown>): QuotaClass {
   if (tool.tier !== 'read_only') return 'write'
   return input.return_debug === true ? 'debug' : 'recall'
@@ -73,6 +74,13 @@ function sendError(reply: FastifyReply, error: ErrorObject, status = httpStatusB
   return reply.code(status).type('application/json; charset=utf-8').send(error)
 }
 
+function drained(stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once('end', resolve).once('close', resolve).once('error', resolve)
+    stream.resume()
+  })
+}
+
 function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {}
   if (typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>
@@ -84,7 +92,7 @@ function bodyObject(body: unknown): Record<string, unknown> {
 /** The server: one route per offered tool plus the contract's aliases, every call through the same dispatcher as the CLI and MCP. */
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { fastify: createFastify } = await importPackage<typeof import('fastify')>('fastify')
-  const app = createFastify({ logger: false, bodyLimit: maxBodyBytes, genReqId: () => randomUUID(), return503OnClosing: false })
+  const app = createFastify({ logger: false, bodyLimit: options.limits.maxBodyBytes, genReqId: () => randomUUID(), return503OnClosing: false })
   const facts = new WeakMap<FastifyRequest, RequestFacts>()
   const factsOf = (request: FastifyRequest): RequestFacts => {
     const known = facts.get(request) ?? {}
@@ -135,10 +143,22 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     const error =
       thrown instanceof MkError
         ? toErrorObject(thrown)
-        : thrown.statusCode !== undefined && thrown.statusCode >= 400 && thrown.statusCode < 500
-          ? toErrorObject(new MkError('INVALID_INPUT', thrown.message, { details: { field: '(body)' } }))
-          : toErrorObject(new MkError('INTERNAL_ERROR', 'the server failed to handle the request'))
+        : thrown.statusCode === 413
+          ? toErrorObject(
+              new MkError('INVALID_INPUT', `the request body is larger than the server's limit of ${options.limits.maxBodyBytes} bytes`, {
+                details: {
+                  field: '(body)',
+                  limit_bytes: options.limits.maxBodyBytes,
+                  hint: 'send less in one call (split the document), or ask the operator to raise MK_SERVE_MAX_BODY_BYTES',
+                },
+              }),
+            )
+          : thrown.statusCode !== undefined && thrown.statusCode >= 400 && thrown.statusCode < 500
+            ? toErrorObject(new MkError('INVALID_INPUT', thrown.message, { details: { field: '(body)' } }))
+            : toErrorObject(new MkError('INTERNAL_ERROR', 'the server failed to handle the request'))
     factsOf(request).errorCode = error.errorCode
+    // A body refused before it was read is read and dropped before the answer, so the client, still sending it, receives the 413 instead of a broken pipe.
+    if (thrown.statusCode === 413 && !request.raw.readableEnded) await drained(request.raw)
     return sendError(reply, error, thrown.statusCode === 413 || thrown.statusCode === 415 ? thrown.statusCode : undefined)
   })
 
@@ -206,14 +226,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       const { input, actingFor } = withIdentity(body, identity, inputFields.get(tool.name) ?? new Set())
       if (actingFor.length > 0) known.actingFor = Object.fromEntries(actingFor.map((entry) => [entry.field, entry.value]))
       options.quotas.take(tenantId, quotaClassOf(tool, input))
-      const store = await options.stores.open(tenantId)
-      places = { root: store.workspace.root, mkHome: store.workspace.mkHome }
-      const outcome = await dispatch(tool, input, {
-        workspace: store.workspace,
-        runtime: runtimeOf(request, identity),
-        style: plainStyle,
-        resources: store.resources,
-      })
+      places = options.placesOf(tenantId)
+      const bodyBytes = Number(request.headers['content-length'] ?? 0) || 0
+      const outcome = await options.calls.run(
+        { tool: tool.name, tenantId, input, runtime: runtimeOf(request, identity) },
+        callKindOf(tool, bodyBytes, options.limits.heavyBodyBytes),
+      )
       if (!outcome.ok) {
         known.errorCode = outcome.error.errorCode
         return sendError(reply, forCaller(outcome.error))
@@ -245,7 +263,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     async close() {
       closing = true
       await app.close()
-      await options.stores.closeAll()
+      await options.calls.close()
     },
   }
 }

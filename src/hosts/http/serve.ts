@@ -5,9 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { MkError, toErrorObject } from '../../errors.js'
-import { plainStyle } from '../../style.js'
 import { debugChannelExposure } from '../../tools/debug-channel.js'
-import { dispatch } from '../../tools/dispatcher.js'
 import { buildManifest } from '../../tools/generate/manifest.js'
 import { renderOpenApi } from '../../tools/generate/openapi.js'
 import { readPackageInfo } from '../../tools/generate/project.js'
@@ -15,10 +13,13 @@ import { toolsForProfile, type McpProfile } from '../../tools/catalog/profiles.j
 import { registeredTools } from '../../tools/catalog/registered.js'
 import { createHttpApp } from './app.js'
 import { createAuthenticator, noAuthentication, type AuthMode } from './auth.js'
+import { CallScheduler } from './call-scheduler.js'
 import { isLoopbackHost } from './loopback.js'
+import { serveLimitsFrom } from './serve-limits.js'
 import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
-import { TenantStores, defaultTenant } from './tenants.js'
+import { TenantStores, defaultTenant, tenantPlaces } from './tenants.js'
+import { inlineRunner, threadRunner, type CallRunner, type ThreadLayout } from './tool-threads.js'
 
 export interface ServeOptions {
   cwd: string
@@ -72,14 +73,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
   const baseRuntime = runtimeEnvFrom(options.env)
   const runtime = { ...baseRuntime, readOnly: baseRuntime.readOnly || options.readOnly }
-  const stores = new TenantStores(options.dataDir === undefined ? { workspace } : { dataDir: await dataFolder(options.cwd, options.dataDir) })
+  const dataDir = options.dataDir === undefined ? undefined : await dataFolder(options.cwd, options.dataDir)
   const quotas = new TenantQuotas(quotaSettingsFrom(options.env, workspace.config.serve.quotas))
+  const limits = serveLimitsFrom(options.env)
   const tools = toolsForProfile(await registeredTools(), options.profile)
+  // Each thread loads the workspace as this one did; where no compiled thread exists (sources under a test runner) calls run here.
+  const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env: { ...options.env } } : { dataDir }
+  const runner = threadRunner(limits.threads, { layout }) ?? inlineRunner(new TenantStores(dataDir === undefined ? { workspace } : { dataDir }), tools)
+  const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
   const socket = options.socket === undefined ? undefined : resolve(options.cwd, options.socket)
   const app = await createHttpApp({
     tools,
-    stores,
+    calls,
+    limits,
+    placesOf: (tenantId) => tenantPlaces(dataDir === undefined ? { workspace } : { dataDir }, tenantId),
     runtime,
     auth,
     quotas,
@@ -92,7 +100,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = app.fastify.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : options.port
 
-  void warmUp(stores, tools, runtime).then(
+  void warmUp(runner, dataDir === undefined, tools, runtime).then(
     () => app.setReadiness({ ready: true }),
     (error: unknown) => app.setReadiness({ ready: false, error: toErrorObject(error) }),
   )
@@ -112,7 +120,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     host: options.host,
     port,
     auth: auth.mode,
-    tenants: stores.multiTenant ? 'one store per tenant' : 'one workspace',
+    tenants: dataDir === undefined ? 'one workspace' : 'one store per tenant',
     debug_channel: debugChannelExposure(auth.mode !== 'off', runtime),
     stopped,
   }
@@ -132,11 +140,19 @@ async function listenOnSocket(app: FastifyInstance, socket: string): Promise<voi
   await chmod(socket, 0o600)
 }
 
-/** Ready means the default tenant's index is open and its embedding model loaded: one search does both. */
-async function warmUp(stores: TenantStores, tools: Parameters<typeof toolsForProfile>[0], runtime: ReturnType<typeof runtimeEnvFrom>): Promise<void> {
-  const search = tools.find((tool) => tool.name === 'memory_search')
-  if (search === undefined || stores.multiTenant) return
-  const store = await stores.open(defaultTenant)
-  const outcome = await dispatch(search, { query: 'warm up', limit: 1 }, { workspace: store.workspace, runtime, style: plainStyle, resources: store.resources })
-  if (!outcome.ok) throw new MkError(outcome.error.errorCode, `warming up failed: ${outcome.error.message}`, { details: outcome.error.details ?? {} })
+/** Ready means the default tenant's index is open and its embedding model loaded, in every thread: one search each does both. */
+async function warmUp(
+  runner: CallRunner,
+  oneWorkspace: boolean,
+  tools: Parameters<typeof toolsForProfile>[0],
+  runtime: ReturnType<typeof runtimeEnvFrom>,
+): Promise<void> {
+  if (!oneWorkspace || !tools.some((tool) => tool.name === 'memory_search')) return
+  const call = { tool: 'memory_search', tenantId: defaultTenant, input: { query: 'warm up', limit: 1 }, runtime }
+  // The first brings the index up to date (embedding what waits); the others then only open it.
+  const first = await runner.run(call, 0)
+  const others = runner.threaded ? await Promise.all(Array.from({ length: runner.slots - 1 }, (_, slot) => runner.run(call, slot + 1))) : []
+  for (const outcome of [first, ...others]) {
+    if (!outcome.ok) throw new MkError(outcome.error.errorCode, `warming up failed: ${outcome.error.message}`, { details: outcome.error.details ?? {} })
+  }
 }

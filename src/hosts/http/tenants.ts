@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import type { Workspace } from '../../config/workspace.js'
+import type { TenantPlaces } from '../../fs/tenant-text.js'
 import { MkError } from '../../errors.js'
 import { requireResolvesWithin } from '../../fs/path-guard.js'
 import { Resources } from '../../tools/context.js'
@@ -33,6 +34,13 @@ export function requireTenantId(value: unknown, origin: string): string {
  * (its MK_HOME: private memories and their history): nothing one tenant reads or writes lies in another's folder.
  * Without one, the server serves its own workspace as the only tenant, `default`.
  */
+/** Where a tenant's workspace and MK_HOME are, as the layout places them (computed, nothing opened). */
+export function tenantPlaces(layout: { dataDir: string } | { workspace: Pick<Workspace, 'root' | 'mkHome'> }, tenantId: string): TenantPlaces {
+  if (!('dataDir' in layout)) return { root: layout.workspace.root, mkHome: layout.workspace.mkHome }
+  const folder = join(layout.dataDir, 'tenants', tenantId)
+  return { root: join(folder, 'workspace'), mkHome: join(folder, 'home') }
+}
+
 export class TenantStores {
   private readonly stores = new Map<string, Promise<TenantStore>>()
 
@@ -61,9 +69,7 @@ export class TenantStores {
       return { tenantId, workspace: this.layout.workspace, resources: new Resources() }
     }
     const { dataDir } = this.layout
-    const folder = join(dataDir, 'tenants', tenantId)
-    const root = join(folder, 'workspace')
-    const mkHome = join(folder, 'home')
+    const { root, mkHome } = tenantPlaces(this.layout, tenantId)
     // The id is already safe as a name; a symbolic link planted under tenants/ must not lead elsewhere either.
     for (const path of [root, mkHome]) requireResolvesWithin([{ path: dataDir, name: 'the --data folder' }], path, `tenant ${tenantId}`)
     await mkdir(root, { recursive: true })
@@ -73,6 +79,15 @@ export class TenantStores {
     if (!existsSync(config)) await writeFile(config, '', { flag: 'wx' }).catch(ignoreExists)
     const workspace = await loadWorkspace({ cwd: root, env: { MK_HOME: mkHome } })
     return { tenantId, workspace, resources: new Resources() }
+  }
+
+  /** Releases one tenant's index and model; the next call for it opens them again. */
+  async close(tenantId: string): Promise<void> {
+    const opened = this.stores.get(tenantId)
+    if (opened === undefined) return
+    this.stores.delete(tenantId)
+    const store = await opened.catch(() => undefined)
+    await store?.resources.closeAll()
   }
 
   async closeAll(): Promise<void> {

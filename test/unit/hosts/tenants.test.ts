@@ -35,6 +35,27 @@ describe('TenantStores', () => {
     await stores.closeAll()
   })
 
+  it('closes one tenant’s resources and opens it afresh on its next call, leaving the others open', async () => {
+    const data = await tempFolder()
+    const stores = new TenantStores({ dataDir: data })
+    const a = await stores.open('team-a')
+    const b = await stores.open('team-b')
+    let closedA = 0
+    await a.resources.get(
+      'probe',
+      async () => 'open',
+      () => void closedA++,
+    )
+    await stores.close('team-a')
+    expect(closedA).toBe(1)
+    const reopened = await stores.open('team-a')
+    expect(reopened).not.toBe(a)
+    expect(reopened.workspace.root).toBe(a.workspace.root)
+    expect(await stores.open('team-b')).toBe(b)
+    await stores.close('team-never-opened')
+    await stores.closeAll()
+  })
+
   it('refuses a tenant folder that a symbolic link leads out of the data folder', async () => {
     const data = await tempFolder()
     const elsewhere = await tempFolder()

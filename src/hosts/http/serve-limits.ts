@@ -1,0 +1,50 @@
+import { availableParallelism } from 'node:os'
+import { MkError } from '../../errors.js'
+
+/** The server's capacity settings, from the environment: how many threads run calls, how many tenants stay open, what one request may carry. */
+export interface ServeLimits {
+  /** Threads that run tool calls (MK_SERVE_THREADS); one per core by default, at least two. */
+  threads: number
+  /** Tenants kept open (MK_SERVE_MAX_OPEN_TENANTS); the least recently used idle one beyond it is closed. */
+  maxOpenTenants: number
+  /** Calls one tenant may have waiting for a thread (MK_SERVE_MAX_WAITING); more are answered 429. */
+  maxWaitingPerTenant: number
+  /** The largest request body (MK_SERVE_MAX_BODY_BYTES); a larger one is answered 413. */
+  maxBodyBytes: number
+  /** A body at least this large makes its call heavy: it never takes the last free thread. */
+  heavyBodyBytes: number
+}
+
+export const defaultServeLimits: Omit<ServeLimits, 'threads'> = {
+  maxOpenTenants: 16,
+  maxWaitingPerTenant: 256,
+  maxBodyBytes: 4 * 1024 * 1024,
+  heavyBodyBytes: 64 * 1024,
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, range: [number, number], meaning: string): number {
+  const text = env[name]
+  if (text === undefined || text === '') return fallback
+  const value = Number(text)
+  if (Number.isInteger(value) && value >= range[0] && value <= range[1]) return value
+  throw new MkError('INVALID_INPUT', `${name} is "${text}", not a whole number from ${range[0]} to ${range[1]}`, {
+    details: { field: name, hint: `${name} is ${meaning}; unset it for the default, ${fallback}` },
+  })
+}
+
+export function serveLimitsFrom(env: NodeJS.ProcessEnv): ServeLimits {
+  const threads = Math.max(2, Math.min(8, availableParallelism()))
+  return {
+    threads: wholeNumber(env, 'MK_SERVE_THREADS', threads, [1, 64], 'the number of threads that run tool calls'),
+    maxOpenTenants: wholeNumber(env, 'MK_SERVE_MAX_OPEN_TENANTS', defaultServeLimits.maxOpenTenants, [1, 100_000], 'how many tenants stay open'),
+    maxWaitingPerTenant: wholeNumber(
+      env,
+      'MK_SERVE_MAX_WAITING',
+      defaultServeLimits.maxWaitingPerTenant,
+      [1, 1_000_000],
+      'how many calls one tenant may have waiting',
+    ),
+    maxBodyBytes: wholeNumber(env, 'MK_SERVE_MAX_BODY_BYTES', defaultServeLimits.maxBodyBytes, [1024, 1024 * 1024 * 1024], 'the largest request body in bytes'),
+    heavyBodyBytes: defaultServeLimits.heavyBodyBytes,
+  }
+}

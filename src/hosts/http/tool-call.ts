@@ -1,0 +1,27 @@
+import type { RuntimeEnv } from '../../config/workspace.js'
+import { MkError, toErrorObject } from '../../errors.js'
+import { plainStyle } from '../../style.js'
+import type { AnyTool } from '../../tools/define.js'
+import { dispatch, type DispatchOutcome } from '../../tools/dispatcher.js'
+import type { TenantStores } from './tenants.js'
+
+/** One call of a tool for a tenant, as the request handler resolved it: plain data, so it can cross to a worker thread. */
+export interface ToolCall {
+  tool: string
+  tenantId: string
+  input: Record<string, unknown>
+  runtime: RuntimeEnv
+}
+
+/** Runs a call on the tenant's store in this thread; a store that cannot be opened is the call's error, not a throw. */
+export async function runToolCall(stores: TenantStores, tools: ReadonlyMap<string, AnyTool>, call: ToolCall): Promise<DispatchOutcome> {
+  const tool = tools.get(call.tool)
+  if (tool === undefined) return { ok: false, error: toErrorObject(new MkError('NOT_FOUND', `no tool ${call.tool}`)), warnings: [] }
+  let store
+  try {
+    store = await stores.open(call.tenantId)
+  } catch (error) {
+    return { ok: false, error: toErrorObject(error), warnings: [] }
+  }
+  return dispatch(tool, call.input, { workspace: store.workspace, runtime: call.runtime, style: plainStyle, resources: store.resources })
+}

@@ -1,0 +1,38 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { loadWorkspace } from '../../config/load.js'
+import { registeredTools } from '../../tools/catalog/registered.js'
+import { runToolCall } from './tool-call.js'
+import { TenantStores } from './tenants.js'
+import type { ThreadData, ThreadReply, ThreadRequest } from './tool-threads.js'
+
+// A tool thread of `mk serve`: runs the calls the main thread sends it on its own connections to the
+// tenants' indexes (SQLite in WAL mode lets every thread read while one writes), so no call's work
+// ever holds the thread that accepts requests.
+const data = workerData as ThreadData
+const port = parentPort
+const stores = Promise.resolve(
+  'dataDir' in data.layout
+    ? new TenantStores({ dataDir: data.layout.dataDir })
+    : loadWorkspace({ cwd: data.layout.cwd, env: data.layout.env }).then((workspace) => new TenantStores({ workspace })),
+)
+const tools = registeredTools().then((all) => new Map(all.map((tool) => [tool.name, tool])))
+
+async function answer(request: ThreadRequest): Promise<ThreadReply> {
+  switch (request.type) {
+    case 'call':
+      return { id: request.id, outcome: await runToolCall(await stores, await tools, request.call) }
+    case 'close-tenant':
+      await (await stores).close(request.tenantId)
+      return { id: request.id }
+    case 'close':
+      await (await stores).closeAll()
+      return { id: request.id }
+  }
+}
+
+port?.on('message', (request: ThreadRequest) => {
+  answer(request).then(
+    (reply) => port.postMessage(reply),
+    (error: unknown) => port.postMessage({ id: request.id, failure: (error as Error).message } satisfies ThreadReply),
+  )
+})
