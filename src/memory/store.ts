@@ -10,6 +10,7 @@ import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
 import { appendLedger, ledgerFile, type LedgerEntry } from './activations.js'
+import { redactFields } from './redact.js'
 import { inBatches } from '../fs/in-batches.js'
 import { currentTierTable, readTierTable, tierTableFile, writeTierTable } from './tier-table.js'
 
@@ -248,7 +249,9 @@ export async function retierMemories(
 /** Append to a folder's activation ledger under its lock: many agents record uses at once. */
 export async function recordInLedger(workspace: Workspace, folder: MemoryFolder, entries: readonly LedgerEntry[]): Promise<void> {
   requireWritableFolder(workspace, folder)
-  await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, () => appendLedger(folder, entries))
+  // Reasons and run ids are the caller's words: redacted like every field mk writes.
+  const { value: safe } = await redactFields(entries)
+  await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, () => appendLedger(folder, safe))
 }
 
 /**

@@ -100,9 +100,19 @@ function allowed(secret: string, match: string, rule: CompiledRule, set: NonNull
   return rule.allow().some((entry) => entry.regex.matcher(entry.target === 'match' ? match : secret).find())
 }
 
+/**
+ * Many rules end a secret at a quote, a space or `;` only, so a token a sentence goes on from
+ * (`sk_live_….`, `(ghp_…)`, `…,`) would pass. Punctuation that ends a word becomes a space, which
+ * keeps every offset and every secret the same. A colon stays: rules read `name: value` by it.
+ */
+function endingPunctuationAsSpaces(text: string): string {
+  return text.replace(/[.,!?)\]}>](?=\s|$)/g, ' ')
+}
+
 /** Every secret gitleaks' default rules and mk's own find in the text. A rule runs only when one of its keywords is in the text. */
-export function findRuleSecrets(text: string): FoundSecret[] {
+export function findRuleSecrets(original: string): FoundSecret[] {
   const set = rules()
+  const text = endingPunctuationAsSpaces(original)
   const lower = text.toLowerCase()
   const found: FoundSecret[] = []
   for (const rule of set.rules) {
