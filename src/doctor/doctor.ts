@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path'
 import { findGitRoot } from '../config/locate.js'
 import type { Workspace } from '../config/workspace.js'
 import { toErrorObject } from '../errors.js'
+import { plural } from '../text.js'
 import { toPosix } from '../fs/walk.js'
 import { inspectClone, localChanges } from '../git/mirror.js'
 import { loadKnowledge } from '../knowledge/load.js'
@@ -12,6 +13,7 @@ import { gitSourceCloneDir } from '../knowledge/sources.js'
 import { probeRemote, remoteOf, type GitSourceConfig } from '../sync/mirror-source.js'
 import { readSyncState, type SyncState } from '../sync/state.js'
 import { preCommitHookFile } from '../hook/pre-commit.js'
+import { historyState } from './history-check.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail'
 
@@ -178,6 +180,22 @@ async function checkHook(workspace: Workspace): Promise<DoctorCheck> {
   )
 }
 
+async function checkHistory(workspace: Workspace): Promise<DoctorCheck> {
+  const state = await historyState(workspace)
+  if (state === undefined) return ok('memory history', 'no private memories yet')
+  const { uncommitted, interrupted } = state
+  if (uncommitted.length === 0 && interrupted === 0) return ok('memory history', 'every private memory file is committed')
+  const files = uncommitted.length === 0 ? '' : `${plural(uncommitted.length, 'memory file')} not committed (${uncommitted.slice(0, 3).join(', ')})`
+  const pending = interrupted === 0 ? '' : `${plural(interrupted, 'interrupted change')} waiting to be finished`
+  return warn(
+    'memory history',
+    `${[files, pending].filter((part) => part !== '').join('; ')} in ${workspace.mkHome}: an mk process was stopped between a write and its commit, or a file was edited by hand`,
+    interrupted > 0
+      ? 'the next memory write of that layer (mk memory add, delete, maintain, rehydrate) finishes and commits it'
+      : `git -C '${workspace.mkHome}' add memory && git -C '${workspace.mkHome}' commit -m 'memory files mk did not commit'`,
+  )
+}
+
 /** Everything that can stop mk from working here, each with the command that fixes it. */
 export async function runDoctor(workspace: Workspace, options: DoctorOptions): Promise<DoctorCheck[]> {
   const state = await readSyncState(workspace, options.warn)
@@ -186,5 +204,11 @@ export async function runDoctor(workspace: Workspace, options: DoctorOptions): P
       'url' in source ? checkGitSource(workspace, source, state, options) : [checkPathSource(workspace, source.name, source.path)],
     ),
   )
-  return [...(await checkKnowledge(workspace)), ...sources.flat(), ...(await checkIndex(workspace, options.warn)), await checkHook(workspace)]
+  return [
+    ...(await checkKnowledge(workspace)),
+    ...sources.flat(),
+    ...(await checkIndex(workspace, options.warn)),
+    await checkHook(workspace),
+    await checkHistory(workspace),
+  ]
 }

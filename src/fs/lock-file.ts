@@ -4,10 +4,12 @@ import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { MkError, isNodeError } from '../errors.js'
 import { writeFileExclusiveWhole } from './atomic-write.js'
-import { pidAlive, processStartedAt } from './process-liveness.js'
+import { mayRunMk, pidAlive, processCommand, processStartedAt } from './process-liveness.js'
 
 /**
- * One lock file: `pid`, `host` and a random token, one a line, so every lock's content is unique.
+ * One lock file: `pid`, `host`, a random token and the holder's start time (ms since the epoch,
+ * empty where the system does not say), one a line, so every lock's content is unique and a pid
+ * reused by another process is told apart from its holder.
  * A file with content C is removed only by the process whose lock it is (release) or by the one
  * process that created the break marker for C (a stale lock), so reading C and then removing the
  * file is safe: nobody else can change it in between.
@@ -21,6 +23,10 @@ export interface Holder {
   host: string | undefined
   /** On another host: its liveness cannot be checked from here, so waiting cannot help. */
   elsewhere: boolean
+  /** When the holder started, as it recorded; absent in lock files of older mk versions. */
+  started: number | undefined
+  /** Set when the pid now runs something that is not mk (its command line): the lock was left behind, and waiting cannot help. */
+  unrelated?: string
 }
 
 export type Attempt = { kind: 'acquired' } | { kind: 'busy'; holder: Holder } | { kind: 'retry' }
@@ -37,14 +43,18 @@ const emptyGraceMs = 2_000
 /** Lock contents held by this process right now (several tasks of one process may wait for the same lock). */
 const heldHere = new Set<string>()
 
+let ownStart: number | undefined | null = null
+
 export function newLockContent(): string {
-  return `${process.pid}\n${hostname()}\n${randomBytes(8).toString('hex')}\n`
+  ownStart = ownStart === null ? processStartedAt(process.pid) : ownStart
+  return `${process.pid}\n${hostname()}\n${randomBytes(8).toString('hex')}\n${ownStart ?? ''}\n`
 }
 
 function parseHolder(content: string): Holder {
-  const [pidLine = '', host = ''] = content.split('\n')
+  const [pidLine = '', host = '', , startedLine = ''] = content.split('\n')
   const pid = /^\d+$/.test(pidLine.trim()) ? Number(pidLine.trim()) : undefined
-  return { content, pid, host: host === '' ? undefined : host, elsewhere: host !== '' && host !== hostname() }
+  const started = /^\d+$/.test(startedLine.trim()) ? Number(startedLine.trim()) : undefined
+  return { content, pid, host: host === '' ? undefined : host, elsewhere: host !== '' && host !== hostname(), started }
 }
 
 async function readContent(path: string): Promise<string | undefined> {
@@ -69,20 +79,36 @@ async function readLock(path: string): Promise<{ content: string; touchedMs: num
 /**
  * Whether the holder may still be working. A lock of this process's pid that no task here holds
  * is left over from an earlier process that had the same pid, and so is one whose pid belongs to
- * a process started after the lock was last touched (the pid was reused). Where that cannot be
+ * a process started at another time than the holder recorded, or (a lock of an older mk, which
+ * recorded none) after the lock was last touched: the pid was reused. Where that cannot be
  * checked (another host, no /proc), a lock not touched for longer than any holder lets pass is
  * abandoned; a checked live holder's lock is never broken, however old.
+ *
+ * `unrelated`: the pid runs something that cannot be mk (`sleep`, `sshd`), in a lock that recorded
+ * no start time to prove it: the lock was left behind, but only a person can be sure, so the
+ * caller is told at once, with the fix, instead of waiting for a process that will never let go.
  */
-function isLive(holder: Holder, touchedMs: number): boolean {
-  if (holder.pid === undefined) return false
+function stateOf(holder: Holder, touchedMs: number): 'stale' | 'live' | 'unrelated' {
+  if (holder.pid === undefined) return 'stale'
   const untouched = Date.now() - touchedMs > staleAfterMs
-  if (holder.elsewhere) return !untouched
-  if (holder.pid === process.pid) return heldHere.has(holder.content)
-  if (!pidAlive(holder.pid)) return false
+  if (holder.elsewhere) return untouched ? 'stale' : 'live'
+  if (holder.pid === process.pid) return heldHere.has(holder.content) ? 'live' : 'stale'
+  if (!pidAlive(holder.pid)) return 'stale'
   const started = processStartedAt(holder.pid)
   // /proc times are whole seconds off the boot time: allow one second either way.
-  if (started === undefined) return !untouched
-  return started <= touchedMs + 1_000
+  if (started !== undefined && holder.started !== undefined) return Math.abs(started - holder.started) <= 1_000 ? 'live' : 'stale'
+  if (started === undefined) return untouched ? 'stale' : 'live'
+  if (started > touchedMs + 1_000) return 'stale'
+  const command = processCommand(holder.pid)
+  if (command !== undefined && !mayRunMk(command)) {
+    holder.unrelated = command
+    return 'unrelated'
+  }
+  return 'live'
+}
+
+function isLive(holder: Holder, touchedMs: number): boolean {
+  return stateOf(holder, touchedMs) !== 'stale'
 }
 
 /** Try once to create the lock file with `content`; a stale lock is taken over (the caller tries again). */
@@ -103,7 +129,7 @@ export async function tryAcquire(path: string, content: string): Promise<Attempt
     return { kind: 'retry' }
   }
   const holder = parseHolder(found.content)
-  if (isLive(holder, found.touchedMs)) return { kind: 'busy', holder }
+  if (stateOf(holder, found.touchedMs) !== 'stale') return { kind: 'busy', holder }
   await breakStale(path, found.content)
   return { kind: 'retry' }
 }

@@ -10,7 +10,8 @@ export interface LockOptions {
   /**
    * When a live process holds the lock: `wait` for it (jittered backoff, TIMEOUT after
    * `waitMs`) or `fail` at once with a retryable CONFLICT naming its pid. A recent lock of
-   * another host fails at once either way: nothing here can tell whether its holder still runs.
+   * another host fails at once either way: nothing here can tell whether its holder still runs;
+   * so does a lock whose pid now runs a program that is not mk (the hint says how to clear it).
    */
   onBusy: 'wait' | 'fail'
   /** How long `wait` waits; also bounds the retries while someone else takes over a stale lock. Default 60 s. */
@@ -32,6 +33,21 @@ function describe(holder: Holder): string {
 
 function conflict(path: string, options: LockOptions, holder: Holder): MkError {
   const retry = options.retry ?? 'the command'
+  if (holder.unrelated !== undefined) {
+    return new MkError(
+      'CONFLICT',
+      `${options.what} is locked by ${path}, which names pid ${holder.pid}, but that pid now runs \`${holder.unrelated}\`, not mk: the mk process that took the lock is gone and its pid was reused (after a reboot, say)`,
+      {
+        details: {
+          pid: holder.pid,
+          command: holder.unrelated,
+          lock: path,
+          hint: `if no mk process is running, clear the lock with: rm '${path}' and run ${retry} again`,
+        },
+        retryable: false,
+      },
+    )
+  }
   const hint = holder.elsewhere
     ? `if no mk process runs on ${holder.host}, clear the lock with: rm '${path}' and run ${retry} again`
     : `wait for it to finish and run ${retry} again (if no mk process is running, delete ${path})`
@@ -64,7 +80,7 @@ export async function withLock<T>(path: string, options: LockOptions, work: () =
     const outcome = await tryAcquire(path, content)
     if (outcome.kind === 'acquired') break
     if (outcome.kind === 'busy') {
-      if (options.onBusy === 'fail' || outcome.holder.elsewhere) throw conflict(path, options, outcome.holder)
+      if (options.onBusy === 'fail' || outcome.holder.elsewhere || outcome.holder.unrelated !== undefined) throw conflict(path, options, outcome.holder)
       holder = outcome.holder
     }
     if (Date.now() - started > waitMs) throw timedOut(path, options, waitMs, holder)

@@ -45,3 +45,27 @@ export function processStartedAt(pid: number): number | undefined {
     return undefined
   }
 }
+
+/**
+ * The command line of the process with this pid (Linux /proc), arguments joined by spaces and cut
+ * to 200 characters; undefined elsewhere or when no such process runs.
+ */
+export function processCommand(pid: number): string | undefined {
+  try {
+    const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((word) => word !== '')
+    return words.length === 0 ? undefined : words.join(' ').slice(0, 200)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether a command line can be an mk process: mk runs in Node (`node …/bin/run.js`, `mk …` through
+ * its shebang). A process running something else (`sleep 300`, `sshd`) holds no mk lock.
+ */
+export function mayRunMk(command: string): boolean {
+  const program = (command.split(' ')[0] ?? '').split('/').pop() ?? ''
+  return /^(?:node(?:js)?[\d.]*|mk|npx|npm|tsx|bun|deno)(?:\.exe)?$/i.test(program) || /\bmk\b|run\.js/.test(command)
+}

@@ -9,13 +9,17 @@ import { removeAbandonedTemporaryFiles, writeFileAtomic } from '../fs/atomic-wri
  * file per change in `$MK_HOME/.pending/`, removed when the change is committed.
  */
 export interface PendingChange {
-  op: 'add' | 'delete'
+  /** `rewrite`: several files of the folder rewritten together (rehydrate, consolidate, maintain), committed as one. */
+  op: 'add' | 'delete' | 'rewrite'
   id: string
   /** The memory folder's key and whether it is private (its files are committed in MK_HOME). */
   folderKey: string
   private: boolean
-  /** Absolute path of the memory file. */
+  /** Absolute path of the memory file (of a rewrite: its first). */
   file: string
+  /** A rewrite: every file it writes (absolute paths) and the message of its commit. */
+  files?: string[]
+  message?: string
 }
 
 /** One folder per memory folder: changes are finished under that folder's lock, never another's. */

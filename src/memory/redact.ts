@@ -1,3 +1,4 @@
+import { findContextSecrets } from './secret-rules/context.js'
 import { findRuleSecrets } from './secret-rules/rules.js'
 
 export interface Redaction {
@@ -35,7 +36,7 @@ function secretOf(text: string, message: { range: readonly [number, number]; dat
   return values.sort((a, b) => b.length - a.length)[0] ?? text.slice(message.range[0], message.range[1])
 }
 
-/** Every secret either rule set finds in the text, with its kind. */
+/** Every secret either rule set, or the words around it, find in the text, with its kind. */
 async function findSecrets(text: string): Promise<Map<string, string>> {
   const [{ lintSource }, { creator }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')])
   const result = await lintSource({
@@ -49,7 +50,7 @@ async function findSecrets(text: string): Promise<Map<string, string>> {
     const secret = kind === 'connection-string-password' ? (passwordOf(found) ?? found) : found
     if (secret !== '' && !secrets.has(secret)) secrets.set(secret, kind)
   }
-  for (const { ruleId, secret } of findRuleSecrets(text)) {
+  for (const { ruleId, secret } of [...findRuleSecrets(text), ...findContextSecrets(text)]) {
     if (!secrets.has(secret)) secrets.set(secret, ruleId)
   }
   return secrets
@@ -63,6 +64,8 @@ function stringsOf(value: Redactable, into: string[]): string[] {
   else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
       into.push(key)
+      // `password: Kx7#…` in metadata is a secret named by its key: searched as one line too.
+      if (typeof item === 'string') into.push(`${key}: ${item}`)
       stringsOf(item, into)
     }
   }

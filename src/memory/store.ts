@@ -10,6 +10,7 @@ import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
 import { appendLedger, ledgerFile, type LedgerEntry } from './activations.js'
+import { redactFields } from './redact.js'
 import { inBatches } from '../fs/in-batches.js'
 import { currentTierTable, readTierTable, tierTableFile, writeTierTable } from './tier-table.js'
 
@@ -159,6 +160,10 @@ async function finishInterrupted(workspace: Workspace, folder: MemoryFolder, aut
   for (const { change, done } of await pendingChanges(workspace.mkHome, folder.key)) {
     if (change.op === 'add' && existsSync(change.file) && change.private) await commitAdd(workspace, change, 'add', author)
     if (change.op === 'delete' && existsSync(change.file)) await commitDelete(workspace, change, await readFile(change.file, 'utf8'), author)
+    if (change.op === 'rewrite' && change.private) {
+      const message = `${change.message ?? `rewrite (${change.folderKey})`}\n\nfinished by the next write: the process that wrote it stopped before its commit\n`
+      await commitChange(workspace.mkHome, { add: committable(workspace, change.files ?? [change.file]), message, author })
+    }
     await done()
   }
 }
@@ -197,6 +202,39 @@ function committable(workspace: Workspace, paths: readonly string[]): string[] {
 }
 
 /**
+ * Write files of a folder and, for an MK_HOME folder, commit them as one. A marker recorded first
+ * lets the next write of the folder commit them when this process is stopped in between (see
+ * finishInterrupted); shared folders' files are left for the person to commit.
+ */
+async function writeAndCommit(
+  workspace: Workspace,
+  folder: MemoryFolder,
+  paths: readonly string[],
+  message: string,
+  author: GitIdentity | undefined,
+  write: () => Promise<void>,
+): Promise<string | undefined> {
+  if (!folder.private) {
+    await write()
+    return undefined
+  }
+  const id = `rewrite-${Date.now()}-${process.pid}`
+  const done = await markPending(workspace.mkHome, {
+    op: 'rewrite',
+    id,
+    folderKey: folder.key,
+    private: true,
+    file: paths[0] ?? '',
+    files: [...paths],
+    message,
+  })
+  await write()
+  const commit = await commitChange(workspace.mkHome, { add: committable(workspace, paths), message, author })
+  await done()
+  return commit
+}
+
+/**
  * Rewrite memory files of one folder atomically under the folder lock and, for an MK_HOME folder,
  * record them, the folder's tier table and its activation ledger in one commit. Files of shared
  * layers are left for the person to commit with their change, like every project memory. A
@@ -213,15 +251,15 @@ export async function rewriteMemories(
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     await finishInterrupted(workspace, folder, author)
-    const table = await readTierTable(folder)
-    // A file written before the table named its tier itself; the rewrite drops that line, so the table keeps it.
-    const tiered = records.filter((record) => table.has(record.id) || (record.tier !== undefined && record.tier !== 'hot'))
-    for (const record of tiered) table.set(record.id, record.tier ?? 'hot')
-    if (tiered.length > 0) await writeTierTable(folder, table)
-    await inBatches(records, filesInFlight, (record) => writeFileAtomic(memoryFile(folder, record.id), formatMemory(record)))
-    if (!folder.private) return undefined
     const paths = [...records.map((record) => memoryFile(folder, record.id)), tierTableFile(folder), ledgerFile(folder)]
-    return commitChange(workspace.mkHome, { add: committable(workspace, paths), message, author })
+    return writeAndCommit(workspace, folder, paths, message, author, async () => {
+      const table = await readTierTable(folder)
+      // A file written before the table named its tier itself; the rewrite drops that line, so the table keeps it.
+      const tiered = records.filter((record) => table.has(record.id) || (record.tier !== undefined && record.tier !== 'hot'))
+      for (const record of tiered) table.set(record.id, record.tier ?? 'hot')
+      if (tiered.length > 0) await writeTierTable(folder, table)
+      await inBatches(records, filesInFlight, (record) => writeFileAtomic(memoryFile(folder, record.id), formatMemory(record)))
+    })
   })
 }
 
@@ -237,18 +275,20 @@ export async function retierMemories(
   requireWritableFolder(workspace, folder)
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, async () => {
     await finishInterrupted(workspace, folder, author)
-    const table = await readTierTable(folder)
-    for (const move of moves) table.set(move.id, move.tier)
-    await writeTierTable(folder, table)
-    if (!folder.private) return undefined
-    return commitChange(workspace.mkHome, { add: committable(workspace, [tierTableFile(folder), ledgerFile(folder)]), message, author })
+    return writeAndCommit(workspace, folder, [tierTableFile(folder), ledgerFile(folder)], message, author, async () => {
+      const table = await readTierTable(folder)
+      for (const move of moves) table.set(move.id, move.tier)
+      await writeTierTable(folder, table)
+    })
   })
 }
 
 /** Append to a folder's activation ledger under its lock: many agents record uses at once. */
 export async function recordInLedger(workspace: Workspace, folder: MemoryFolder, entries: readonly LedgerEntry[]): Promise<void> {
   requireWritableFolder(workspace, folder)
-  await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, () => appendLedger(folder, entries))
+  // Reasons and run ids are the caller's words: redacted like every field mk writes.
+  const { value: safe } = await redactFields(entries)
+  await withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, () => appendLedger(folder, safe))
 }
 
 /**

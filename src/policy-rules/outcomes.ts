@@ -6,11 +6,11 @@ import { basename, join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import type { GitIdentity } from '../git/identity.js'
 import { commitChange } from '../memory/history.js'
-import { redactSecrets } from '../memory/redact.js'
+import { redactFields } from '../memory/redact.js'
 import type { Outcome, RuleStats } from '../knowledge/policy-rule/model.js'
 
-/** One line of a rule's outcome ledger. */
-export interface OutcomeEvent {
+/** One line of a rule's outcome ledger (a type, not an interface, so it goes through redactFields as it is). */
+export type OutcomeEvent = {
   rule_id: string
   at: string
   outcome: Outcome
@@ -77,15 +77,16 @@ export interface RecordedOutcome {
 export async function recordOutcome(
   mkHome: string,
   folder: string,
-  events: readonly OutcomeEvent[],
+  recorded: readonly OutcomeEvent[],
   author: GitIdentity | undefined,
 ): Promise<RecordedOutcome> {
   await mkdir(join(mkHome, folder), { recursive: true })
+  // The run id, the note and the tool are the caller's words: they reach the ledger and the commit message redacted.
+  const { value: events } = await redactFields(recorded)
   const files: string[] = []
   for (const event of events) {
-    const note = event.note === undefined ? {} : { note: (await redactSecrets(event.note)).text }
     const file = `${folder}/${ledgerName(event.rule_id)}`
-    await appendJsonLines(join(mkHome, file), [{ ...event, ...note }])
+    await appendJsonLines(join(mkHome, file), [event])
     files.push(file)
   }
   const first = events[0]

@@ -1,5 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { once } from 'node:events'
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkBin, parseJson, runMk, type MkRun } from '../helpers/mk.js'
@@ -99,4 +102,60 @@ describe('memory add and delete killed at random moments', () => {
     expect(restored.exitCode, restored.stdout + restored.stderr).toBe(0)
     expect(parseJson<{ content?: string }>(await mk(['memory', 'show', id, '--json'])).content).toBe('placed by hand')
   })
+})
+
+// Issue 25 item 15: a rehydrate killed between writing its files and committing them. The history
+// lock is held by a live process, so the kill lands exactly there: the files are written and the
+// commit waits. mk doctor reports the left-over file, and the next write commits it.
+describe('memory rehydrate killed between its write and its commit', () => {
+  let ws: TempWorkspace
+  beforeAll(async () => {
+    ws = await makeWorkspace({ 'knowledge/.keep': '', '.mkrc': 'search:\n  embedding:\n    provider: none\n' })
+  })
+  afterAll(() => ws.cleanup())
+
+  it('is reported by mk doctor and committed by the next write', async () => {
+    const mk = (args: string[]): Promise<MkRun> => runMk(args, { cwd: ws.root, env: { MK_HOME: ws.mkHome, MK_AGENT_ID: undefined, MK_SESSION_ID: undefined } })
+    expect((await mk(['memory', 'add', 'the first fact', '--json'])).exitCode).toBe(0)
+    const id = 'mem_01JC01DFACT000000000000000'
+    const file = join(ws.mkHome, 'memory', 'user', `${id}.md`)
+    await writeFile(file, `---\nid: ${id}\nlayer: user\ntier: cold\ncreated: 2026-01-01T00:00:00.000Z\n---\nthe staging DB is read-only on Fridays\n`)
+    const git = (args: string[]): string => {
+      const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: ws.mkHome, encoding: 'utf8' })
+      expect(run.status, run.stderr).toBe(0)
+      return run.stdout
+    }
+    git(['add', '-A', 'memory'])
+    git(['commit', '-q', '-m', 'a cold memory'])
+    const before = readFileSync(file, 'utf8')
+
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' })
+    await once(holder, 'spawn')
+    const historyLock = join(ws.mkHome, '.locks', 'history')
+    await mkdir(join(ws.mkHome, '.locks'), { recursive: true })
+    await writeFile(historyLock, `${holder.pid}\n${hostname()}\nheldbythetest\n`)
+    const env = { ...process.env, MK_HOME: ws.mkHome, NO_COLOR: '1', MK_AGENT_ID: '', MK_SESSION_ID: '' }
+    const rehydrate = spawn(process.execPath, [mkBin, 'memory', 'rehydrate', id, '--to', 'hot', '--json'], { cwd: ws.root, env, stdio: 'ignore' })
+    try {
+      while (readFileSync(file, 'utf8') === before) await new Promise((resolve) => setTimeout(resolve, 20))
+      rehydrate.kill('SIGKILL')
+      await once(rehydrate, 'close')
+    } finally {
+      holder.kill()
+      await rm(historyLock, { force: true })
+    }
+    expect(readFileSync(file, 'utf8')).toContain('last_rehydrated_to: hot')
+    expect(git(['status', '--porcelain', 'memory'])).toContain(`memory/user/${id}.md`)
+
+    const doctor = parseJson<{ checks: { name: string; status: string; message: string; fix?: string }[] }>(await mk(['doctor', '--json']))
+    const history = doctor.checks.find((check) => check.name === 'memory history')
+    expect(history).toMatchObject({ status: 'warn' })
+    expect(history?.message).toContain(`memory/user/${id}.md`)
+
+    expect((await mk(['memory', 'add', 'the next write', '--json'])).exitCode).toBe(0)
+    expect(git(['status', '--porcelain', 'memory'])).toBe('')
+    expect(git(['log', '-1', '--format=%B', '--', `memory/user/${id}.md`])).toContain('rehydrate 1 to hot')
+    const after = parseJson<{ checks: { name: string; status: string }[] }>(await mk(['doctor', '--json']))
+    expect(after.checks.find((check) => check.name === 'memory history')).toMatchObject({ status: 'ok' })
+  }, 120_000)
 })

@@ -9,6 +9,17 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 /**
+ * An error nothing caught is a bug in mk. Node's own report of it starts with the line of source
+ * it was thrown from: in the bundle, a line of minified code thousands of characters long. It is
+ * reported in mk's error shape instead, on stderr (stdout may be an MCP client's channel).
+ */
+function failWithoutSource(error: unknown): never {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  process.stderr.write(`Error [INTERNAL_ERROR] ${message}\nhint: this is a bug in mk: please report it with the command you ran and this message\n`)
+  process.exit(2)
+}
+
+/**
  * What bin/run.js runs once the bundle is loaded (src/hosts/cli/load-bundle.ts).
  * oclif is loaded through this module so that the bundle holds oclif beside
  * the commands, instead of a hundred CommonJS files resolved and read one by one.
@@ -20,6 +31,8 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
  * they return; the MCP server returns only when its client disconnects.
  */
 export async function run(dir: string): Promise<never> {
+  process.on('uncaughtException', failWithoutSource)
+  process.on('unhandledRejection', failWithoutSource)
   const invocation = invocationOf(process.argv.slice(2))
   if (invocation.kind === 'overview') writeJson(process.stdout, await commandOverview(dir))
   else await execute({ dir, args: invocation.argv })

@@ -1,5 +1,4 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { importPackage } from '../../import-package.js'
 import { McpHostError, type McpCallResult, type McpCallSession, type McpHost } from './host.js'
@@ -92,11 +91,17 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
   return server
 }
 
-/** Serve until the client goes away (stdin ends) or the process is told to stop; then release the host's resources. */
+/** How long the last replies may wait for a client that no longer reads them, after it closed stdin. */
+const replyPatienceMs = 5_000
+
+/**
+ * Serve until the client goes away (stdin ends) or the process is told to stop; then release the
+ * host's resources and deliver the replies still buffered, as long as the client keeps reading.
+ */
 export async function serveStdio(host: McpHost, identity: ServerIdentity): Promise<void> {
   const { JSONRPCMessageSchema } = await importPackage<typeof import('@modelcontextprotocol/sdk/types.js')>('@modelcontextprotocol/sdk/types.js')
   const server = await createMcpServer(host, identity)
-  const transport: Transport = new StdioLineTransport(process.stdin, process.stdout, {
+  const transport = new StdioLineTransport(process.stdin, process.stdout, {
     isMessage: (value): value is JSONRPCMessage => JSONRPCMessageSchema.safeParse(value).success,
   })
   const closed = new Promise<void>((resolve) => {
@@ -109,4 +114,10 @@ export async function serveStdio(host: McpHost, identity: ServerIdentity): Promi
   await server.connect(transport)
   await closed
   await host.close()
+  if (await transport.flush(replyPatienceMs)) return
+  // The client went away without reading its last replies. Node cannot close stdout, and waiting
+  // for it to drain would wait forever: the replies are dropped and the process ends normally.
+  process.stderr.write(`mk mcp: the client stopped reading; ${process.stdout.writableLength} bytes of replies were not delivered\n`, () => process.exit(0))
+  // Never settles: the process ends in the write's callback, before the command could wait on stdout.
+  await new Promise<never>(() => undefined)
 }

@@ -5,6 +5,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 /** A line (one JSON-RPC message) longer than this is answered with an error and skipped. */
 export const maxMessageBytes = 10 * 1024 * 1024
 
+/** Replies waiting for the client to read them, beyond which no more requests are read (backpressure). */
+export const maxUnreadReplyBytes = 4 * 1024 * 1024
+
 /** How much of each end of an over-long line is kept to read its id from. */
 const edgeBytes = 4096
 
@@ -17,6 +20,7 @@ export interface StdioLineTransportOptions {
   /** Whether a parsed line is a JSON-RPC message the protocol layer accepts (the SDK's schema). */
   isMessage(value: unknown): value is JSONRPCMessage
   maxMessageBytes?: number
+  maxUnreadReplyBytes?: number
 }
 
 function idOf(value: unknown): RequestId | null {
@@ -49,6 +53,13 @@ export class StdioLineTransport implements Transport {
   onclose?: () => void
 
   private readonly limit: number
+  private readonly unreadLimit: number
+  /** Set when the client stopped reading for good (its end of stdout closed): replies are dropped. */
+  private outputGone = false
+  /** Set while requests are not read because the client has not read the replies (see maxUnreadReplyBytes). */
+  private inputHeld = false
+  /** Called when the output drains, or when it is gone for good. */
+  private readonly drainWaiters = new Set<() => void>()
   private pending: Buffer[] = []
   private pendingBytes = 0
   /** Set while the rest of an over-long line is skipped: its first and last bytes, to read its id from. */
@@ -61,6 +72,7 @@ export class StdioLineTransport implements Transport {
     private readonly options: StdioLineTransportOptions,
   ) {
     this.limit = options.maxMessageBytes ?? maxMessageBytes
+    this.unreadLimit = options.maxUnreadReplyBytes ?? maxUnreadReplyBytes
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -74,6 +86,27 @@ export class StdioLineTransport implements Transport {
   }
 
   private readonly onError = (error: Error): void => this.onerror?.(error)
+
+  /** EPIPE and the like: the client closed its end of stdout, so nothing more can reach it. */
+  private readonly onOutputError = (): void => {
+    this.outputGone = true
+    this.wakeDrainWaiters()
+    void this.close()
+  }
+
+  private readonly onDrain = (): void => {
+    if (this.inputHeld && this.output.writableLength <= this.unreadLimit) {
+      this.inputHeld = false
+      this.input.resume()
+    }
+    this.wakeDrainWaiters()
+  }
+
+  private wakeDrainWaiters(): void {
+    const waiters = [...this.drainWaiters]
+    this.drainWaiters.clear()
+    for (const wake of waiters) wake()
+  }
 
   /** One piece of the current line; `ends` when a newline followed it. */
   private take(part: Buffer, ends: boolean): void {
@@ -132,15 +165,50 @@ export class StdioLineTransport implements Transport {
   }
 
   private write(text: string): Promise<void> {
-    return new Promise((resolve) => {
+    if (this.outputGone) return Promise.resolve()
+    const written = new Promise<void>((resolve) => {
       if (this.output.write(`${text}\n`)) resolve()
-      else this.output.once('drain', resolve)
+      else this.drainWaiters.add(resolve)
+    })
+    // A client that does not read its replies gets no more requests read for it: memory stays bounded.
+    if (!this.inputHeld && !this.closed && this.output.writableLength > this.unreadLimit) {
+      this.inputHeld = true
+      this.input.pause()
+    }
+    return written
+  }
+
+  /**
+   * Wait for the replies written so far to reach the client. False when they cannot: the client
+   * closed its end, or read nothing for `patienceMs` (it closed stdin and stopped reading).
+   */
+  flush(patienceMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined
+      const finish = (delivered: boolean): void => {
+        clearTimeout(timer)
+        this.drainWaiters.delete(check)
+        resolve(delivered)
+      }
+      // Every drain is progress: a slow reader is waited for as long as it keeps reading.
+      const check = (): void => {
+        if (this.outputGone) finish(false)
+        else if (this.output.writableLength === 0) finish(true)
+        else {
+          clearTimeout(timer)
+          timer = setTimeout(() => finish(false), patienceMs)
+          this.drainWaiters.add(check)
+        }
+      }
+      check()
     })
   }
 
   start(): Promise<void> {
     this.input.on('data', this.onData)
     this.input.on('error', this.onError)
+    this.output.on('error', this.onOutputError)
+    this.output.on('drain', this.onDrain)
     return Promise.resolve()
   }
 

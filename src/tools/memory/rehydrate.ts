@@ -41,11 +41,14 @@ export const memoryRehydrate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ rewriteMemories, recordInLedger }, { memoryDocument }, { workspaceIndex }] = await Promise.all([
+    const [{ rewriteMemories, recordInLedger }, { memoryDocument }, { workspaceIndex }, { redactSecrets }] = await Promise.all([
       import('../../memory/store.js'),
       import('../../indexing/refresh.js'),
       import('../search-index.js'),
+      import('../../memory/redact.js'),
     ])
+    // The reason reaches the files, the ledger and the commit message: redacted once, first.
+    const reason = input.reason === undefined ? undefined : (await redactSecrets(input.reason)).text
     const { resolved, missing } = await resolveMemoryIds(ctx, identityOf(input, ctx), consumerOf(input, ctx), input.ids)
     const at = new Date().toISOString()
     const moved: string[] = []
@@ -59,20 +62,20 @@ export const memoryRehydrate = defineTool({
         .map(({ record }) => ({
           ...record,
           tier: input.target_tier,
-          lastRehydrated: { at, from: record.tier ?? 'hot', to: input.target_tier, reason: input.reason },
+          lastRehydrated: { at, from: record.tier ?? 'hot', to: input.target_tier, reason },
         }))
       if (records.length === 0) continue
       // The ledger entry restarts the decay clock; the file says where the memory came from.
       await recordInLedger(
         ctx.workspace,
         folder,
-        records.map((record) => ({ id: record.id, at, event: 'rehydrate' as const, ...(input.reason === undefined ? {} : { reason: input.reason }) })),
+        records.map((record) => ({ id: record.id, at, event: 'rehydrate' as const, ...(reason === undefined ? {} : { reason }) })),
       )
       const commit = await rewriteMemories(
         ctx.workspace,
         folder,
         records,
-        `rehydrate ${records.length} to ${input.target_tier} (${folder.key})${input.reason === undefined ? '' : `\n\n${input.reason}\n`}`,
+        `rehydrate ${records.length} to ${input.target_tier} (${folder.key})${reason === undefined ? '' : `\n\n${reason}\n`}`,
         ctx.runtime.author,
       )
       if (commit !== undefined) commits.push(commit)

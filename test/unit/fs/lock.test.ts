@@ -180,6 +180,42 @@ describe('withLock', () => {
     }
   })
 
+  // Issue 25 item 14: a pid reused by a live process that is not mk (after a reboot).
+  it('fails at once with CONFLICT naming the lock file and how to clear it when its pid now runs something that is not mk', async () => {
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' })
+    await once(sleeper, 'spawn')
+    try {
+      const pid = sleeper.pid ?? 0
+      const content = await lockFileOf(pid)
+      // TIMEOUT after a minute is what it was: the test's 10 s limit fails it long before.
+      const refused = await failure(withLock(lock, { what: 'this memory folder', onBusy: 'wait', waitMs: 60_000, retry: 'mk memory add' }, async () => 'ran'))
+      expect(refused).toMatchObject({ code: 'CONFLICT', details: { pid, lock, command: 'sleep 60' } })
+      expect(refused.message).toContain('sleep 60')
+      expect(refused.details?.hint).toContain(`rm '${lock}'`)
+      expect(refused.details?.hint).toContain('mk memory add')
+      expect(await readFile(lock, 'utf8')).toBe(content)
+    } finally {
+      sleeper.kill()
+    }
+  }, 10_000)
+
+  it('takes over a lock whose holder recorded another start time than the live process with its pid has', async () => {
+    const holder = await liveChild()
+    try {
+      await writeFile(lock, `${holder.pid}\n${hostname()}\nsomeonesToken\n1000\n`)
+      expect(await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => 'ran')).toBe('ran')
+    } finally {
+      holder.kill()
+    }
+  })
+
+  it('records its start time, so a live holder is told apart from a reused pid', async () => {
+    const content = await withLock(lock, { what: 'the test', onBusy: 'fail' }, async () => readFile(lock, 'utf8'))
+    const [pid, host, , started] = content.split('\n')
+    expect([pid, host]).toEqual([String(process.pid), hostname()])
+    expect(Math.abs(Number(started) - (Date.now() - performance.now()))).toBeLessThan(5_000)
+  })
+
   it('fails at once with CONFLICT naming the lock file and how to clear it when another host holds it', async () => {
     await writeFile(lock, `4242\nbuild-box.example\nsomeonesToken\n`)
     const refused = await failure(withLock(lock, { what: 'this memory folder', onBusy: 'wait', waitMs: 20_000, retry: 'mk memory add' }, async () => 'ran'))
