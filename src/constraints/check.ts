@@ -19,6 +19,7 @@ import { ScanCache, scanCacheKey } from './cache/scan-cache.js'
 import type { BudgetOverrun } from './scan/scan-budget.js'
 import { planScans } from './scan/scan-planning.js'
 import { GlobMatcher } from './scope.js'
+import { knowledgeNotes, type KnowledgeNotes } from './knowledge-notes.js'
 import { loadFileWaivers, waiverValidity, type WaiverSetup } from './waivers/waivers.js'
 import { insideWorkspace, requireInsideWorkspace } from '../fs/path-guard.js'
 import { accumulate, emptyAggregates } from './incremental/aggregates.js'
@@ -75,6 +76,8 @@ export interface CheckReport {
   mode: CheckInput['mode']
   /** Absolute folders, for reporters that locate files from the repository root (SARIF). */
   location: { repositoryRoot: string; workspaceRoot: string; configFile: string | undefined }
+  /** Constraints of items not accepted yet, and knowledge files that did not load. */
+  knowledge: KnowledgeNotes
 }
 
 async function selectRules(workspace: Workspace, knowledgeItemIds: readonly string[] | undefined) {
@@ -95,7 +98,7 @@ async function selectRules(workspace: Workspace, knowledgeItemIds: readonly stri
   const knowledgeFolders = base.sources
     .map((source) => insideWorkspace(workspace.root, source.directory))
     .filter((folder): folder is string => folder !== undefined)
-  return { rules, knownConstraintIds, knowledgeFolders }
+  return { rules, knownConstraintIds, knowledgeFolders, notes: knowledgeNotes(base, knowledgeItemIds) }
 }
 
 async function collectInput(workspace: Workspace, source: Exclude<CheckSource, { kind: 'staged' }>, rules: IgnoreRules): Promise<CheckInput> {
@@ -117,6 +120,7 @@ export interface CheckPreparation {
   knownConstraintIds: Set<string>
   /** Workspace-relative knowledge folders, whose files are not read for content (constraints state their own patterns). */
   knowledgeFolders: string[]
+  notes: KnowledgeNotes
   gitRoot: string | undefined
   ignoreRules: IgnoreRules
   globs: GlobMatcher
@@ -126,7 +130,7 @@ export interface CheckPreparation {
 }
 
 export async function prepareCheck(workspace: Workspace, options: CheckOptions): Promise<CheckPreparation> {
-  const { rules, knownConstraintIds, knowledgeFolders } = await selectRules(workspace, options.knowledgeItemIds)
+  const { rules, knownConstraintIds, knowledgeFolders, notes } = await selectRules(workspace, options.knowledgeItemIds)
   const { check } = workspace.config
   const gitRoot = findGitRoot(workspace.root)
   return {
@@ -135,6 +139,7 @@ export async function prepareCheck(workspace: Workspace, options: CheckOptions):
     rules,
     knownConstraintIds,
     knowledgeFolders,
+    notes,
     gitRoot,
     ignoreRules: new IgnoreRules(workspace.root, gitRoot, check.ignore),
     globs: new GlobMatcher(),
@@ -198,6 +203,7 @@ export function reportFrame(preparation: CheckPreparation, input: Pick<CheckInpu
     failOn: options.failOn,
     baseline: baselineTotal === undefined ? undefined : { file: preparation.baselineFile, total: baselineTotal },
     location: { repositoryRoot: gitRoot ?? workspace.root, workspaceRoot: workspace.root, configFile: workspace.configPath },
+    knowledge: preparation.notes,
   }
 }
 
