@@ -60,6 +60,23 @@ export const checkResultSchema = z.strictObject({
       .describe(`files a constraint was not judged on (${describeOverrun('matches')}, or ${describeOverrun('time')}); never a pass: fails at or above failOn`),
   }),
   checked: z.strictObject({ paths: z.number().int(), files: z.number().int(), constraints: z.number().int() }),
+  notEnforced: z
+    .strictObject({
+      constraints: z.number().int(),
+      items: z.array(
+        z.strictObject({
+          id: z.string(),
+          path: z.string().describe('Workspace-relative path of the knowledge file'),
+          status: z.string(),
+          constraints: z.array(z.string()).describe('The ids of the constraints it states'),
+        }),
+      ),
+    })
+    .describe('Constraints of proposed and draft items (of the selected items): stated, not enforced until the item is accepted'),
+  knowledgeProblems: z
+    .array(z.strictObject({ file: z.string(), line: z.number().int(), code: z.string(), message: z.string() }))
+    .optional()
+    .describe('Knowledge files that did not load (malformed frontmatter stating no constraints): not checked, and warned about'),
 })
 
 export type CheckResult = z.output<typeof checkResultSchema>
@@ -100,5 +117,9 @@ export function toCheckResult(report: CheckReport): CheckResult {
     ...(report.baseline === undefined ? {} : { baseline: report.baseline }),
     skipped: report.skipped,
     checked: report.checked,
+    notEnforced: report.knowledge.notEnforced,
+    ...(report.knowledge.unloaded.length === 0
+      ? {}
+      : { knowledgeProblems: report.knowledge.unloaded.map(({ file, line, code, message }) => ({ file, line, code, message })) }),
   }
 }

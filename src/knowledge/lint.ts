@@ -1,5 +1,5 @@
 import type { KnowledgeBase } from './load.js'
-import type { KnowledgeItem, KnowledgeProblem } from './model.js'
+import { isPending, type KnowledgeItem, type KnowledgeProblem } from './model.js'
 
 /** Problems that only show across items: supersedes links to missing items, or links that are not returned. */
 function relationProblems(items: readonly KnowledgeItem[]): KnowledgeProblem[] {
@@ -64,11 +64,26 @@ function constraintIdProblems(items: readonly KnowledgeItem[]): KnowledgeProblem
   return problems
 }
 
+/** An item whose constraints wait for acceptance: not a fault, but `knowledge check` passes without them, so lint says so. */
+function pendingConstraintNotes(items: readonly KnowledgeItem[]): KnowledgeProblem[] {
+  return items
+    .filter((item) => isPending(item.status) && item.constraints.length > 0)
+    .map((item) => ({
+      file: item.path,
+      line: item.constraints[0]?.line ?? 1,
+      code: 'constraints-not-enforced',
+      message: `status ${item.status}: its ${item.constraints.length === 1 ? 'constraint' : `${item.constraints.length} constraints`} (${item.constraints.map((constraint) => constraint.id).join(', ')}) ${item.constraints.length === 1 ? 'is' : 'are'} not enforced until the item is accepted`,
+      severity: 'info',
+    }))
+}
+
 function compareProblems(a: KnowledgeProblem, b: KnowledgeProblem): number {
   return a.file.localeCompare(b.file) || a.line - b.line || a.code.localeCompare(b.code)
 }
 
 /** Every problem in the knowledge base: per file (from parsing) and across files. */
 export function lintKnowledge(base: KnowledgeBase): KnowledgeProblem[] {
-  return [...base.problems, ...relationProblems(base.allItems), ...constraintIdProblems(base.allItems)].sort(compareProblems)
+  return [...base.problems, ...relationProblems(base.allItems), ...constraintIdProblems(base.allItems), ...pendingConstraintNotes(base.allItems)].sort(
+    compareProblems,
+  )
 }

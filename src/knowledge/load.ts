@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import { layerRank } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
+import { FileTooLargeError, readRulesText } from '../fs/read-capped.js'
 import { toPosix } from '../fs/walk.js'
 import { listKnowledgeFiles } from './files.js'
 import type { KnowledgeItem, KnowledgeProblem } from './model.js'
@@ -80,7 +80,7 @@ export async function loadKnowledge(workspace: Workspace): Promise<KnowledgeBase
       files.map(async (absolutePath) => {
         const path = toPosix(relative(workspace.root, absolutePath))
         try {
-          const text = await readFile(absolutePath, 'utf8')
+          const text = await readRulesText(absolutePath, path)
           return await parseKnowledgeFile({
             path,
             absolutePath,
@@ -90,11 +90,12 @@ export async function loadKnowledge(workspace: Workspace): Promise<KnowledgeBase
             statusMap: workspace.config.knowledge.statusMap,
           })
         } catch (error) {
+          // Like a file that cannot be read, one too large to read may state constraints: `knowledge check` stops on it.
           const problem: KnowledgeProblem = {
             file: path,
             line: 0,
-            code: 'unreadable',
-            message: `cannot read file: ${(error as Error).message}`,
+            code: error instanceof FileTooLargeError ? 'too-large' : 'unreadable',
+            message: error instanceof FileTooLargeError ? error.reason : `cannot read file: ${(error as Error).message}`,
             severity: 'error',
             hidesConstraints: true,
           }

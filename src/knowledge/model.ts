@@ -6,6 +6,13 @@ export type KnowledgeType = (typeof knowledgeTypes)[number]
 
 export { knowledgeStatuses, type KnowledgeStatus } from '../config/knowledge-statuses.js'
 
+/** Statuses of items on their way to acceptance: `knowledge check` does not enforce their constraints yet, and says so. */
+const pendingStatuses: ReadonlySet<string> = new Set(['proposed', 'draft'])
+
+export function isPending(status: string): boolean {
+  return pendingStatuses.has(status)
+}
+
 export const severities = ['info', 'warn', 'block'] as const
 export type Severity = (typeof severities)[number]
 

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { knowledgeLayers, type KnowledgeLayer } from '../config/layers.js'
 import type { KnowledgeItem } from './model.js'
 import { parseKnowledgeFile } from './parse.js'
 import type { StoredDocument } from '../search/documents.js'
+import { readRulesText } from '../fs/read-capped.js'
 
 function isKnowledgeLayer(layer: string): layer is KnowledgeLayer {
   return (knowledgeLayers as readonly string[]).includes(layer)
@@ -16,7 +16,7 @@ export async function readKnowledgeItems(workspace: Workspace, docs: readonly St
     docs.map(async (doc) => {
       if (doc.path === undefined || doc.source === undefined || !isKnowledgeLayer(doc.layer)) return undefined
       const absolutePath = resolve(workspace.root, doc.path)
-      const text = await readFile(absolutePath, 'utf8').catch((error: unknown) => {
+      const text = await readRulesText(absolutePath, doc.path).catch((error: unknown) => {
         warn(`${doc.path}: left out of the results, cannot read it: ${(error as Error).message}`)
         return undefined
       })

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { layerRank } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
+import { readRulesText } from '../fs/read-capped.js'
 import { toPosix } from '../fs/walk.js'
 import type { KnowledgeItem } from '../knowledge/model.js'
 import { resolveSources } from '../knowledge/sources.js'
@@ -54,11 +54,12 @@ async function parseWinner(workspace: Workspace, winner: Winner): Promise<Knowle
   const source = resolveSources(workspace).find((candidate) => candidate.name === winner.source)
   if (source === undefined) return undefined
   const absolutePath = resolve(source.directory, winner.path)
-  const text = await readFile(absolutePath, 'utf8').catch(() => undefined)
+  const path = toPosix(relative(workspace.root, absolutePath))
+  const text = await readRulesText(absolutePath, path).catch(() => undefined)
   if (text === undefined) return undefined
   const { parseKnowledgeFile } = await import('../knowledge/parse.js')
   const parsed = await parseKnowledgeFile({
-    path: toPosix(relative(workspace.root, absolutePath)),
+    path,
     absolutePath,
     source: source.name,
     layer: source.layer,

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
+import { readRulesText } from '../fs/read-capped.js'
 import { toPosix } from '../fs/walk.js'
 import type { KnowledgeItem } from '../knowledge/model.js'
 import { gitSourceCloneDir, type ResolvedSource } from '../knowledge/sources.js'
@@ -26,7 +26,7 @@ export async function parseFile(
   const workspacePath = toPosix(relative(workspace.root, absolutePath))
   let text: string
   try {
-    text = await readFile(absolutePath, 'utf8')
+    text = await readRulesText(absolutePath, workspacePath)
   } catch (error) {
     return { entry: { hash, error: `${workspacePath}: cannot read file: ${(error as Error).message}` }, item: undefined }
   }

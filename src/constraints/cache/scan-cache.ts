@@ -37,8 +37,8 @@ function restored(request: ScanRequest, [hits, dependencies, waivers, overruns]:
   }
 }
 
-/** Bumped when the shape of an entry changes. */
-const format = 2
+/** Bumped when the shape of an entry, or what it means, changes (3: an inline waiver covers one line). */
+const format = 3
 /** Rewrite the file whole, dropping stale entries, when appended entries outnumber this share of it. */
 const compactionShare = 0.25
 /**

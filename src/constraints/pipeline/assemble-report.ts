@@ -18,6 +18,7 @@ export interface ReportFrame {
   /** The baseline file and the sum of its counts; undefined when no baseline applies. */
   baseline: { file: string; total: number } | undefined
   location: CheckReport['location']
+  knowledge: CheckReport['knowledge']
 }
 
 /** What String#localeCompare compares by, made once: per call it costs a collator each time, and a large check sorts 100,000 findings. */
@@ -137,5 +138,6 @@ export function assembleReport(settlement: Settlement, listings: ReadonlyMap<str
     rules: [...rules],
     mode: frame.mode,
     location: frame.location,
+    knowledge: frame.knowledge,
   }
 }

@@ -46,6 +46,7 @@ export function reportFrame(preparation: CheckPreparation, input: Pick<CheckInpu
     failOn: options.failOn,
     baseline: baselineTotal === undefined ? undefined : { file: preparation.baselineFile, total: baselineTotal },
     location: { repositoryRoot: gitRoot ?? workspace.root, workspaceRoot: workspace.root, configFile: workspace.configPath },
+    knowledge: preparation.notes,
   }
 }
 

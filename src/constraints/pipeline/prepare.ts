@@ -9,6 +9,7 @@ import { IgnoreRules } from '../input/ignore-rules.js'
 import type { ProposedDependency } from '../input/input.js'
 import type { ConstraintRule } from '../model.js'
 import { compilePattern } from '../scan/regex.js'
+import { knowledgeNotes, type KnowledgeNotes } from '../knowledge-notes.js'
 import { GlobMatcher } from '../scope.js'
 import { baselineByFile, type Baseline } from '../waivers/baseline.js'
 import type { Waiver } from '../waivers/inline-waivers.js'
@@ -57,7 +58,7 @@ async function selectRules(workspace: Workspace, knowledgeItemIds: readonly stri
   const knowledgeFolders = base.sources
     .map((source) => insideWorkspace(workspace.root, source.directory))
     .filter((folder): folder is string => folder !== undefined)
-  return { rules, knownConstraintIds, knowledgeFolders }
+  return { rules, knownConstraintIds, knowledgeFolders, notes: knowledgeNotes(base, knowledgeItemIds) }
 }
 
 /** What every way of checking needs before it reads any file: the rules, the ignore rules, the check's own files. */
@@ -68,6 +69,7 @@ export interface CheckPreparation {
   knownConstraintIds: Set<string>
   /** Workspace-relative knowledge folders, whose files are not read for content (constraints state their own patterns). */
   knowledgeFolders: string[]
+  notes: KnowledgeNotes
   gitRoot: string | undefined
   ignoreRules: IgnoreRules
   globs: GlobMatcher
@@ -77,7 +79,7 @@ export interface CheckPreparation {
 }
 
 export async function prepareCheck(workspace: Workspace, options: CheckOptions): Promise<CheckPreparation> {
-  const { rules, knownConstraintIds, knowledgeFolders } = await selectRules(workspace, options.knowledgeItemIds)
+  const { rules, knownConstraintIds, knowledgeFolders, notes } = await selectRules(workspace, options.knowledgeItemIds)
   const { check } = workspace.config
   const gitRoot = findGitRoot(workspace.root)
   return {
@@ -86,6 +88,7 @@ export async function prepareCheck(workspace: Workspace, options: CheckOptions):
     rules,
     knownConstraintIds,
     knowledgeFolders,
+    notes,
     gitRoot,
     ignoreRules: new IgnoreRules(workspace.root, gitRoot, check.ignore),
     globs: new GlobMatcher(),

@@ -1,4 +1,5 @@
 import type { Severity } from '../../knowledge/model.js'
+import type { KnowledgeNotes } from '../knowledge-notes.js'
 import type { CheckInput } from '../input/input.js'
 import type { Finding, ConstraintRule, WaiverProblem, WaiverRef } from '../model.js'
 import type { BudgetOverrun } from '../scan/scan-budget.js'
@@ -27,4 +28,6 @@ export interface CheckReport {
   mode: CheckInput['mode']
   /** Absolute folders, for reporters that locate files from the repository root (SARIF). */
   location: { repositoryRoot: string; workspaceRoot: string; configFile: string | undefined }
+  /** Constraints of items not accepted yet, and knowledge files that did not load. */
+  knowledge: KnowledgeNotes
 }

@@ -2,6 +2,7 @@ import type { Severity } from '../../knowledge/model.js'
 import type { CheckReport } from '../pipeline/report.js'
 import { workspaceRootFile } from '../model.js'
 import { describeOverrun } from '../scan/scan-budget.js'
+import { describeNotEnforced, describeUnloaded } from '../knowledge-notes.js'
 
 const commandBySeverity: Readonly<Record<Severity, string>> = { block: 'error', warn: 'warning', info: 'notice' }
 
@@ -35,9 +36,13 @@ export function renderGithub(report: CheckReport): string {
       `::${commandBySeverity[skip.severity]} file=${escapeProperty(skip.file)},title=${title}::${escapeData(`${skip.file} was not judged: ${describeOverrun(skip.reason)}`)}`,
     )
   }
+  for (const problem of report.knowledge.unloaded) {
+    lines.push(`::warning file=${escapeProperty(problem.file)},line=${problem.line},title=knowledge file not loaded::${escapeData(describeUnloaded(problem))}`)
+  }
   const { summary } = report
+  const notEnforced = describeNotEnforced(report.knowledge.notEnforced)
   lines.push(
-    `mk knowledge check: ${report.passed ? 'passed' : 'failed'} (${summary.block} block, ${summary.warn} warn, ${summary.info} info, ${report.waived.length} waived)`,
+    `mk knowledge check: ${report.passed ? 'passed' : 'failed'} (${summary.block} block, ${summary.warn} warn, ${summary.info} info, ${report.waived.length} waived${notEnforced === undefined ? '' : `; ${notEnforced}`})`,
   )
   return lines.join('\n')
 }

@@ -7,6 +7,7 @@ import type { CheckReport } from '../pipeline/report.js'
 import { subjectHash } from '../waivers/fingerprint.js'
 import { workspaceRootFile, type Finding, type ConstraintRule } from '../model.js'
 import { describeOverrun } from '../scan/scan-budget.js'
+import { describeNotEnforced, describeUnloaded } from '../knowledge-notes.js'
 
 const levelBySeverity: Readonly<Record<Severity, Result.level>> = { block: 'error', warn: 'warning', info: 'note' }
 
@@ -106,6 +107,24 @@ export function renderSarif(report: CheckReport, tool: ToolInfo): string {
     locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(toRepository(skip.file)), uriBaseId: sourceRoot } } }],
     associatedRule: { id: skip.constraintId, ...(ruleIndex.has(skip.constraintId) ? { index: ruleIndex.get(skip.constraintId) } : {}) },
   }))
+  for (const problem of report.knowledge.unloaded) {
+    notifications.push({
+      level: 'warning',
+      message: { text: describeUnloaded(problem) },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: encodeURI(toRepository(problem.file)), uriBaseId: sourceRoot },
+            ...(problem.line > 0 ? { region: { startLine: problem.line } } : {}),
+          },
+        },
+      ],
+    })
+  }
+  const notEnforced = describeNotEnforced(report.knowledge.notEnforced)
+  if (notEnforced !== undefined) {
+    notifications.push({ level: 'note', message: { text: notEnforced }, properties: { notEnforced: report.knowledge.notEnforced.items } })
+  }
   return JSON.stringify(
     log({
       tool: driver(tool, rules),

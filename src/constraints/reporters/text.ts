@@ -3,6 +3,7 @@ import type { CheckReport } from '../pipeline/report.js'
 import { workspaceRootFile, type Finding, type ConstraintRule } from '../model.js'
 import { describeOverrun } from '../scan/scan-budget.js'
 import { constraintLines } from './constraint-line.js'
+import { describeNotEnforced } from '../knowledge-notes.js'
 import type { Style } from '../../style.js'
 import { plural } from '../../text.js'
 
@@ -76,6 +77,7 @@ export function renderText(report: CheckReport, style: Style): string {
       ? [`skipped ${report.skipped.binary} binary, ${report.skipped.tooLarge} over 1 MB, ${report.skipped.symlinks} symlinks`]
       : []),
     ...(report.skipped.constraints > 0 ? [`${plural(report.skipped.constraints, 'repository-wide constraint')} not judged on a partial input`] : []),
+    ...[describeNotEnforced(report.knowledge.notEnforced)].filter((part) => part !== undefined),
   ]
   const verdict = report.passed ? style.green('✔ passed') : style.red(`✖ failed (fail-on ${report.failOn})`)
   lines.push(`${verdict}: ${parts.join('; ')}`)

@@ -6,8 +6,8 @@ import { statSignature, wallClockNs } from '../../fs/stat-signature.js'
 import type { CheckPreparation } from '../pipeline/prepare.js'
 import type { StoredResultHeader } from '../cache/stored-result.js'
 
-/** Bumped when what is stored, or how it is judged, changes. */
-const format = 2
+/** Bumped when what is stored, or how it is judged, changes (3: an inline waiver covers one line). */
+const format = 3
 /** Above this many changed paths one whole evaluation (with the scan cache) beats evaluating the changes. */
 export const changeLimit = 2000
 

@@ -99,7 +99,7 @@ interface Covered {
 function covers(waiver: Waiver, finding: Covered, globs: GlobMatcher): boolean {
   if (!waiver.constraintIds.includes(finding.constraintId)) return false
   if (waiver.source === 'inline') {
-    return waiver.file === finding.file && (finding.line === waiver.coversLine || finding.line === (waiver.coversLine ?? 0) + 1)
+    return waiver.file === finding.file && finding.line === waiver.coversLine
   }
   return waiver.paths.length === 0 || globs.matchesAny(waiver.paths, finding.file)
 }

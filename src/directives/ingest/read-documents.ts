@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { MkError, isNodeError } from '../../errors.js'
 import { insideWorkspace, requireInsideWorkspace } from '../../fs/path-guard.js'
+import { FileTooLargeError, maxRulesFileBytes, readRulesText } from '../../fs/read-capped.js'
 import { walkFiles } from '../../fs/walk.js'
 import { formatOf, knownRuleFiles, type RuleFormat } from './formats.js'
 
@@ -32,10 +33,15 @@ function unreadable(field: string, path: string, error: unknown): MkError {
   })
 }
 
+function tooLarge(field: string, error: FileTooLargeError): MkError {
+  return new MkError('INVALID_INPUT', `${field}: ${error.message}`, { details: { field, ...error.details } })
+}
+
 async function readText(root: string, path: string, field: string): Promise<string> {
   try {
-    return await readFile(join(root, path), 'utf8')
+    return await readRulesText(join(root, path), path)
   } catch (error) {
+    if (error instanceof FileTooLargeError) throw tooLarge(field, error)
     throw unreadable(field, path, error)
   }
 }
@@ -68,6 +74,9 @@ async function readOne(root: string, document: IngestDocument, field: string): P
     }
     const format = formatOf(path)
     if (format === undefined) throw unknownFormat(field, document.path)
+    // Text given inline is held to the cap of a file read from disk, before anything parses it.
+    if (Buffer.byteLength(document.content) > maxRulesFileBytes)
+      throw tooLarge(field.replace(/path$/, 'content'), new FileTooLargeError(path, maxRulesFileBytes))
     return [{ path, format, text: document.content }]
   }
   // The workspace root itself (`mk rules ingest .`) is a folder like any other.

@@ -16,6 +16,7 @@ import type { RuleFormat } from './formats.js'
 import type { SourceDocument } from './read-documents.js'
 import { findRelations, type RuleRelation } from './relations.js'
 import { renderIngestedRule, type IngestedRule } from './render.js'
+import { FileTooLargeError, maxRulesFileBytes } from '../../fs/read-capped.js'
 import { readTextIfExists } from '../../fs/read-if-exists.js'
 
 export interface UpsertOptions {
@@ -70,6 +71,8 @@ async function plan(workspace: Workspace, directory: string, source: SourceDocum
   const rule = renderIngestedRule(source.path, source.format, text)
   const absolutePath = join(directory, `${rule.id}.md`)
   const path = toPosix(relative(workspace.root, absolutePath))
+  // An item over the cap would load as no item at all, and stop every knowledge check.
+  if (Buffer.byteLength(rule.content) > maxRulesFileBytes) throw new FileTooLargeError(`${source.path} (as the rule item ${path})`, maxRulesFileBytes)
   const parsed = await parseKnowledgeFile({ path, absolutePath, source: 'project', layer: 'project', text: rule.content })
   return { rule, absolutePath, path, directives: parsed.item === undefined ? [] : extractDirectives(parsed.item) }
 }

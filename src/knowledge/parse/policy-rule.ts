@@ -1,4 +1,4 @@
-import { conditionPaths, operatorProblems } from '../policy-rule/condition.js'
+import { budgetProblems, conditionPaths, operatorProblems } from '../policy-rule/condition.js'
 import { ruleLanes, ruleScopes, ruleStates, type Condition, type PolicyRuleDefinition, type RuleDefect } from '../policy-rule/model.js'
 import { readPatch, type PatchReading } from '../policy-rule/patch.js'
 import type { Frontmatter } from '../frontmatter.js'
@@ -44,7 +44,10 @@ export function parsePolicyRule(frontmatter: Frontmatter, problems: ProblemList)
     return fallback
   }
   const checkCondition = (condition: Condition, path: (string | number)[]): void => {
-    for (const problem of operatorProblems(condition)) defect([...path, ...problem.path], 'unknown-logic-operator', problem.message, condition)
+    const unknown = operatorProblems(condition)
+    for (const problem of unknown) defect([...path, ...problem.path], 'unknown-logic-operator', problem.message, condition)
+    if (unknown.length > 0) return
+    for (const problem of budgetProblems(condition)) defect([...path, ...problem.path], 'over-logic-budget', problem.message, condition)
   }
 
   const state = choice('state', ruleStates, 'active')

@@ -1,4 +1,5 @@
 import jsonLogic, { type AdditionalOperation, type RulesLogic } from 'json-logic-js'
+import { applyWithinBudget, LogicBudgetExceeded } from './logic-budget.js'
 import type { Condition } from './model.js'
 
 /** Where in a condition something is written: object keys and array indexes below the condition. */
@@ -83,6 +84,58 @@ export function conditionPaths(condition: Condition): string[] {
   return [...own, ...read.flatMap(conditionPaths)]
 }
 
+const reads = (value: unknown, name: string): boolean => conditionPaths(value).some((path) => path === name || path.startsWith(`${name}.`))
+
+/** Where a `reduce` body merges or concatenates its accumulator with itself, which doubles it on every element. */
+function doublingProblems(condition: Condition, at: ConditionPath): OperatorProblem[] {
+  if (Array.isArray(condition)) return condition.flatMap((value, index) => doublingProblems(value, [...at, index]))
+  const operation = operationOf(condition)
+  if (operation === undefined) return []
+  const here = [...at, operation.operator]
+  const args = argumentsOf(operation.args)
+  const own: OperatorProblem[] = []
+  if (operation.operator === 'reduce' && args[1] !== undefined) {
+    const builders = growingOperations(args[1].value, [...here, ...args[1].path])
+    for (const builder of builders) {
+      if (builder.args.filter((arg) => reads(arg, 'accumulator')).length < 2) continue
+      own.push({
+        operator: builder.operator,
+        path: builder.path,
+        message: `"${builder.operator}" in a reduce reads the accumulator more than once, so it grows exponentially with the list; read it once`,
+      })
+    }
+  }
+  return [...own, ...args.flatMap((arg) => doublingProblems(arg.value, [...here, ...arg.path]))]
+}
+
+/** The merge and cat operations of an expression, not looking into the element expressions of map, filter and the like (another scope). */
+function growingOperations(value: unknown, at: ConditionPath): { operator: string; path: ConditionPath; args: unknown[] }[] {
+  if (Array.isArray(value)) return value.flatMap((element, index) => growingOperations(element, [...at, index]))
+  const operation = operationOf(value)
+  if (operation === undefined) return []
+  const here = [...at, operation.operator]
+  const args = argumentsOf(operation.args)
+  const own =
+    operation.operator === 'merge' || operation.operator === 'cat' ? [{ operator: operation.operator, path: here, args: args.map((arg) => arg.value) }] : []
+  const inScope = iterating.has(operation.operator) ? args.slice(0, 1) : args
+  return [...own, ...inScope.flatMap((arg) => growingOperations(arg.value, [...here, ...arg.path]))]
+}
+
+/**
+ * Conditions that would exceed the evaluation budget (logic-budget.ts): a reduce that doubles its
+ * accumulator, whatever the list, and any condition over the budget on an empty context.
+ */
+export function budgetProblems(condition: Condition): OperatorProblem[] {
+  const doubling = doublingProblems(condition, [])
+  if (doubling.length > 0) return doubling
+  try {
+    applyWithinBudget(condition, {})
+  } catch (error) {
+    if (error instanceof LogicBudgetExceeded) return [{ operator: '', path: [], message: `${error.message} on an empty context; simplify it` }]
+  }
+  return []
+}
+
 /** JSON Logic truthiness: an empty array is false, everything else as in JavaScript. */
 function truthy(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 : Boolean(value)
@@ -90,10 +143,10 @@ function truthy(value: unknown): boolean {
 
 export type ConditionResult = { holds: boolean; error?: undefined } | { holds: false; error: string }
 
-/** Evaluate a condition against the caller's context with json-logic-js (an interpreter: nothing is compiled or eval'ed). */
+/** Evaluate a condition against the caller's context with json-logic-js (an interpreter: nothing is compiled or eval'ed), within the evaluation budget. */
 export function evaluateCondition(condition: Condition, context: unknown): ConditionResult {
   try {
-    return { holds: truthy(jsonLogic.apply(condition as RulesLogic<AdditionalOperation>, context)) }
+    return { holds: truthy(applyWithinBudget(condition, context)) }
   } catch (error) {
     return { holds: false, error: error instanceof Error ? error.message : String(error) }
   }

@@ -21,7 +21,11 @@ export const rulesUpsertMarkdown = defineTool({
       .array(
         z.strictObject({
           path: z.string().min(1).describe('Path of the rules file or folder, relative to the workspace root'),
-          content: z.string().max(1_000_000).optional().describe('The file text; when given, the path is only recorded, not read'),
+          content: z
+            .string()
+            .max(1_000_000)
+            .optional()
+            .describe('The file text (at most 256 KiB, as for a file read from disk); when given, the path is only recorded, not read'),
         }),
       )
       .min(1)

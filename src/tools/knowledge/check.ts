@@ -14,7 +14,7 @@ export const knowledgeCheck = defineTool({
   description:
     'Check files and dependencies against the machine-checkable constraints of accepted ADRs and policies (forbidden or required dependencies, imports, code patterns, files). ' +
     'Without input it checks the working tree. To ask before acting ("would adding mysql2 violate anything?"), pass the proposed `files` (path + full content) and/or `dependencies`: nothing is written. ' +
-    '`staged` checks the git index, `paths` only the named files on disk. passed=false means a violation at or above failOn remains; each violation names the knowledge item and constraint that forbid it.',
+    '`staged` checks the git index, `paths` only the named files on disk. passed=false means a violation at or above failOn remains; each violation names the knowledge item and constraint that forbid it. notEnforced counts the constraints of proposed and draft items, which wait for acceptance.',
   tier: 'read_only',
   idempotent: true,
   // Whole-repository checks of large monorepos take longer than the dispatcher's default.
@@ -60,6 +60,10 @@ export const knowledgeCheck = defineTool({
         waiverProblems: [],
         skipped: { binary: 0, tooLarge: 0, symlinks: 0, constraints: 2, overBudget: [] },
         checked: { paths: 0, files: 0, constraints: 7 },
+        notEnforced: {
+          constraints: 1,
+          items: [{ id: 'adr-0051-queue', path: 'knowledge/adr/adr-0051-queue.md', status: 'proposed', constraints: ['no-rabbitmq'] }],
+        },
       },
     },
   ],
@@ -92,6 +96,8 @@ export const knowledgeCheck = defineTool({
       useBaseline: true,
       scanCache: { directory: join(ctx.workspace.stateDir, 'cache', 'check'), version },
     })
+    const { describeUnloaded } = await import('../../constraints/knowledge-notes.js')
+    for (const problem of report.knowledge.unloaded) ctx.warn(describeUnloaded(problem))
     return {
       output: toCheckResult(report),
       display: reporters[input.format](report, ctx.style, { version }),

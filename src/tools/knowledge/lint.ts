@@ -6,7 +6,7 @@ export const knowledgeLint = defineTool({
   name: 'knowledge_lint',
   title: 'Lint knowledge files',
   description:
-    'Check every knowledge file for problems: malformed frontmatter, unknown type, operator or target, invalid constraint patterns, duplicate ids, broken supersedes links and malformed policy rules — unknown JSON Logic operators, an invalid then, a private rule without owner, priority or weight out of range, and memory files of shared layers that cannot be served — malformed, or private with no owner (errors); statuses that map to no canonical status and one-way supersedes links (warnings); files without a status (info). Each problem names file and line. Fails (exit 2) when any error is found.',
+    'Check every knowledge file for problems: malformed frontmatter, unknown type, operator or target, invalid constraint patterns, duplicate ids, broken supersedes links and malformed policy rules — unknown JSON Logic operators, an invalid then, a private rule without owner, priority or weight out of range, and memory files of shared layers that cannot be served — malformed, or private with no owner (errors); statuses that map to no canonical status and one-way supersedes links (warnings); files without a status and proposed or draft items whose constraints are not enforced yet (info). Each problem names file and line. Fails (exit 2) when any error is found.',
   tier: 'read_only',
   idempotent: true,
   input: z.strictObject({}),

@@ -101,13 +101,44 @@ describe('inline waivers', () => {
     ])
   })
 
-  it('covers its own line and the next; a waiver without reason does not apply and is reported', () => {
+  it('alone on its line covers the next line; a waiver without reason does not apply and is reported', () => {
     const noX = rule('no-x')
     const source = new SourceText('a.ts', ['// mk-ignore no-x -- generated code', 'x()', 'x() // mk-ignore no-x', 'x()'].join('\n'))
     const outcome = applyWaivers([finding(noX, 'a.ts', 2), finding(noX, 'a.ts', 3), finding(noX, 'a.ts', 4)], options([source]))
     expect(outcome.waived.map((entry) => entry.finding.line)).toEqual([2])
     expect(outcome.kept.map((kept) => kept.line)).toEqual([3, 4])
     expect(outcome.problems.map((problem) => problem.kind)).toEqual(['missing-reason'])
+  })
+
+  it('after code covers its own line only, never the next one', () => {
+    const noX = rule('no-x')
+    const source = new SourceText('a.ts', ['ok()', 'x() // mk-ignore no-x -- legacy', 'x()', '/* mk-ignore no-x -- legacy */ x()', 'x()'].join('\n'))
+    const outcome = applyWaivers(
+      [2, 3, 4, 5].map((line) => finding(noX, 'a.ts', line)),
+      options([source]),
+    )
+    expect(outcome.waived.map((entry) => entry.finding.line)).toEqual([2, 4])
+    expect(outcome.kept.map((kept) => kept.line)).toEqual([3, 5])
+  })
+
+  it('alone on its line does not cover its own line', () => {
+    const noX = rule('no-x')
+    const source = new SourceText('a.ts', ['// x() is fine here: mk-ignore no-x -- legacy', 'x()'].join('\n'))
+    const outcome = applyWaivers([finding(noX, 'a.ts', 1), finding(noX, 'a.ts', 2)], options([source]))
+    expect(outcome.waived.map((entry) => entry.finding.line)).toEqual([2])
+    expect(outcome.kept.map((kept) => kept.line)).toEqual([1])
+  })
+
+  it('mk-ignore-next-line covers the next line only, also after code', () => {
+    const noX = rule('no-x')
+    const source = new SourceText('a.py', ['x()  # mk-ignore-next-line no-x -- legacy', 'x()', 'x()'].join('\n'))
+    const outcome = applyWaivers(
+      [1, 2, 3].map((line) => finding(noX, 'a.py', line)),
+      options([source]),
+    )
+    expect(outcome.waived.map((entry) => entry.finding.line)).toEqual([2])
+    expect(outcome.kept.map((kept) => kept.line)).toEqual([1, 3])
+    expect(outcome.problems).toEqual([])
   })
 
   it('never waives a constraint with waivable: false, and says so', () => {

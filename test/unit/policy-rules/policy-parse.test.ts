@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
-import { conditionPaths, evaluateCondition, operatorProblems } from '../../../src/knowledge/policy-rule/condition.js'
+import { budgetProblems, conditionPaths, evaluateCondition, operatorProblems } from '../../../src/knowledge/policy-rule/condition.js'
 import { readPatch } from '../../../src/knowledge/policy-rule/patch.js'
 
 async function parse(text: string) {
@@ -85,6 +85,8 @@ describe('policy rule frontmatter', () => {
   })
 })
 
+const range = (length: number): number[] => Array.from({ length }, (_, index) => index)
+
 describe('JSON Logic conditions', () => {
   it('asks json-logic-js which operators exist, and refuses log, which writes to the console', () => {
     expect(operatorProblems({ and: [{ '==': [1, 1] }, { some: [[1], { '>': [{ var: '' }, 0] }] }] })).toEqual([])
@@ -103,6 +105,58 @@ describe('JSON Logic conditions', () => {
     expect(evaluateCondition({ '==': [{ var: 'environment' }, 'production'] }, { environment: 'production' })).toEqual({ holds: true })
     expect(evaluateCondition({ var: 'list' }, { list: [] })).toEqual({ holds: false })
     expect(evaluateCondition({ nope: [] }, {})).toMatchObject({ holds: false, error: expect.stringContaining('nope') })
+  })
+
+  it('stops an evaluation past its size budget, as a condition that does not hold, instead of building 2^22 elements', () => {
+    // The issue's rule doubles the list once per element: 30 elements took 1.2 GB; 22 are enough to pass the budget.
+    const doubling = { reduce: [range(22), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] }
+    expect(evaluateCondition(doubling, {})).toEqual({ holds: false, error: expect.stringContaining('evaluation budget') as string })
+    const overContext = { reduce: [{ var: 'items' }, { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] }
+    expect(evaluateCondition(overContext, { items: range(22) })).toMatchObject({ holds: false, error: expect.stringContaining('1000000 array elements') })
+    const longText = { reduce: [range(22), { cat: [{ var: 'accumulator' }, { var: 'accumulator' }] }, 'ab'] }
+    expect(evaluateCondition(longText, {})).toMatchObject({ holds: false, error: expect.stringContaining('evaluation budget') })
+  })
+
+  it('stops an evaluation past its step budget', () => {
+    const many = { some: [{ var: 'items' }, { '==': [{ var: '' }, -1] }] }
+    expect(evaluateCondition(many, { items: range(1000) })).toEqual({ holds: false })
+    expect(evaluateCondition(many, { items: range(100_000) })).toMatchObject({ holds: false, error: expect.stringContaining('100000 evaluation steps') })
+  })
+
+  it('evaluates merge and cat as json-logic-js does, within the budget', () => {
+    expect(evaluateCondition({ '==': [{ cat: ['a', ['b', null, ['c']], 1, null] }, 'ab,,c1'] }, {})).toEqual({ holds: true })
+    expect(evaluateCondition({ in: [3, { merge: [[1], 2, [[3], 4], 3] }] }, {})).toEqual({ holds: true })
+    expect(evaluateCondition({ '==': [{ reduce: [{ merge: [[1, 2], 3] }, { '+': [{ var: 'current' }, { var: 'accumulator' }] }, 0] }, 6] }, {})).toEqual({
+      holds: true,
+    })
+  })
+
+  it('reports a reduce that doubles its accumulator, whatever the list, and a condition over budget on an empty context', () => {
+    expect(budgetProblems({ reduce: [{ var: 'items' }, { if: [true, { merge: [{ var: 'accumulator' }, { var: 'accumulator.x' }] }] }, []] })).toEqual([
+      { operator: 'merge', path: ['reduce', 1, 'if', 1, 'merge'], message: expect.stringContaining('grows exponentially') as string },
+    ])
+    expect(budgetProblems({ reduce: [{ var: 'items' }, { merge: [{ var: 'accumulator' }, [{ var: 'current' }]] }, []] })).toEqual([])
+    expect(budgetProblems({ some: [range(200_000), { '==': [{ var: '' }, -1] }] })).toMatchObject([{ message: expect.stringContaining('empty context') }])
+    expect(budgetProblems({ '==': [{ var: 'environment' }, 'production'] })).toEqual([])
+  })
+})
+
+describe('a policy rule over the evaluation budget', () => {
+  it('is a lint error at its line and never applied', async () => {
+    const parsed = await parse(
+      [
+        '---',
+        'type: rule',
+        'title: Doubling rule',
+        'status: accepted',
+        `if: ${JSON.stringify({ reduce: [range(30), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] })}`,
+        'then: {output: {format: json}}',
+        '---',
+        '# Doubling rule',
+      ].join('\n'),
+    )
+    expect(problemsOf(parsed)).toEqual([[5, 'over-logic-budget', 'error']])
+    expect(parsed.item?.policy?.defects.map((defect) => defect.field)).toEqual(['if.reduce.1.merge'])
   })
 })
 
