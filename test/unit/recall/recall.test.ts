@@ -3,6 +3,7 @@ import { loadWorkspace } from '../../../src/config/load.js'
 import { openMk } from '../../../src/hosts/library/index.js'
 import { openWorkspaceIndex } from '../../../src/indexing/workspace-index.js'
 import { recall, type RecallRequest } from '../../../src/recall/recall.js'
+import { searchMemories } from '../../../src/recall/search-memories.js'
 import type { SearchIndex } from '../../../src/search/search-index.js'
 import { loadTokenCounter } from '../../../src/token-count.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
@@ -73,5 +74,48 @@ describe('recall, the use case', () => {
     expect(recalled.context.tokens).toBeGreaterThan(0)
     expect(recalled.debug).toMatchObject({ seed_count: 1 })
     expect(recalled.debug?.embeddings).toBeUndefined()
+  })
+})
+
+describe('searchMemories, the use case', () => {
+  it('finds a fact once across layers, counts the matches and warns of a layer not visible here', async () => {
+    workspace = await makeWorkspace()
+    const env = { MK_HOME: workspace.mkHome }
+    const mk = await openMk({ cwd: workspace.root, env })
+    await mk.memoryAdd({ content: 'Invoices are archived after seven years', layer: 'project' })
+    const user = await mk.memoryAdd({ content: 'Invoices are archived after seven years', layer: 'user' })
+    await mk.close()
+
+    const loaded = await loadWorkspace({ cwd: workspace.root, env })
+    const warnings: string[] = []
+    const warn = (message: string): void => void warnings.push(message)
+    const opened = await openWorkspaceIndex(loaded, warn)
+    index = opened
+    const found = await searchMemories(
+      {
+        query: 'invoices archived',
+        layers: ['project', 'user', 'agent'],
+        tiers: ['hot', 'warm'],
+        tags: undefined,
+        threshold: undefined,
+        limit: 10,
+        candidates: 1000,
+        identity: { agentId: undefined, sessionId: undefined },
+        consumer: { agentId: undefined, teamId: undefined },
+      },
+      {
+        workspace: loaded,
+        openIndex: async () => opened,
+        knowledgeStatus: async () => () => undefined,
+        warn,
+        progress: () => undefined,
+        signal: new AbortController().signal,
+      },
+    )
+    expect(found.results.map((result) => result.memoryId)).toEqual([user.memoryId])
+    expect(found.results[0]?.shadows.map((shadow) => shadow.layer)).toEqual(['project'])
+    expect(found.totalCount).toBe(1)
+    expect(found.searchedLayers.sort()).toEqual(['project', 'user'])
+    expect(warnings.some((warning) => warning.startsWith('the agent layer is not visible here'))).toBe(true)
   })
 })
