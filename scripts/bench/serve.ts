@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { largeRulesFile } from './large-rules.js'
 import { memoryWorkspace } from './mcp-search.js'
 import { median, mkBin, round, timeMk } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
@@ -180,18 +181,6 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
     await server.stop()
     await rm(root, { recursive: true, force: true })
   }
-}
-
-/** About 1 MB of rules in one AGENTS.md, as issue 25 measured (a 964 KB rules_upsert_markdown). */
-function largeRulesFile(bytes: number): string {
-  const sections: string[] = []
-  let length = 0
-  for (let section = 0; length < bytes; section++) {
-    const text = `## Area ${section}\n\n- Always run migration check ${section} before deploying service ${section % 97}.\n- Never edit generated file ${section} by hand.\n`
-    sections.push(text)
-    length += text.length + 1
-  }
-  return sections.join('\n')
 }
 
 /**
