@@ -66,3 +66,12 @@ export async function checkEditCall(workspace: Workspace, toolName: string, tool
   const after = await check(edit.after)
   return { file, added: addedViolations(before, after).filter((finding) => atLeast(finding.rule.constraint.severity, failOn)) }
 }
+
+/** The violations at or above check.failOn of one file on disk after an edit (a host that cannot refuse the edit reports them). */
+export async function checkWrittenFile(workspace: Workspace, path: string): Promise<Finding[]> {
+  const file = insideWorkspace(workspace.root, path)
+  if (file === undefined) return []
+  const failOn = workspace.config.check.failOn
+  const report = await runCheck(workspace, { source: { kind: 'files', paths: [file] }, minSeverity: failOn, failOn, useBaseline: true })
+  return report.findings
+}

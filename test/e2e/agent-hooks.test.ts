@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runMk } from '../helpers/mk.js'
@@ -160,6 +161,109 @@ describe('mk hook claude in a workspace without mk knowledge', () => {
       for (const name of ['write-console-log', 'user-prompt-submit', 'session-start']) expect(await hook(name, bare.root, bare.mkHome)).toBeUndefined()
     } finally {
       await bare.cleanup()
+    }
+  })
+})
+
+describe('mk hook cursor', () => {
+  const cursorFixtures = fileURLToPath(new URL('../fixtures/cursor-hooks/', import.meta.url))
+  const cursor = async (name: string) => {
+    const input = (await readFile(`${cursorFixtures}${name}.json`, 'utf8')).replaceAll('"/repo', `"${workspace.root}`)
+    const run = await runMk(['hook', 'cursor'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome }, input })
+    expect(run.exitCode, run.stderr).toBe(0)
+    return { answer: JSON.parse(run.stdout) as Record<string, string>, stderr: run.stderr }
+  }
+
+  it('refuses a shell command the policy rules deny, in the permission format, and lets other MCP tools pass', async () => {
+    await workspace.write(
+      'knowledge/rules/no-shell.md',
+      '---\ntype: rule\ntitle: No shell\nsummary: Agents may not run shell commands here\nthen: {tool: {deny: [Shell]}}\n---\n',
+    )
+    try {
+      const { answer } = await cursor('before-shell-execution')
+      expect(answer).toEqual({
+        permission: 'deny',
+        user_message: 'mk policy rules: Shell: denied by no-shell (Agents may not run shell commands here)',
+        agent_message: 'mk policy rules: Shell: denied by no-shell (Agents may not run shell commands here)',
+      })
+      expect((await cursor('before-mcp-execution')).answer).toEqual({})
+    } finally {
+      await rm(join(workspace.root, 'knowledge/rules'), { recursive: true, force: true })
+    }
+  })
+
+  it('reports the violations of a file after an edit, since Cursor cannot refuse one', async () => {
+    const { answer, stderr } = await cursor('after-file-edit')
+    expect(answer).toEqual({})
+    expect(stderr).toContain('src/legacy.ts:2 breaks no-console-log (adr-0001-logging)')
+  })
+})
+
+describe('mk hook install --agent', () => {
+  it('merges the Claude Code hooks into an existing settings file, keeping other hooks and settings, and changes nothing the second time', async () => {
+    const other = { matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/audit.sh' }] }
+    const settings = {
+      model: 'opus',
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: { PreToolUse: [other], Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] },
+    }
+    const target = await makeWorkspace({ '.claude/settings.json': JSON.stringify(settings, null, 2) })
+    try {
+      const install = () => runMk(['hook', 'install', '--agent', 'claude', '--json'], { cwd: target.root, env: { MK_HOME: target.mkHome } })
+      const first = await install()
+      expect(first.exitCode, first.stderr).toBe(0)
+      expect(JSON.parse(first.stdout)).toMatchObject({ path: '.claude/settings.json', action: 'updated', command: 'npx mk-knowledge hook claude' })
+      const written = await readFile(join(target.root, '.claude/settings.json'), 'utf8')
+      const mkEntry = { type: 'command', command: 'npx mk-knowledge hook claude' }
+      expect(JSON.parse(written)).toEqual({
+        ...settings,
+        hooks: {
+          PreToolUse: [other, { matcher: '*', hooks: [mkEntry] }],
+          Stop: settings.hooks.Stop,
+          UserPromptSubmit: [{ hooks: [mkEntry] }],
+          SessionStart: [{ hooks: [mkEntry] }],
+        },
+      })
+      const second = await install()
+      expect(JSON.parse(second.stdout)).toMatchObject({ action: 'unchanged' })
+      expect(await readFile(join(target.root, '.claude/settings.json'), 'utf8')).toBe(written)
+    } finally {
+      await target.cleanup()
+    }
+  })
+
+  it('writes Cursor hooks next to existing ones, replacing only its own entry when the launcher changes', async () => {
+    const target = await makeWorkspace({
+      '.cursor/hooks.json': JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command: 'npx prettier --write' }] } }),
+    })
+    try {
+      const install = (...extra: string[]) =>
+        runMk(['hook', 'install', '--agent', 'cursor', ...extra, '--json'], { cwd: target.root, env: { MK_HOME: target.mkHome } })
+      expect((await install()).exitCode).toBe(0)
+      const run = await install('--launcher', 'mk')
+      expect(JSON.parse(run.stdout)).toMatchObject({ action: 'updated', command: 'mk hook cursor' })
+      expect(JSON.parse(await readFile(join(target.root, '.cursor/hooks.json'), 'utf8'))).toEqual({
+        version: 1,
+        hooks: {
+          afterFileEdit: [{ command: 'npx prettier --write' }, { command: 'mk hook cursor' }],
+          beforeShellExecution: [{ command: 'mk hook cursor' }],
+          beforeMCPExecution: [{ command: 'mk hook cursor' }],
+        },
+      })
+    } finally {
+      await target.cleanup()
+    }
+  })
+
+  it('refuses to rewrite a settings file that is not JSON', async () => {
+    const target = await makeWorkspace({ '.claude/settings.json': '{ "hooks": ' })
+    try {
+      const run = await runMk(['hook', 'install', '--agent', 'claude'], { cwd: target.root, env: { MK_HOME: target.mkHome } })
+      expect(run.exitCode).toBe(2)
+      expect(run.stderr).toContain('.claude/settings.json: not valid JSON')
+      expect(await readFile(join(target.root, '.claude/settings.json'), 'utf8')).toBe('{ "hooks": ')
+    } finally {
+      await target.cleanup()
     }
   })
 })

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { PreToolUseEvent } from '../../hook/claude.js'
 import { defineTool } from '../define.js'
 import type { ToolContext } from '../context.js'
-import { evaluateForContext } from '../rules/policy-set.js'
+import { policyDenial } from './policy-gate.js'
 
 const violationSchema = z.strictObject({
   constraintId: z.string(),
@@ -38,23 +38,24 @@ async function preToolUse(
   input: { context: Record<string, unknown>; agent_id?: string | undefined; team_id?: string | undefined },
   ctx: ToolContext,
 ) {
-  const [{ preToolUseContext, denyDecision }, { selectTools }, { checkEditCall }, { deniedEditReason }] = await Promise.all([
+  const [{ preToolUseContext, denyDecision }, { checkEditCall }, { deniedEditReason }] = await Promise.all([
     import('../../hook/claude.js'),
-    import('../../rules/select.js'),
     import('../../hook/edit-check.js'),
     import('../../hook/added-violations.js'),
   ])
   const context = preToolUseContext(event, input.context, { agentId: input.agent_id ?? ctx.runtime.agentId, teamId: input.team_id ?? ctx.runtime.teamId })
-  const evaluation = await evaluateForContext(ctx, context)
-  const selection = selectTools([event.toolName], evaluation.merged.tools, true)
-  if (selection.selected === undefined) {
-    const ruleIds = selection.deniedBy.get(event.toolName) ?? []
-    const summaries = new Map(evaluation.active.map(({ rule }) => [rule.id, rule.summary]))
-    const why = ruleIds.map((id) => `${id} (${summaries.get(id) ?? 'no summary'})`).join(', ')
-    const reason = `mk policy rules: ${event.toolName}: ${evaluation.merged.tools.deniedBy.has(event.toolName) ? 'denied by' : 'not in the allow list of'} ${why}`
-    const hookOutput = denyDecision(reason)
+  const denial = await policyDenial(event.toolName, context, ctx)
+  if (denial !== undefined) {
+    const hookOutput = denyDecision(denial.reason)
     return {
-      output: { event: 'PreToolUse', tool: event.toolName, decision: 'deny' as const, reason, rule_ids: ruleIds, hook_output: hookOutput },
+      output: {
+        event: 'PreToolUse',
+        tool: event.toolName,
+        decision: 'deny' as const,
+        reason: denial.reason,
+        rule_ids: denial.ruleIds,
+        hook_output: hookOutput,
+      },
       display: JSON.stringify(hookOutput),
     }
   }
