@@ -7,7 +7,7 @@ import { mkBin } from './measure.js'
 export async function connectMk(cwd: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [mkBin, 'mcp'],
+    args: [mkBin, 'mcp', '--profile', 'main'],
     cwd,
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', MK_HOME: join(cwd, '.mk-home') },
   })
