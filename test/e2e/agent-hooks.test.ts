@@ -267,3 +267,21 @@ describe('mk hook install --agent', () => {
     }
   })
 })
+
+describe('mk rules adherence', () => {
+  it('counts per constraint the attempts, the refusals and the violations in the tree, and per directive how often it was served', async () => {
+    const transcript = join(workspace.root, 'session.jsonl')
+    await workspace.write('session.jsonl', (await readFile(`${fixtures}transcript.jsonl`, 'utf8')).replaceAll('"/repo', `"${workspace.root}`))
+    const run = await runMk(['rules', 'adherence', '--transcript', transcript, '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
+    expect(run.exitCode, run.stderr).toBe(0)
+    const report = JSON.parse(run.stdout) as {
+      transcripts: number
+      toolCalls: number
+      constraints: unknown[]
+      directives: { itemId: string; served: number }[]
+    }
+    expect(report).toMatchObject({ transcripts: 1, toolCalls: 3 })
+    expect(report.constraints).toEqual([{ constraintId: 'no-console-log', knowledgeItemId: 'adr-0001-logging', attempts: 2, denied: 1, inTree: 1 }])
+    expect(report.directives).toEqual([expect.objectContaining({ itemId: 'adr-0001-logging', served: 1 })])
+  })
+})
