@@ -22,6 +22,9 @@ export default class HookClaude extends MkCommand {
     const { flags } = await this.parse(HookClaude)
     const event = parseJsonObject(await readStdin(), 'stdin', eventHint)
     const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', 'pass a file holding one JSON object')
-    await this.callTool(hookClaude, { event, context, agent_id: flags.agent, team_id: flags.team }, flags)
+    // Claude Code names the project; the session's own directory may be a subfolder the agent cd'ed into, where no knowledge is found.
+    const projectDir = process.env.CLAUDE_PROJECT_DIR
+    const cwd = flags.cwd ?? (projectDir === undefined || projectDir === '' ? undefined : projectDir)
+    await this.callTool(hookClaude, { event, context, agent_id: flags.agent, team_id: flags.team }, { ...flags, cwd })
   }
 }

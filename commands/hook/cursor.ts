@@ -19,6 +19,9 @@ export default class HookCursor extends MkCommand {
     const { flags } = await this.parse(HookCursor)
     const event = parseJsonObject(await readStdin(), 'stdin', eventHint)
     const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', 'pass a file holding one JSON object')
-    await this.callTool(hookCursor, { event, context, agent_id: flags.agent, team_id: flags.team }, flags)
+    // Cursor names the workspace; the hook's own directory may be elsewhere.
+    const roots = event.workspace_roots
+    const root = Array.isArray(roots) && typeof roots[0] === 'string' && roots[0] !== '' ? roots[0] : undefined
+    await this.callTool(hookCursor, { event, context, agent_id: flags.agent, team_id: flags.team }, { ...flags, cwd: flags.cwd ?? root })
   }
 }

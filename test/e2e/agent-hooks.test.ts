@@ -285,3 +285,16 @@ describe('mk rules adherence', () => {
     expect(report.directives).toEqual([expect.objectContaining({ itemId: 'adr-0001-logging', served: 1 })])
   })
 })
+
+describe('mk hook claude started in a subfolder', () => {
+  it('checks against the project Claude Code names in CLAUDE_PROJECT_DIR, not the folder the agent cd-ed into', async () => {
+    const input = await recorded('write-console-log', workspace.root)
+    const run = await runMk(['hook', 'claude'], {
+      cwd: join(workspace.root, 'src'),
+      env: { MK_HOME: workspace.mkHome, CLAUDE_PROJECT_DIR: workspace.root },
+      input,
+    })
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } })
+  })
+})
