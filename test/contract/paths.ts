@@ -9,7 +9,7 @@ import { Resources } from '../../src/tools/context.js'
 import type { AnyTool } from '../../src/tools/define.js'
 import { dispatch } from '../../src/tools/dispatcher.js'
 import { plainStyle } from '../../src/style.js'
-import { toolRoutePath } from '../../src/tools/generate/http-routes.js'
+import { toolRoutePath } from '../../src/hosts/http/routes.js'
 import { mkBin, parseJson, runMk } from '../helpers/mk.js'
 import { startServe } from '../helpers/serve.js'
 
