@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { largeRulesFile } from './large-rules.js'
+import { largeRulesDocuments } from './large-rules.js'
 import { memoryWorkspace } from './mcp-search.js'
 import { median, mkBin, round, timeMk } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
@@ -216,7 +216,7 @@ async function searchDuringIngest(): Promise<Record<string, unknown>> {
     const started = performance.now()
     let ingestMs: number | undefined
     let ingestStatus = 0
-    const ingest = call('ingest', 'rules_upsert_markdown', { documents: [{ path: 'AGENTS.md', content: largeRulesFile(960_000) }] })
+    const ingest = call('ingest', 'rules_upsert_markdown', { documents: largeRulesDocuments(960_000) })
       .then(async (response) => {
         await response.text()
         ingestStatus = response.status

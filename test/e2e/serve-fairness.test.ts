@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { readdir, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { largeRulesFile } from '../../scripts/bench/large-rules.js'
+import { largeRulesDocuments } from '../../scripts/bench/large-rules.js'
 import { startServe, type RunningServe } from '../helpers/serve.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
@@ -43,7 +43,7 @@ describe('mk serve keeps tenants from stalling each other', () => {
 
     let ingestDone = false
     const ingest = served
-      .post('/v1/tools/rules_upsert_markdown', { documents: [{ path: 'AGENTS.md', content: largeRulesFile(960_000) }] }, { 'x-tenant-id': 'team-a' })
+      .post('/v1/tools/rules_upsert_markdown', { documents: largeRulesDocuments(960_000) }, { 'x-tenant-id': 'team-a' })
       .finally(() => (ingestDone = true))
     // The call is running once the server has made team-a's store (its first call creates the folder).
     while (!existsSync(join(workspace?.root ?? '', 'data', 'tenants', 'team-a', 'workspace', '.mkrc')) && !ingestDone) {
