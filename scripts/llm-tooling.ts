@@ -1,16 +1,16 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { generatedFiles } from '../src/tools/generate/files.js'
+import { llmToolingFiles } from './llm-tooling-files.js'
 import { currentManifest } from '../src/tools/catalog/registered.js'
 
 /*
- * Regenerate llm-tooling/ (manifest, SKILL.md, function schemas) from the tool registry.
+ * Regenerate llm-tooling/ (manifest, SKILL.md, function schemas, OpenAPI) from the tool registry.
  * With --check, write nothing and exit 1 when a committed file differs from what the registry gives.
  */
 const directory = fileURLToPath(new URL('../../llm-tooling/', import.meta.url))
 const check = process.argv.includes('--check')
-const files = generatedFiles(await currentManifest())
+const files = llmToolingFiles(await currentManifest())
 const stale: string[] = []
 await mkdir(directory, { recursive: true })
 for (const [name, text] of Object.entries(files)) {

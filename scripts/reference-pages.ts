@@ -1,6 +1,6 @@
 import { errorCodes, MkError } from '../src/errors.js'
 import { errorGuide } from '../src/tools/generate/error-guide.js'
-import { httpStatusByCode } from '../src/tools/generate/http-routes.js'
+import { httpStatusByCode } from '../src/hosts/http/routes.js'
 import type { JsonSchema } from '../src/tools/generate/json-schema.js'
 import type { ToolManifest } from '../src/tools/generate/manifest-schema.js'
 import { summarizeFields } from '../src/tools/generate/schema-summary.js'

@@ -3,11 +3,11 @@ import { MkCommand } from '../../src/hosts/cli/base-command.js'
 import { parseJsonObject, readJsonObjectFile, readStdin } from '../../src/hosts/cli/json-input.js'
 import { hookClaude } from '../../src/tools/hook/claude.js'
 
-const eventHint = 'mk hook claude reads the JSON Claude Code sends a PreToolUse hook on stdin; configure it in .claude/settings.json (see docs/policy-rules.md)'
+const eventHint = 'mk hook claude reads the JSON Claude Code sends a hook on stdin; mk hook install --agent claude configures it in .claude/settings.json'
 
 export default class HookClaude extends MkCommand {
-  static override summary = 'Claude Code PreToolUse hook: refuse tools the policy rules deny'
-  static override description = `${hookClaude.description}\n\nReads the hook input on stdin and prints the hook's decision on stdout (nothing when the tool may run). Add to .claude/settings.json:\n{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"npx mk-knowledge hook claude"}]}]}}\nAn error exits 2, which Claude Code takes as a refusal: a broken rule never lets a denied tool through.`
+  static override summary = 'Claude Code hook: refuse denied tools and edits that break a decision, add the rules that apply'
+  static override description = `${hookClaude.description}\n\nReads the hook input on stdin and prints the hook's answer on stdout (nothing when there is none). mk hook install --agent claude adds it to .claude/settings.json for PreToolUse, UserPromptSubmit and SessionStart. On PreToolUse an error exits 2, which Claude Code takes as a refusal: a broken rule never lets a denied tool or edit through; on the other events an error is a warning and adds nothing.`
   static override examples = [
     `echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | <%= config.bin %> hook claude`,
     '<%= config.bin %> hook claude --context .claude/mk-context.json --team platform',
@@ -22,6 +22,9 @@ export default class HookClaude extends MkCommand {
     const { flags } = await this.parse(HookClaude)
     const event = parseJsonObject(await readStdin(), 'stdin', eventHint)
     const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', 'pass a file holding one JSON object')
-    await this.callTool(hookClaude, { event, context, agent_id: flags.agent, team_id: flags.team }, flags)
+    // Claude Code names the project; the session's own directory may be a subfolder the agent cd'ed into, where no knowledge is found.
+    const projectDir = process.env.CLAUDE_PROJECT_DIR
+    const cwd = flags.cwd ?? (projectDir === undefined || projectDir === '' ? undefined : projectDir)
+    await this.callTool(hookClaude, { event, context, agent_id: flags.agent, team_id: flags.team }, { ...flags, cwd })
   }
 }

@@ -12,7 +12,7 @@ export async function connectMk(cwd: string, bin = mkBin): Promise<Client> {
 export async function connectMkTransport(cwd: string, bin = mkBin): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, 'mcp'],
+    args: [bin, 'mcp', '--profile', 'main'],
     cwd,
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', MK_HOME: join(cwd, '.mk-home') },
   })

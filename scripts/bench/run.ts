@@ -1,3 +1,4 @@
+import { benchAgentHooks } from './agent-hooks.js'
 import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
 import { benchLibrary } from './library.js'
@@ -33,6 +34,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'serve-durability': benchServeDurability,
   'serve-tenants': benchServeTenants,
   library: benchLibrary,
+  'agent-hooks': benchAgentHooks,
   index: benchIndex,
 }
 

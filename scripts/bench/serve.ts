@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { largeRulesDocuments } from './large-rules.js'
 import { memoryWorkspace } from './mcp-search.js'
 import { median, mkBin, round, timeMk } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
@@ -182,18 +183,6 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
   }
 }
 
-/** About 1 MB of rules in one AGENTS.md, as issue 25 measured (a 964 KB rules_upsert_markdown). */
-function largeRulesFile(bytes: number): string {
-  const sections: string[] = []
-  let length = 0
-  for (let section = 0; length < bytes; section++) {
-    const text = `## Area ${section}\n\n- Always run migration check ${section} before deploying service ${section % 97}.\n- Never edit generated file ${section} by hand.\n`
-    sections.push(text)
-    length += text.length + 1
-  }
-  return sections.join('\n')
-}
-
 /**
  * Tenant `ingest` sends a 1 MB rules_upsert_markdown while tenant `search` (1,000 memories) searches
  * with one client, one question after another, and /healthz is asked between searches: the
@@ -227,7 +216,7 @@ async function searchDuringIngest(): Promise<Record<string, unknown>> {
     const started = performance.now()
     let ingestMs: number | undefined
     let ingestStatus = 0
-    const ingest = call('ingest', 'rules_upsert_markdown', { documents: [{ path: 'AGENTS.md', content: largeRulesFile(960_000) }] })
+    const ingest = call('ingest', 'rules_upsert_markdown', { documents: largeRulesDocuments(960_000) })
       .then(async (response) => {
         await response.text()
         ingestStatus = response.status

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { exportFormats, exportFunctions } from '../../src/tools/generate/function-schemas.js'
-import { generatedFiles } from '../../src/tools/generate/files.js'
+import { llmToolingFiles } from '../../scripts/llm-tooling-files.js'
 import { manifestSchema } from '../../src/tools/generate/manifest-schema.js'
 import { currentManifest } from '../../src/tools/catalog/registered.js'
 import { tools } from '../../src/tools/registry.js'
@@ -11,7 +11,7 @@ const committedDirectory = fileURLToPath(new URL('../../llm-tooling/', import.me
 
 describe('llm-tooling/', () => {
   it('matches what the registry generates, byte for byte (run `npm run llm-tooling` when this fails)', async () => {
-    const files = generatedFiles(await currentManifest())
+    const files = llmToolingFiles(await currentManifest())
     for (const [name, text] of Object.entries(files)) {
       const committed = await readFile(`${committedDirectory}${name}`, 'utf8').catch(() => `(llm-tooling/${name} is missing)`)
       expect(committed, `llm-tooling/${name} is stale`).toBe(text)
@@ -19,7 +19,7 @@ describe('llm-tooling/', () => {
   })
 
   it('is generated identically twice', async () => {
-    expect(generatedFiles(await currentManifest())).toEqual(generatedFiles(await currentManifest()))
+    expect(llmToolingFiles(await currentManifest())).toEqual(llmToolingFiles(await currentManifest()))
   })
 })
 
@@ -39,7 +39,7 @@ describe('the manifest', () => {
 
 describe('SKILL.md', () => {
   it('documents every tool with its risk and the three call forms', async () => {
-    const skill = generatedFiles(await currentManifest())['SKILL.md'] ?? ''
+    const skill = llmToolingFiles(await currentManifest())['SKILL.md'] ?? ''
     for (const tool of tools) {
       expect(skill).toContain(`### \`${tool.name}\``)
       expect(skill).toContain(`mk tools call ${tool.name} --input`)

@@ -9,7 +9,7 @@ import { Resources } from '../../src/tools/context.js'
 import type { AnyTool } from '../../src/tools/define.js'
 import { dispatch } from '../../src/tools/dispatcher.js'
 import { plainStyle } from '../../src/style.js'
-import { toolRoutePath } from '../../src/tools/generate/http-routes.js'
+import { toolRoutePath } from '../../src/hosts/http/routes.js'
 import { mkBin, parseJson, runMk } from '../helpers/mk.js'
 import { startServe } from '../helpers/serve.js'
 
@@ -46,7 +46,8 @@ export interface McpConnection {
 export async function connectMcp(place: Place, args: readonly string[] = [], env: Record<string, string> = {}): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [mkBin, 'mcp', ...args],
+    // Every tool, unless the test names a profile: mk mcp offers only the core tools by default.
+    args: [mkBin, 'mcp', ...(args.includes('--profile') ? [] : ['--profile', 'main']), ...args],
     cwd: place.root,
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', MK_HOME: place.mkHome, ...env },
     stderr: 'pipe',

@@ -109,7 +109,7 @@ describe('mk memory delete of a shared memory', () => {
 async function mcpClient(elicitation: 'accept' | 'decline' | undefined): Promise<{ client: Client; asked: string[] }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [mkBin, 'mcp'],
+    args: [mkBin, 'mcp', '--profile', 'main'],
     cwd: ws.root,
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env() },
     stderr: 'pipe',

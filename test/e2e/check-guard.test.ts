@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, rename, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseJson, runMk } from '../helpers/mk.js'
-import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
+import { workspacesRemovedAfterEach, type TempWorkspace } from '../helpers/workspace.js'
 
 interface CheckOutput {
   passed: boolean
@@ -18,16 +18,7 @@ const noMysql = ['  - id: no-mysql', '    operator: must_not_use', '    target: 
 const noConsole = ['  - id: no-console', '    operator: must_not_match', '    target: code', '    pattern: "console\\\\.log"']
 const wordLines = ['  - id: word-lines', '    operator: must_not_match', '    target: code', '    pattern: "^(\\\\w+\\\\s?)*$"', '    paths: ["data/**"]']
 
-const workspaces: TempWorkspace[] = []
-afterEach(async () => {
-  for (const workspace of workspaces.splice(0)) await workspace.cleanup()
-})
-
-async function workspace(files: Record<string, string>): Promise<TempWorkspace> {
-  const created = await makeWorkspace(files)
-  workspaces.push(created)
-  return created
-}
+const workspace = workspacesRemovedAfterEach()
 
 function mk(ws: TempWorkspace, args: string[], env: Record<string, string> = {}) {
   return runMk(args, { cwd: ws.root, env: { MK_HOME: ws.mkHome, ...env } })

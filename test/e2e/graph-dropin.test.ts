@@ -72,7 +72,7 @@ beforeAll(async () => {
   referenceDir = await mkdtemp(join(tmpdir(), 'mk-reference-memory-'))
   const referenceServer = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js')
   reference = await connect(process.execPath, [referenceServer], referenceDir, { MEMORY_FILE_PATH: join(referenceDir, 'memory.jsonl') })
-  mk = await connect(process.execPath, [mkBin, 'mcp'], ws.root, { MK_HOME: ws.mkHome, NO_COLOR: '1' })
+  mk = await connect(process.execPath, [mkBin, 'mcp', '--profile', 'main'], ws.root, { MK_HOME: ws.mkHome, NO_COLOR: '1' })
 }, 60_000)
 afterAll(async () => {
   await reference.close()

@@ -1,24 +1,15 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
-import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
+import { workspacesRemovedAfterEach, type TempWorkspace } from '../helpers/workspace.js'
 
 /** Markdown of just over 256 KiB, the most mk reads of a rules or knowledge file. */
 const overCap = (header: string): string => `${header}${'- Always write a test before the fix.\n'.repeat(Math.ceil((256 * 1024) / 38) + 1)}`
 
 const accepted = ['---', 'title: Use PostgreSQL', 'status: accepted', '---', '# Use PostgreSQL', ''].join('\n')
 
-const workspaces: TempWorkspace[] = []
-afterEach(async () => {
-  for (const workspace of workspaces.splice(0)) await workspace.cleanup()
-})
-
-async function workspace(files: Record<string, string>): Promise<TempWorkspace> {
-  const created = await makeWorkspace(files)
-  workspaces.push(created)
-  return created
-}
+const workspace = workspacesRemovedAfterEach()
 
 const mk = (ws: TempWorkspace, args: string[]) => runMk(args, { cwd: ws.root, env: { MK_HOME: ws.mkHome } })
 

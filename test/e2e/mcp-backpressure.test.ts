@@ -10,7 +10,7 @@ const initialize = {
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
 }
-/** Five tools/list replies, about 130 KB each: far more than a pipe holds. */
+/** Five tools/list replies of the main profile, about 130 KB each: far more than a pipe holds. */
 const bigRequests = [
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   ...Array.from({ length: 5 }, (_, n) => ({ jsonrpc: '2.0', id: 2 + n, method: 'tools/list' })),
@@ -19,7 +19,7 @@ const lines = (messages: readonly object[]): string => messages.map((message) =>
 
 function startMcp(ws: TempWorkspace) {
   const env = { ...process.env, MK_HOME: ws.mkHome, NO_COLOR: '1' }
-  const child = spawn(process.execPath, [mkBin, 'mcp'], { cwd: ws.root, env, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [mkBin, 'mcp', '--profile', 'main'], { cwd: ws.root, env, stdio: ['pipe', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   return { child, stderr: () => stderr }

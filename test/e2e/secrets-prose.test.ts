@@ -72,7 +72,7 @@ class McpSession {
 
 async function startMcp(ws: TempWorkspace): Promise<McpSession> {
   const env = { ...process.env, MK_HOME: ws.mkHome, NO_COLOR: '1', MK_AGENT_ID: '', MK_SESSION_ID: '' }
-  const session = new McpSession(spawn(process.execPath, [mkBin, 'mcp'], { cwd: ws.root, env }))
+  const session = new McpSession(spawn(process.execPath, [mkBin, 'mcp', '--profile', 'main'], { cwd: ws.root, env }))
   await session.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'secrets-test', version: '1' } })
   return session
 }

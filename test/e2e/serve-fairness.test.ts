@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readdir, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { largeRulesDocuments } from '../../scripts/bench/large-rules.js'
 import { startServe, type RunningServe } from '../helpers/serve.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
@@ -16,18 +17,6 @@ afterEach(async () => {
   await workspace?.cleanup()
   workspace = undefined
 })
-
-/** About 1 MB of rules in one AGENTS.md, as issue 25 sent: seconds of work on the thread that ingests it. */
-function largeRulesFile(bytes: number): string {
-  const sections: string[] = []
-  let length = 0
-  for (let section = 0; length < bytes; section++) {
-    const text = `## Area ${section}\n\n- Always run migration check ${section} before deploying service ${section % 97}.\n- Never edit generated file ${section} by hand.\n`
-    sections.push(text)
-    length += text.length + 1
-  }
-  return sections.join('\n')
-}
 
 /** The files of the tenant's index the server process holds open. */
 async function openIndexFiles(pid: number, tenant: string): Promise<string[]> {
@@ -54,7 +43,7 @@ describe('mk serve keeps tenants from stalling each other', () => {
 
     let ingestDone = false
     const ingest = served
-      .post('/v1/tools/rules_upsert_markdown', { documents: [{ path: 'AGENTS.md', content: largeRulesFile(960_000) }] }, { 'x-tenant-id': 'team-a' })
+      .post('/v1/tools/rules_upsert_markdown', { documents: largeRulesDocuments(960_000) }, { 'x-tenant-id': 'team-a' })
       .finally(() => (ingestDone = true))
     // The call is running once the server has made team-a's store (its first call creates the folder).
     while (!existsSync(join(workspace?.root ?? '', 'data', 'tenants', 'team-a', 'workspace', '.mkrc')) && !ingestDone) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import * as fs from 'node:fs'
 import git from 'isomorphic-git'
+import { afterEach } from 'vitest'
 
 export interface TempWorkspace {
   root: string
@@ -41,4 +42,17 @@ export async function gitCommitAll(dir: string, message: string, timestamp?: num
     else await git.add({ fs, dir, filepath })
   }
   return git.commit({ fs, dir, message, author: timestamp === undefined ? author : { ...author, timestamp, timezoneOffset: 0 } })
+}
+
+/** `workspace(files)` makes a fresh folder as makeWorkspace does; every one it made is removed after each test. */
+export function workspacesRemovedAfterEach(): (files: Record<string, string>) => Promise<TempWorkspace> {
+  const made: TempWorkspace[] = []
+  afterEach(async () => {
+    for (const workspace of made.splice(0)) await workspace.cleanup()
+  })
+  return async (files) => {
+    const workspace = await makeWorkspace(files)
+    made.push(workspace)
+    return workspace
+  }
 }

@@ -3,7 +3,7 @@ import { request } from 'node:http'
 import { connect } from 'node:net'
 import { MkError, errorCodes, toErrorObject, type ErrorObject } from '../../errors.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
-import { outcomeMediaType, toolRoutePath } from '../../tools/generate/http-routes.js'
+import { outcomeMediaType, toolRoutePath } from '../http/routes.js'
 import { isLoopbackHost } from '../http/loopback.js'
 
 /** Where MK_REMOTE sends every tool call, and as whom. */

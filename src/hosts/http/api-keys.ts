@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { roles } from '../../config/credential.js'
 import { MkError } from '../../errors.js'
 import { describeIssues } from '../../validation.js'
-import { tenantIdPattern } from '../../tools/generate/http-routes.js'
+import { tenantIdPattern } from './routes.js'
 import type { CallerIdentity } from './identity.js'
 
 const keyEntrySchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { isRole, roles } from '../../config/credential.js'
 import { MkError } from '../../errors.js'
 import { importPackage } from '../../import-package.js'
-import { tenantIdPattern } from '../../tools/generate/http-routes.js'
+import { tenantIdPattern } from './routes.js'
 import type { CallerIdentity } from './identity.js'
 
 export interface JwtSettings {

@@ -7,7 +7,7 @@ import type { TenantPlaces } from '../../fs/tenant-text.js'
 import { MkError } from '../../errors.js'
 import { requireResolvesWithin } from '../../fs/path-guard.js'
 import { Resources } from '../../tools/context.js'
-import { tenantIdPattern } from '../../tools/generate/http-routes.js'
+import { tenantIdPattern } from './routes.js'
 
 export const defaultTenant = 'default'
 

@@ -4,7 +4,7 @@ export interface McpToolSpec {
   title: string
   description: string
   inputSchema: Record<string, unknown>
-  outputSchema: Record<string, unknown>
+  outputSchema?: Record<string, unknown>
   annotations: {
     title: string
     readOnlyHint: boolean

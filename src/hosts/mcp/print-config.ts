@@ -6,7 +6,7 @@ import type { McpServeOptions } from './serve.js'
 /** `mk mcp --print-config`: how to start this same server from common MCP clients. */
 export async function printMcpConfig(options: McpServeOptions): Promise<{ snippets: ClientSnippet[]; text: string }> {
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
-  const args = ['mcp', ...(options.profile === 'main' ? [] : ['--profile', options.profile]), ...(options.readOnly ? ['--read-only'] : [])]
+  const args = ['mcp', ...(options.profile === 'core' ? [] : ['--profile', options.profile]), ...(options.readOnly ? ['--read-only'] : [])]
   // A client starts the server with its own environment, so an MK_HOME the user chose must be written into the snippet.
   const env: Record<string, string> = options.env.MK_HOME === undefined || options.env.MK_HOME === '' ? {} : { MK_HOME: workspace.mkHome }
   // By the package name through npx, which runs the project's or the cached copy: the snippet

@@ -5,7 +5,7 @@ import { Resources } from '../../tools/context.js'
 import { readPackageInfo } from '../../tools/generate/project.js'
 import { plainStyle } from '../../style.js'
 import { createToolHost } from './tool-host.js'
-import { toolsForProfile, type McpProfile } from '../../tools/catalog/profiles.js'
+import { listsOutputSchemas, toolsForProfile, type McpProfile } from '../../tools/catalog/profiles.js'
 import { registeredTools } from '../../tools/catalog/registered.js'
 
 export interface McpServeOptions {
@@ -25,14 +25,18 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
   const runtime = runtimeEnvFrom(options.env)
   const tools = toolsForProfile(await registeredTools(), options.profile)
-  const host = createToolHost(tools, {
-    workspace,
-    env: options.env,
-    cwd: resolve(options.cwd),
-    runtime: { ...runtime, readOnly: runtime.readOnly || options.readOnly },
-    style: plainStyle,
-    resources: new Resources(),
-  })
+  const host = createToolHost(
+    tools,
+    {
+      workspace,
+      env: options.env,
+      cwd: resolve(options.cwd),
+      runtime: { ...runtime, readOnly: runtime.readOnly || options.readOnly },
+      style: plainStyle,
+      resources: new Resources(),
+    },
+    { outputSchemas: listsOutputSchemas(options.profile) },
+  )
   const { serveStdio } = await import('./server.js')
   const pkg = await readPackageInfo()
   await serveStdio(host, { name: pkg.name, version: pkg.version, instructions })

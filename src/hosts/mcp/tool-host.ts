@@ -6,14 +6,15 @@ import { inputJsonSchema, outputJsonSchema } from '../../tools/generate/json-sch
 import { tierPolicies } from '../../tools/generate/tier-policy.js'
 import { knowledgeResources, type RunTool } from './resources.js'
 
-export function toMcpToolSpec(tool: AnyTool): McpToolSpec {
+/** `withOutputSchema` false leaves the output schema out of tools/list (the core profile); results keep their structured content. */
+export function toMcpToolSpec(tool: AnyTool, withOutputSchema = true): McpToolSpec {
   const policy = tierPolicies[tool.tier]
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool),
-    outputSchema: outputJsonSchema(tool),
+    ...(withOutputSchema ? { outputSchema: outputJsonSchema(tool) } : {}),
     annotations: {
       title: tool.title,
       readOnlyHint: policy.readOnly,
@@ -35,9 +36,9 @@ export type ServerContext = Omit<CallerContext, 'approve' | 'progress'>
  * mk's tools as an MCP host: every call goes through the same dispatcher as the CLI,
  * with one Resources for the server's life so the index and model stay loaded.
  */
-export function createToolHost(tools: readonly AnyTool[], context: ServerContext): McpHost {
+export function createToolHost(tools: readonly AnyTool[], context: ServerContext, options: { outputSchemas?: boolean } = {}): McpHost {
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  const specs = tools.map(toMcpToolSpec)
+  const specs = tools.map((tool) => toMcpToolSpec(tool, options.outputSchemas ?? true))
   // Calls still running when the client disconnects finish before the resources close and the process ends.
   const inFlight = new Set<Promise<unknown>>()
   const track = <T>(work: Promise<T>): Promise<T> => {

@@ -1,6 +1,5 @@
 import { exportFormats, renderExport, type ExportFormat } from './function-schemas.js'
 import { renderManifest } from './manifest.js'
-import { renderOpenApi } from './openapi.js'
 import type { ToolManifest } from './manifest-schema.js'
 import { renderSkill } from './skill.js'
 
@@ -11,12 +10,11 @@ const exportFileNames: Record<ExportFormat, string> = {
   langchain: 'langchain.tools.json',
 }
 
-/** Every generated file of `llm-tooling/`, by name, with its exact text. */
+/** The files of `llm-tooling/` the tool layer renders, by name, with their exact text (openapi.json is the HTTP host's). */
 export function generatedFiles(manifest: ToolManifest): Record<string, string> {
   return {
     'tool.manifest.json': renderManifest(manifest),
     'SKILL.md': renderSkill(manifest),
-    'openapi.json': renderOpenApi(manifest),
     ...Object.fromEntries(exportFormats.map((format) => [exportFileNames[format], renderExport(manifest, format)])),
   }
 }

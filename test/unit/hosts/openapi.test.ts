@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { errorCodes } from '../../../src/errors.js'
 import { buildManifest } from '../../../src/tools/generate/manifest.js'
-import { buildOpenApi } from '../../../src/tools/generate/openapi.js'
-import { contextTextOf, httpRoutes, httpStatusByCode } from '../../../src/tools/generate/http-routes.js'
+import { buildOpenApi } from '../../../src/hosts/http/openapi.js'
+import { contextTextOf, httpRoutes, httpStatusByCode } from '../../../src/hosts/http/routes.js'
 import { readPackageInfo } from '../../../src/tools/generate/project.js'
 import { tools } from '../../../src/tools/registry.js'
 

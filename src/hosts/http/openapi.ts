@@ -1,6 +1,6 @@
-import { httpRoutes, httpStatusByCode, tenantIdPattern, type HttpRoute } from './http-routes.js'
-import type { JsonSchema } from './json-schema.js'
-import type { ManifestTool, ToolManifest } from './manifest-schema.js'
+import { httpRoutes, httpStatusByCode, tenantIdPattern, type HttpRoute } from './routes.js'
+import type { JsonSchema } from '../../tools/generate/json-schema.js'
+import type { ManifestTool, ToolManifest } from '../../tools/generate/manifest-schema.js'
 
 const errorRef = { $ref: '#/components/schemas/Error' }
 

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { median, mkBin, nodeStartupMs, round } from './measure.js'
+
+/** A workspace with `constraints` accepted ADRs, each forbidding one code pattern under src/, and a source file to edit. */
+async function workspaceWithConstraints(constraints: number): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'mk-bench-hooks-'))
+  await mkdir(join(root, 'knowledge', 'adr'), { recursive: true })
+  await mkdir(join(root, 'src'), { recursive: true })
+  for (let index = 1; index <= constraints; index++) {
+    const text = [
+      '---',
+      `title: Decision number ${index}`,
+      'type: adr',
+      'status: accepted',
+      'severity: block',
+      'constraints:',
+      '  - operator: must_not_match',
+      '    target: code',
+      `    pattern: "forbidden_${index}\\\\("`,
+      '    paths: ["src/**"]',
+      '---',
+      `# Decision number ${index}`,
+      '',
+      `Code MUST NOT call forbidden_${index}.`,
+      '',
+    ].join('\n')
+    await writeFile(join(root, 'knowledge', 'adr', `adr-${String(index).padStart(4, '0')}.md`), text)
+  }
+  await writeFile(join(root, 'src', 'a.ts'), 'export const a = 1\n'.repeat(200))
+  return root
+}
+
+/** Median wall time of `mk hook claude` answering one hook input, as Claude Code spawns it. */
+function timeHook(cwd: string, input: string, runs = 7): { median_ms: number; runs: number; decision: string } {
+  const times: number[] = []
+  let decision = ''
+  for (let index = 0; index <= runs; index++) {
+    const started = performance.now()
+    const result = spawnSync(process.execPath, [mkBin, 'hook', 'claude'], { cwd, input, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' })
+    const elapsed = performance.now() - started
+    if (result.status !== 0) throw new Error(`mk hook claude exited ${String(result.status)}: ${result.stderr}`)
+    decision = result.stdout.includes('"deny"') ? 'deny' : 'none'
+    if (index > 0) times.push(elapsed)
+  }
+  return { median_ms: round(median(times)), runs, decision }
+}
+
+/** The PreToolUse edit decision without a server: budget 5 x `node -e 0`. */
+export async function benchAgentHooks(): Promise<Record<string, unknown>> {
+  const root = await workspaceWithConstraints(50)
+  const bare = await mkdtemp(join(tmpdir(), 'mk-bench-hooks-bare-'))
+  const write = (content: string) =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Write', tool_input: { file_path: join(root, 'src', 'a.ts'), content } })
+  const node = nodeStartupMs()
+  const allowed = timeHook(root, write('export const a = 2\n'.repeat(200)))
+  const denied = timeHook(root, write('forbidden_7()\n'))
+  const noKnowledge = timeHook(
+    bare,
+    JSON.stringify({ hook_event_name: 'PreToolUse', cwd: bare, tool_name: 'Write', tool_input: { file_path: 'a.ts', content: 'x' } }),
+  )
+  const budget = round(5 * node)
+  return {
+    node_startup_ms: node,
+    budget_ms: budget,
+    pre_tool_use_write_allowed_50_constraints: { ...allowed, within_budget: allowed.median_ms <= budget },
+    pre_tool_use_write_denied_50_constraints: { ...denied, within_budget: denied.median_ms <= budget },
+    pre_tool_use_no_knowledge: { ...noKnowledge, within_budget: noKnowledge.median_ms <= budget },
+  }
+}

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify'
+import { MkError, toErrorObject } from '../../errors.js'
+import { sendError } from './replies.js'
+import type { ServerState } from './shutdown-plugin.js'
+
+/** GET /healthz (the process serves requests) and GET /readyz (the warm-up is done and succeeded). */
+export async function probesPlugin(app: FastifyInstance, state: ServerState): Promise<void> {
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  app.get('/readyz', async (_request, reply) => {
+    if (state.readiness === undefined)
+      return sendError(reply, toErrorObject(new MkError('UNAVAILABLE', 'the server is still warming up (opening the index, loading the model)')))
+    if (!state.readiness.ready) return sendError(reply, state.readiness.error)
+    return { status: 'ready' }
+  })
+}
