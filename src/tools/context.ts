@@ -39,6 +39,14 @@ export class Resources {
 
 export interface ToolContext {
   workspace: Workspace
+  /**
+   * The environment the call runs in, as its host was given it: the CLI's process, the MCP
+   * server's start, the team server's operator settings, what openMk was given. Tools read
+   * this, never the process environment: one server process serves many tenants.
+   */
+  env: Readonly<Record<string, string | undefined>>
+  /** The folder relative paths in the call resolve against: where mk was started, or the tenant's workspace on a server. */
+  cwd: string
   runtime: RuntimeEnv
   style: Style
   resources: Resources

@@ -24,7 +24,7 @@ export interface Place {
 /** Path 1: the dispatcher, in this process. */
 export async function callDispatcher(tool: AnyTool, input: unknown, place: Place, resources = new Resources()): Promise<CallResponse> {
   const workspace = await loadWorkspace({ cwd: place.root, env: { MK_HOME: place.mkHome } })
-  const outcome = await dispatch(tool, input, { workspace, runtime: runtimeEnvFrom({}), style: plainStyle, resources })
+  const outcome = await dispatch(tool, input, { workspace, env: {}, cwd: place.root, runtime: runtimeEnvFrom({}), style: plainStyle, resources })
   return outcome.ok ? { ok: true, output: outcome.output } : { ok: false, error: outcome.error }
 }
 

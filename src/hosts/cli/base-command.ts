@@ -61,6 +61,9 @@ export abstract class MkCommand extends Command {
         const { loadWorkspace } = await import('../../config/load.js')
         return dispatch(tool, call, {
           workspace: await loadWorkspace({ cwd, env: process.env }),
+          env: process.env,
+          // The shell's folder, not --cwd: a relative path typed on the command line (mk eval --dataset) means what the shell means.
+          cwd: process.cwd(),
           runtime,
           style,
           resources,

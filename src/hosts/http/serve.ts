@@ -79,7 +79,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const tools = toolsForProfile(await registeredTools(), options.profile)
   // Each thread loads the workspace as this one did; where no compiled thread exists (sources under a test runner) calls run here.
   const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env: { ...options.env } } : { dataDir }
-  const runner = threadRunner(limits.threads, { layout }) ?? inlineRunner(new TenantStores(dataDir === undefined ? { workspace } : { dataDir }), tools)
+  const env = { ...options.env }
+  const runner =
+    threadRunner(limits.threads, { layout, env }) ?? inlineRunner(new TenantStores(dataDir === undefined ? { workspace } : { dataDir }), tools, env)
   const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
   const socket = options.socket === undefined ? undefined : resolve(options.cwd, options.socket)

@@ -13,8 +13,17 @@ export interface ToolCall {
   runtime: RuntimeEnv
 }
 
-/** Runs a call on the tenant's store in this thread; a store that cannot be opened is the call's error, not a throw. */
-export async function runToolCall(stores: TenantStores, tools: ReadonlyMap<string, AnyTool>, call: ToolCall): Promise<DispatchOutcome> {
+/**
+ * Runs a call on the tenant's store in this thread; a store that cannot be opened is the call's error, not a throw.
+ * The tool sees the server's environment (the operator's settings: model hub, source tokens) and,
+ * as its working directory, the tenant's workspace: never the folder the server process started in.
+ */
+export async function runToolCall(
+  stores: TenantStores,
+  tools: ReadonlyMap<string, AnyTool>,
+  call: ToolCall,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DispatchOutcome> {
   const tool = tools.get(call.tool)
   if (tool === undefined) return { ok: false, error: toErrorObject(new MkError('NOT_FOUND', `no tool ${call.tool}`)), warnings: [] }
   let store
@@ -23,5 +32,6 @@ export async function runToolCall(stores: TenantStores, tools: ReadonlyMap<strin
   } catch (error) {
     return { ok: false, error: toErrorObject(error), warnings: [] }
   }
-  return dispatch(tool, call.input, { workspace: store.workspace, runtime: call.runtime, style: plainStyle, resources: store.resources })
+  const { workspace, resources } = store
+  return dispatch(tool, call.input, { workspace, env, cwd: workspace.root, runtime: call.runtime, style: plainStyle, resources })
 }

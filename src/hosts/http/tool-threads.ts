@@ -13,6 +13,8 @@ export type ThreadLayout = { dataDir: string } | { cwd: string; env: Record<stri
 
 export interface ThreadData {
   layout: ThreadLayout
+  /** The server's environment, which every tool call sees (see runToolCall). */
+  env: Record<string, string | undefined>
 }
 
 export type ThreadRequest =
@@ -38,12 +40,12 @@ function threadFile(): string | undefined {
 }
 
 /** Calls run in this thread, interleaved at their awaits: where no compiled thread exists (sources under a test runner). */
-export function inlineRunner(stores: TenantStores, tools: readonly AnyTool[]): CallRunner {
+export function inlineRunner(stores: TenantStores, tools: readonly AnyTool[], env: Readonly<Record<string, string | undefined>>): CallRunner {
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   return {
     slots: 16,
     threaded: false,
-    run: (call) => runToolCall(stores, byName, call),
+    run: (call) => runToolCall(stores, byName, call, env),
     closeTenant: (tenantId) => stores.close(tenantId),
     close: () => stores.closeAll(),
   }

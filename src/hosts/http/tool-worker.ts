@@ -20,7 +20,7 @@ const tools = registeredTools().then((all) => new Map(all.map((tool) => [tool.na
 async function answer(request: ThreadRequest): Promise<ThreadReply> {
   switch (request.type) {
     case 'call':
-      return { id: request.id, outcome: await runToolCall(await stores, await tools, request.call) }
+      return { id: request.id, outcome: await runToolCall(await stores, await tools, request.call, data.env) }
     case 'close-tenant':
       await (await stores).close(request.tenantId)
       return { id: request.id }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { MkError, type ErrorObject } from '../../errors.js'
@@ -24,6 +25,8 @@ export async function openMk(options: OpenMkOptions): Promise<Mk> {
   const runtime = runtimeEnvFrom(env)
   const context: CallerContext = {
     workspace,
+    env,
+    cwd: resolve(options.cwd),
     runtime: { ...runtime, readOnly: runtime.readOnly || options.readOnly === true },
     style: plainStyle,
     resources: new Resources(),

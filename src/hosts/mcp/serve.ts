@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { Resources } from '../../tools/context.js'
@@ -28,6 +29,8 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
     tools,
     {
       workspace,
+      env: options.env,
+      cwd: resolve(options.cwd),
       runtime: { ...runtime, readOnly: runtime.readOnly || options.readOnly },
       style: plainStyle,
       resources: new Resources(),

@@ -101,9 +101,9 @@ export const evalRun = defineTool({
 async function evalPlaces(spec: string, ctx: ToolContext): Promise<{ dataset: DatasetSpec; scratch: string }> {
   const { parseDatasetSpec, parseServedDatasetSpec } = await import('../../eval/dataset.js')
   const { root, stateDir } = ctx.workspace
-  const benchDir = process.env.MK_BENCH_DIR
+  const benchDir = ctx.env.MK_BENCH_DIR
   if (!ctx.runtime.served) {
-    return { dataset: parseDatasetSpec(spec, { cwd: process.cwd(), benchDir: resolve(root, benchDir ?? join('..', 'shared', 'bench')) }), scratch: tmpdir() }
+    return { dataset: parseDatasetSpec(spec, { cwd: ctx.cwd, benchDir: resolve(root, benchDir ?? join('..', 'shared', 'bench')) }), scratch: tmpdir() }
   }
   if (ctx.runtime.readOnly) {
     throw new MkError('FORBIDDEN', 'eval_run writes temporary indexes into the workspace, and this server is read-only', {

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import type { ShownItem } from '../../knowledge/show.js'
+import type { Style } from '../../style.js'
 import { defineTool } from '../define.js'
 import {
   constraintSchema,
@@ -11,32 +13,14 @@ import {
   statusRawSchema,
 } from './schemas.js'
 
+type ShownConstraint = Omit<ShownItem['item']['constraints'][number], 'line'>
+
 const versionSchema = z.strictObject({
   version: z.string().describe('Short commit id'),
   timestamp: z.string(),
   author: z.string(),
   message: z.string(),
 })
-
-/** The one item whose id the prefix stands for; several fail with the candidates, none gives undefined. */
-async function itemOfPrefix<Item extends { id: string }>(prefix: string, items: readonly Item[]): Promise<Item | undefined> {
-  const { idsWithPrefix } = await import('../../knowledge/suggest.js')
-  const candidates = idsWithPrefix(
-    prefix,
-    items.map((item) => item.id),
-  )
-  if (candidates.length > 1) {
-    const { MkError } = await import('../../errors.js')
-    throw new MkError(
-      'INVALID_INPUT',
-      `"${prefix}" is the start of ${candidates.length} knowledge ids: ${candidates.slice(0, 10).join(', ')}${candidates.length > 10 ? ', ...' : ''}`,
-      {
-        details: { id: prefix, candidates, hint: 'give more of the id, or the whole id' },
-      },
-    )
-  }
-  return items.find((item) => item.id === candidates[0])
-}
 
 export const knowledgeShow = defineTool({
   name: 'knowledge_show',
@@ -115,23 +99,11 @@ export const knowledgeShow = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { loadKnowledge, problemsToReport } = await import('../../knowledge/load.js')
-    const { MkError } = await import('../../errors.js')
-    const base = await loadKnowledge(ctx.workspace)
-    const problems = reportLoadProblems(problemsToReport(base), ctx.warn)
-    const item = base.items.find((candidate) => candidate.id === input.id) ?? (await itemOfPrefix(input.id, base.items))
-    if (item === undefined) {
-      const { nearestIds } = await import('../../knowledge/suggest.js')
-      const suggestions = nearestIds(
-        input.id,
-        base.items.map((candidate) => candidate.id),
-      )
-      throw new MkError('NOT_FOUND', `no knowledge item with id "${input.id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : ''}`, {
-        details: { id: input.id, suggestions, hint: 'mk knowledge list shows every id' },
-      })
-    }
-    const history = input.history ? ((await (await import('../../git/history.js')).fileHistory(item.absolutePath)) ?? []) : undefined
-    const shadows = (base.shadowed.get(item.id) ?? []).map((hidden) => ({ layer: hidden.layer, path: hidden.path }))
+    const { showKnowledgeItem } = await import('../../knowledge/show.js')
+    let problems: ReturnType<typeof reportLoadProblems> = {}
+    const { item, shadows, history } = await showKnowledgeItem(ctx.workspace, { id: input.id, history: input.history }, (found) => {
+      problems = reportLoadProblems(found, ctx.warn)
+    })
     const constraints = item.constraints.map(({ line: _line, ...constraint }) => constraint)
     const output = {
       id: item.id,
@@ -155,31 +127,34 @@ export const knowledgeShow = defineTool({
       ...(history === undefined ? {} : { history }),
       ...problems,
     }
-    const { style } = ctx
-    const lines = [
-      `${style.bold(item.title)}`,
-      style.dim(`${item.id} · ${item.type} · ${item.layer} · ${item.status}${item.tags.length > 0 ? ` · ${item.tags.map((tag) => `#${tag}`).join(' ')}` : ''}`),
-      style.dim(item.path),
-    ]
-    if (item.supersedes.length > 0) lines.push(`Supersedes: ${item.supersedes.join(', ')}`)
-    if (item.supersededBy.length > 0) lines.push(style.yellow(`Superseded by: ${item.supersededBy.join(', ')}`))
-    for (const hidden of shadows) lines.push(style.dim(`Shadows the ${hidden.layer} item in ${hidden.path}`))
-    lines.push('', item.body.trim())
-    if (input.constraints && constraints.length > 0) {
-      lines.push('', style.bold('Constraints'))
-      for (const constraint of constraints) {
-        lines.push(
-          `  ${constraint.severity === 'block' ? style.red(constraint.severity) : style.yellow(constraint.severity)} ${constraint.id}: ${constraint.operator} ${constraint.target} ${JSON.stringify(constraint.pattern)}${constraint.paths.length > 0 ? ` in ${constraint.paths.join(', ')}` : ''}`,
-        )
-        if (constraint.message !== undefined) lines.push(style.dim(`    ${constraint.message}`))
-      }
-    }
-    if (history !== undefined) {
-      lines.push('', style.bold('History'))
-      if (history.length === 0) lines.push(style.dim('  not committed to git'))
-      for (const version of history)
-        lines.push(`  ${style.cyan(version.version)} ${version.timestamp.slice(0, 10)} ${version.author}: ${version.message.split('\n')[0] ?? ''}`)
-    }
-    return { output, display: lines.join('\n') }
+    return { output, display: render({ item, shadows, history }, input.constraints ? constraints : [], ctx.style) }
   },
 })
+
+function render({ item, shadows, history }: ShownItem, constraints: readonly ShownConstraint[], style: Style): string {
+  const lines = [
+    `${style.bold(item.title)}`,
+    style.dim(`${item.id} · ${item.type} · ${item.layer} · ${item.status}${item.tags.length > 0 ? ` · ${item.tags.map((tag) => `#${tag}`).join(' ')}` : ''}`),
+    style.dim(item.path),
+  ]
+  if (item.supersedes.length > 0) lines.push(`Supersedes: ${item.supersedes.join(', ')}`)
+  if (item.supersededBy.length > 0) lines.push(style.yellow(`Superseded by: ${item.supersededBy.join(', ')}`))
+  for (const hidden of shadows) lines.push(style.dim(`Shadows the ${hidden.layer} item in ${hidden.path}`))
+  lines.push('', item.body.trim())
+  if (constraints.length > 0) {
+    lines.push('', style.bold('Constraints'))
+    for (const constraint of constraints) {
+      lines.push(
+        `  ${constraint.severity === 'block' ? style.red(constraint.severity) : style.yellow(constraint.severity)} ${constraint.id}: ${constraint.operator} ${constraint.target} ${JSON.stringify(constraint.pattern)}${constraint.paths.length > 0 ? ` in ${constraint.paths.join(', ')}` : ''}`,
+      )
+      if (constraint.message !== undefined) lines.push(style.dim(`    ${constraint.message}`))
+    }
+  }
+  if (history !== undefined) {
+    lines.push('', style.bold('History'))
+    if (history.length === 0) lines.push(style.dim('  not committed to git'))
+    for (const version of history)
+      lines.push(`  ${style.cyan(version.version)} ${version.timestamp.slice(0, 10)} ${version.author}: ${version.message.split('\n')[0] ?? ''}`)
+  }
+  return lines.join('\n')
+}

@@ -1,28 +1,11 @@
-import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import { MkError } from '../../errors.js'
 import { memoryTiers } from '../../memory/model.js'
-import { edgeTypes, type RecallNode, type RecallSources } from '../../memory/recall-graph.js'
+import { edgeTypes, type RecallNode } from '../../memory/recall-graph.js'
 import { defineTool } from '../define.js'
 import { requireDebugAccess } from '../debug-channel.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema } from './schemas.js'
 import { oneLine } from '../../text.js'
-
-const minSeedScore = 0.3
-const maxDebugBytes = 64 * 1024
-
-/** What the debug channel shows of a vector: enough to compare two, never enough to rebuild one. */
-function embeddingDigests(vectors: readonly { id: string; vector: Float32Array }[]): { id: string; dimensions: number; head: number[]; sha256: string }[] {
-  return vectors.map(({ id, vector }) => ({
-    id,
-    dimensions: vector.length,
-    head: [...vector.slice(0, 16)].map((value) => Math.round(value * 1e6) / 1e6),
-    sha256: createHash('sha256')
-      .update(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
-      .digest('hex'),
-  }))
-}
 
 const nodeSchema = z.strictObject({
   id: z.string(),
@@ -169,137 +152,47 @@ export const memoryRecall = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [
-      { visibleFoldersOfLayers },
-      { ensureFresh, embedBeforeSearch },
-      store,
-      { isVisibleTo, restrictionOf },
-      stale,
-      { readKnowledgeItems },
-      graph,
-      pack,
-      { loadTokenCounter },
-    ] = await Promise.all([
-      import('../../memory/locations.js'),
-      import('../../indexing/workspace-index.js'),
-      import('../../memory/store.js'),
-      import('../../memory/visibility.js'),
-      import('../../sync/stale.js'),
-      import('../../knowledge/read-hits.js'),
-      import('../../memory/recall-graph.js'),
-      import('../../memory/recall-pack.js'),
-      import('../../token-count.js'),
-    ])
-    const counter = ctx.resources.get('token-counter', loadTokenCounter)
+    const [{ recall }, { loadTokenCounter }] = await Promise.all([import('../../recall/recall.js'), import('../../token-count.js')])
+    const countTokens = ctx.resources.get('token-counter', loadTokenCounter)
     if (input.return_debug) requireDebugAccess(input.admin_token, ctx.runtime)
     const identity = identityOf(input, ctx)
-    const consumer = consumerOf(input, ctx)
-    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
-    const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, { identity, folders, warn: ctx.warn })
-    const { searchMode } = await embedBeforeSearch(index, { warn: ctx.warn, signal: ctx.signal })
-    const memoryFilters = { kind: 'memory' as const, sources: folders.map((folder) => folder.key), consumer, statuses: ['hot', 'warm'] }
-    // Seeds must be evidence (ADR 0010's scale: under 0.3 rarely answers); the graph brings in the rest.
-    const hits = (
-      await index.search({
-        text: input.query,
-        mode: searchMode,
+    const recalled = await recall(
+      {
+        query: input.query,
+        layers: input.layers,
         limit: input.limit,
-        textWeight: ctx.workspace.config.search.textWeight,
-        filters: memoryFilters,
-      })
-    ).filter((hit) => hit.score >= minSeedScore)
-    const statusOf = await knowledgeStatusLookup(index, ctx, identity)
-    const sources: RecallSources = {
-      async memories(ids) {
-        const nodes: Extract<RecallNode, { type: 'memory' }>[] = []
-        for (const doc of index.getMany(ids)) {
-          const folder = folderByKey.get(doc.source ?? '')
-          if (doc.kind !== 'memory' || folder === undefined) continue
-          const read = await store.readMemoryFile(ctx.workspace, folder, store.memoryFile(folder, doc.id))
-          if (!store.isStored(read) || !isVisibleTo(restrictionOf(read.record, folder), consumer)) continue
-          const { record } = read
-          nodes.push({
-            id: record.id,
-            type: 'memory',
-            layer: record.layer,
-            content: record.content,
-            tier: record.tier ?? 'hot',
-            tags: record.tags,
-            refs: record.refs,
-            aliasOf: record.aliasOf,
-            mergedFrom: record.mergedFrom ?? [],
-            stale: stale.staleReason(record.refs, statusOf, ctx.workspace.root),
-          })
-        }
-        return nodes
+        hops: input.neighborhood_hops,
+        maxNodes: input.max_nodes,
+        maxEdges: input.max_edges,
+        tokenBudget: input.tokenBudget,
+        identity,
+        consumer: consumerOf(input, ctx),
+        debug: input.return_debug,
+        embeddings: input.include_embeddings,
       },
-      async knowledge(ids) {
-        const docs = index.getMany(ids).filter((doc) => doc.kind === 'knowledge')
-        return (await readKnowledgeItems(ctx.workspace, docs, ctx.warn)).map((item) => ({
-          id: item.id,
-          type: 'knowledge' as const,
-          title: item.title,
-          status: item.status,
-          path: item.path,
-          summary: item.summary,
-          supersededBy: item.supersededBy,
-        }))
+      {
+        workspace: ctx.workspace,
+        readOnly: ctx.runtime.readOnly,
+        openIndex: () => workspaceIndex(ctx),
+        knowledgeStatus: (index) => knowledgeStatusLookup(index, ctx, identity),
+        countTokens,
+        warn: ctx.warn,
+        signal: ctx.signal,
       },
-      async taggedWith(tag, limit) {
-        return index.list({ ...memoryFilters, tags: [tag], limit }).map((doc) => doc.id)
-      },
-      isFileRef: stale.looksLikePath,
-    }
-    const built = await graph.buildRecallGraph(hits, sources, { hops: input.neighborhood_hops, maxNodes: input.max_nodes, maxEdges: input.max_edges })
-    const countTokens = await counter
-    const context = pack.composeRecallPack(input.query, built.nodes, built.scores, { tokenBudget: input.tokenBudget, countTokens })
-    const round = (value: number): number => Math.round(value * 1000) / 1000
-    const seedIds = new Set(hits.map((hit) => hit.id))
-    const seeds = built.nodes.flatMap((node) =>
-      node.type === 'memory' && seedIds.has(node.id)
-        ? [
-            {
-              id: node.id,
-              type: 'memory' as const,
-              title: oneLine(node.content, 60),
-              text_summary: oneLine(node.content, 200),
-              tier: memoryTiers.find((tier) => tier === node.tier) ?? 'hot',
-              similarity: round(built.scores.get(node.id) ?? 0),
-            },
-          ]
-        : [],
     )
-    const ranked = [...built.scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id, score]) => ({ id, score: round(score) }))
     const output = {
-      seeds: seeds.sort((a, b) => b.similarity - a.similarity),
-      ranked,
-      subgraph: { nodes: built.nodes.map((node) => toNode(node, input.include_meta)), edges: built.edges },
-      context: { ...context, tokens: countTokens(context.text) },
+      seeds: recalled.seeds.map(({ node, similarity }) => ({
+        id: node.id,
+        type: 'memory' as const,
+        title: oneLine(node.content, 60),
+        text_summary: oneLine(node.content, 200),
+        tier: memoryTiers.find((tier) => tier === node.tier) ?? 'hot',
+        similarity,
+      })),
+      ranked: recalled.ranked,
+      subgraph: { nodes: recalled.nodes.map((node) => toNode(node, input.include_meta)), edges: recalled.edges },
+      context: recalled.context,
     }
-    const debug = input.return_debug
-      ? {
-          search_mode: searchMode,
-          seed_count: hits.length,
-          ...(input.include_embeddings ? { embeddings: embeddingDigests(index.vectorsOf(output.seeds.slice(0, 5).map((seed) => seed.id))) } : {}),
-        }
-      : undefined
-    if (debug !== undefined && JSON.stringify(debug).length > maxDebugBytes) {
-      throw new MkError('INVALID_INPUT', `the debug channel answers at most ${maxDebugBytes} bytes`, { details: { field: 'include_embeddings' } })
-    }
-    if (ctx.workspace.config.memory.receipts && !ctx.runtime.readOnly) {
-      const { appendReceipt, receiptFor, receiptSalt } = await import('../../memory/receipts.js')
-      await appendReceipt(
-        ctx.workspace,
-        receiptFor(
-          input.query,
-          consumer.agentId,
-          context.items.map((id) => ({ id, score: round(built.scores.get(id) ?? 0) })),
-          await receiptSalt(ctx.workspace),
-        ),
-      )
-    }
-    return { output: { ...output, ...(debug === undefined ? {} : { debug }) }, display: context.text }
+    return { output: { ...output, ...(recalled.debug === undefined ? {} : { debug: recalled.debug }) }, display: recalled.context.text }
   },
 })

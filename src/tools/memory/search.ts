@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { MemoryLayer } from '../../config/layers.js'
+import type { MemorySearch } from '../../recall/search-memories.js'
+import type { Style } from '../../style.js'
 import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
@@ -89,111 +90,41 @@ export const memorySearch = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFoldersOfLayers }, { ensureFresh, embedBeforeSearch }] = await Promise.all([
-      import('../../memory/locations.js'),
-      import('../../indexing/workspace-index.js'),
-    ])
+    const { searchMemories } = await import('../../recall/search-memories.js')
     const identity = identityOf(input, ctx)
-    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    for (const layer of input.layers ?? []) {
-      if (!folders.some((folder) => folder.layer === layer))
-        ctx.warn(
-          `the ${layer} layer is not visible here (agent and session layers need --agent or --session; team, org and company need a knowledge source of that layer)`,
-        )
-    }
-    const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
-    const { searchMode, pendingEmbeddings } = await embedBeforeSearch(index, {
-      warn: ctx.warn,
-      progress: (done, total) => ctx.progress?.({ phase: 'embedding new memories', done, total }),
-      signal: ctx.signal,
-    })
-    // Ranked past the limit, so that copies of one fact in several layers collapse into one
-    // result and totalCount says how many matched, not how many were shown.
-    const hits = await index.search({
-      text: input.query,
-      mode: searchMode,
-      limit: candidatePool,
-      textWeight: ctx.workspace.config.search.textWeight,
-      filters: {
-        kind: 'memory',
-        sources: folders.map((folder) => folder.key),
+    const found = await searchMemories(
+      {
+        query: input.query,
+        layers: input.layers,
+        tiers: input.tiers,
+        tags: input.tags,
+        threshold: input.threshold,
+        limit: input.limit,
+        candidates: candidatePool,
+        identity,
         consumer: consumerOf(input, ctx),
-        statuses: input.tiers,
-        ...(input.tags === undefined ? {} : { tags: input.tags }),
       },
-    })
-    const kept = hits.filter((hit) => input.threshold === undefined || hit.score >= input.threshold)
-    // Ranked and grouped on what the hits carry; only the page shown is read whole.
-    // Each layer checked once, not once per candidate.
-    const layers = new Map<string, MemoryLayer>()
-    const layerOf = (layer: string): MemoryLayer => {
-      let parsed = layers.get(layer)
-      if (parsed === undefined) {
-        parsed = memoryLayerSchema.parse(layer)
-        layers.set(layer, parsed)
-      }
-      return parsed
-    }
-    const found = kept.map((hit) => ({
-      memoryId: hit.id,
-      layer: layerOf(hit.layer),
-      source: hit.source,
-      dedupKey: hit.dedupKey,
-      score: round(hit.score),
-      scores: roundScores(hit.scores),
-    }))
-    const { collapseAcrossLayers } = await import('../../search/layer-precedence.js')
-    const collapsed = collapseAcrossLayers(found)
-    const page = collapsed.slice(0, input.limit)
-    const documents = new Map(index.getMany(page.map((result) => result.memoryId)).map((doc) => [doc.id, doc]))
-    const results = page.flatMap(({ memoryId, layer, score, scores, shadows }) => {
-      const doc = documents.get(memoryId)
-      return doc === undefined ? [] : [{ memoryId, content: doc.content, layer, score, scores, tags: [...doc.tags], shadows }]
-    })
-    // A match shares a word with the query or passes the threshold; meaning-only neighbours count when shown.
-    const totalCount = collapsed.filter(
-      (result, position) => position < input.limit || result.scores.text !== undefined || input.threshold !== undefined,
-    ).length
-    // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
-    const { staleReasons } = await import('../../sync/stale.js')
-    const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
-    const sourceOf = new Map(page.map((result) => [result.memoryId, result.source]))
-    const reasons = await staleReasons(
-      ctx.workspace,
-      results.flatMap((result) => {
-        const folder = folderByKey.get(sourceOf.get(result.memoryId) ?? '')
-        return folder === undefined ? [] : [{ id: result.memoryId, folder }]
-      }),
-      () => knowledgeStatusLookup(index, ctx, identity),
+      {
+        workspace: ctx.workspace,
+        openIndex: () => workspaceIndex(ctx),
+        knowledgeStatus: (index) => knowledgeStatusLookup(index, ctx, identity),
+        warn: ctx.warn,
+        progress: (done, total) => ctx.progress?.({ phase: 'embedding new memories', done, total }),
+        signal: ctx.signal,
+      },
     )
-    const marked = results.map((result) => {
-      const staleReason = reasons.get(result.memoryId)
-      return { ...result, stale: staleReason !== undefined, ...(staleReason === undefined ? {} : { staleReason }) }
-    })
-    const searchedLayers = [...new Set(folders.map((folder) => folder.layer))]
-    const { style } = ctx
-    const display =
-      results.length === 0
-        ? `No memories match "${input.query}" (${searchMode}).`
-        : [
-            ...marked.map(
-              (result) =>
-                `${style.cyan(result.memoryId)} ${style.dim(`[${result.layer}] ${result.score.toFixed(2)}`)}${result.shadows.length === 0 ? '' : style.dim(` (also in ${result.shadows.map((shadow) => shadow.layer).join(', ')})`)}${result.staleReason === undefined ? '' : ` ${style.yellow(`stale: ${result.staleReason}`)}`}\n  ${result.content.replaceAll('\n', '\n  ')}`,
-            ),
-            style.dim(`${results.length} of ${totalCount} ${totalCount === 1 ? 'memory' : 'memories'} (${searchMode}; layers ${searchedLayers.join(', ')})`),
-          ].join('\n')
-    return { output: { success: true as const, results: marked, totalCount, searchedLayers, searchMode, pendingEmbeddings }, display }
+    return { output: { success: true as const, ...found }, display: render(input.query, found, ctx.style) }
   },
 })
 
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000
-}
-
-function roundScores(scores: { text?: number; vector?: number }): { text?: number; vector?: number } {
-  const rounded: { text?: number; vector?: number } = {}
-  if (scores.text !== undefined) rounded.text = round(scores.text)
-  if (scores.vector !== undefined) rounded.vector = round(scores.vector)
-  return rounded
+function render(query: string, found: MemorySearch, style: Style): string {
+  const { results, totalCount, searchMode, searchedLayers } = found
+  if (results.length === 0) return `No memories match "${query}" (${searchMode}).`
+  return [
+    ...results.map(
+      (result) =>
+        `${style.cyan(result.memoryId)} ${style.dim(`[${result.layer}] ${result.score.toFixed(2)}`)}${result.shadows.length === 0 ? '' : style.dim(` (also in ${result.shadows.map((shadow) => shadow.layer).join(', ')})`)}${result.staleReason === undefined ? '' : ` ${style.yellow(`stale: ${result.staleReason}`)}`}\n  ${result.content.replaceAll('\n', '\n  ')}`,
+    ),
+    style.dim(`${results.length} of ${totalCount} ${totalCount === 1 ? 'memory' : 'memories'} (${searchMode}; layers ${searchedLayers.join(', ')})`),
+  ].join('\n')
 }

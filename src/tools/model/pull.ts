@@ -59,7 +59,7 @@ export const modelPull = defineTool({
       import('../../models/hub-policy.js'),
     ])
     const { embedding } = ctx.workspace.config.search
-    const policy = hubPolicyFrom(process.env, ctx.runtime.served)
+    const policy = hubPolicyFrom(ctx.env, ctx.runtime.served)
     const pulled = await pullModel({
       id: input.id,
       revision: input.revision,

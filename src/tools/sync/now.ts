@@ -85,7 +85,7 @@ export const syncNow = defineTool({
       force: input.force,
       types: input.types,
       layers: input.layers,
-      env: process.env,
+      env: ctx.env,
       timeoutMs: requestTimeoutMs,
       signal: ctx.signal,
       warn: (message) => ctx.warn(message),

@@ -84,7 +84,7 @@ export const syncStatusTool = defineTool({
   async run(input, ctx) {
     const { syncStatus, timeSince } = await import('../../sync/status.js')
     const { renderSyncStatus } = await import('./render-status.js')
-    const status = await syncStatus(ctx.workspace, { probe: !input.offline, env: process.env, timeoutMs: probeTimeoutMs, warn: (message) => ctx.warn(message) })
+    const status = await syncStatus(ctx.workspace, { probe: !input.offline, env: ctx.env, timeoutMs: probeTimeoutMs, warn: (message) => ctx.warn(message) })
     const output = {
       healthy: status.healthy,
       problems: status.problems,

@@ -81,6 +81,8 @@ async function call(tool: AnyTool, input: unknown): Promise<unknown> {
   try {
     const outcome = await dispatch(tool, input, {
       workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+      env: {},
+      cwd: workspace.root,
       runtime: runtimeEnvFrom({}),
       style: plainStyle,
       resources,

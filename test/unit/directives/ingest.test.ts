@@ -33,6 +33,8 @@ async function call(input: unknown): Promise<DispatchOutcome> {
   try {
     return await dispatch(rulesUpsertMarkdown, input, {
       workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+      env: {},
+      cwd: workspace.root,
       runtime: runtimeEnvFrom({}),
       style: plainStyle,
       resources,
@@ -226,6 +228,8 @@ describe('rules_upsert_markdown', () => {
       { documents: [{ path: 'AGENTS.md' }] },
       {
         workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+        env: {},
+        cwd: workspace.root,
         runtime: runtimeEnvFrom({ MK_READ_ONLY: '1' }),
         style: plainStyle,
         resources: new Resources(),

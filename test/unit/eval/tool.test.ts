@@ -31,6 +31,8 @@ describe('eval_run tool', () => {
       { dataset: `beir:${fixtures}beir-tiny`, mode: 'fulltext' },
       {
         workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+        env: {},
+        cwd: workspace.root,
         runtime: runtimeEnvFrom({ MK_READ_ONLY: '1' }),
         style: plainStyle,
         resources,

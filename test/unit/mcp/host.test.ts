@@ -101,6 +101,8 @@ async function connect(
   workspace = await makeWorkspace()
   const host = createToolHost(tools, {
     workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+    env: {},
+    cwd: workspace.root,
     runtime: { ...runtimeEnvFrom({}), readOnly: options.readOnly === true },
     style: plainStyle,
     resources: new Resources(),
@@ -159,6 +161,8 @@ describe('the MCP tool host', () => {
     })
     const host = createToolHost([writer as unknown as AnyTool], {
       workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+      env: {},
+      cwd: workspace.root,
       runtime: runtimeEnvFrom({}),
       style: plainStyle,
       resources: new Resources(),

@@ -42,7 +42,7 @@ afterEach(async () => {
 })
 
 async function call(tool: typeof memoryAdd | typeof memorySearch, input: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const outcome = await dispatch(tool, input, { workspace, runtime, style: plainStyle, resources })
+  const outcome = await dispatch(tool, input, { workspace, env: {}, cwd: workspace.root, runtime, style: plainStyle, resources })
   if (!outcome.ok) throw new Error(outcome.error.message)
   return outcome.output as Record<string, unknown>
 }

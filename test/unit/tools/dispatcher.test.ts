@@ -10,6 +10,8 @@ import { plainStyle } from '../../../src/style.js'
 function caller(overrides: Partial<CallerContext> = {}): CallerContext {
   return {
     workspace: { root: '/ws', configPath: undefined, config: validateConfig({}, 'test'), mkHome: '/home/.mk', stateDir: '/ws/.mk' },
+    env: {},
+    cwd: '/ws',
     runtime: runtimeEnvFrom({}),
     style: plainStyle,
     resources: new Resources(),

@@ -13,6 +13,8 @@ import { plainStyle } from '../../../src/style.js'
 function callerAs(credential: ProvenCaller | undefined): CallerContext {
   return {
     workspace: { root: '/ws', configPath: undefined, config: validateConfig({}, 'test'), mkHome: '/home/.mk', stateDir: '/ws/.mk' },
+    env: {},
+    cwd: '/ws',
     runtime: { ...runtimeEnvFrom({}), credential },
     style: plainStyle,
     resources: new Resources(),
