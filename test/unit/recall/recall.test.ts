@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { ordersInPostgresAdr } from '../../fixtures/orders-adr.js'
 import { loadWorkspace } from '../../../src/config/load.js'
 import { openMk } from '../../../src/hosts/library/index.js'
 import { openWorkspaceIndex } from '../../../src/indexing/workspace-index.js'
@@ -7,19 +8,6 @@ import { searchMemories } from '../../../src/recall/search-memories.js'
 import type { SearchIndex } from '../../../src/search/search-index.js'
 import { loadTokenCounter } from '../../../src/token-count.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
-
-const usePostgres = `---
-id: adr-0001-use-postgres
-type: adr
-title: Orders live in PostgreSQL
-status: accepted
-date: 2026-11-25
-summary: Orders are stored in PostgreSQL 15.
----
-# Orders live in PostgreSQL
-
-We store orders in PostgreSQL 15.
-`
 
 let workspace: TempWorkspace | undefined
 let index: SearchIndex | undefined
@@ -46,7 +34,7 @@ const request = (query: string): RecallRequest => ({
 
 describe('recall, the use case', () => {
   it('returns the seed memory, the knowledge it refs, and a cited context, without a tool around it', async () => {
-    workspace = await makeWorkspace({ 'knowledge/adr/adr-0001-use-postgres.md': usePostgres })
+    workspace = await makeWorkspace({ 'knowledge/adr/adr-0001-use-postgres.md': ordersInPostgresAdr })
     const env = { MK_HOME: workspace.mkHome }
     const mk = await openMk({ cwd: workspace.root, env })
     const added = await mk.memoryAdd({ content: 'The orders table lives in Postgres', layer: 'project', refs: ['adr-0001-use-postgres'] })

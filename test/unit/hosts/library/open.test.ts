@@ -1,22 +1,10 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest'
+import { ordersInPostgresAdr } from '../../../fixtures/orders-adr.js'
 import type { CallOptions, MkTools } from '../../../../src/hosts/library/api.js'
 import { MkError, openMk, type Mk } from '../../../../src/hosts/library/index.js'
 import { methodName } from '../../../../src/hosts/library/method-name.js'
 import { tools } from '../../../../src/tools/registry.js'
 import { gitInit, makeWorkspace, type TempWorkspace } from '../../../helpers/workspace.js'
-
-const usePostgres = `---
-id: adr-0001-use-postgres
-type: adr
-title: Orders live in PostgreSQL
-status: accepted
-date: 2026-11-25
-summary: Orders are stored in PostgreSQL 15.
----
-# Orders live in PostgreSQL
-
-We store orders in PostgreSQL 15.
-`
 
 let workspace: TempWorkspace | undefined
 let mk: Mk | undefined
@@ -28,7 +16,7 @@ afterEach(async () => {
 })
 
 async function open(options: { readOnly?: boolean } = {}): Promise<Mk> {
-  workspace = await makeWorkspace({ 'knowledge/adr/adr-0001-use-postgres.md': usePostgres })
+  workspace = await makeWorkspace({ 'knowledge/adr/adr-0001-use-postgres.md': ordersInPostgresAdr })
   await gitInit(workspace.root)
   mk = await openMk({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome }, ...options })
   return mk
