@@ -78,10 +78,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const limits = serveLimitsFrom(options.env)
   const tools = toolsForProfile(await registeredTools(), options.profile)
   // Each thread loads the workspace as this one did; where no compiled thread exists (sources under a test runner) calls run here.
-  const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env: { ...options.env } } : { dataDir }
   const env = { ...options.env }
-  const runner =
-    threadRunner(limits.threads, { layout, env }) ?? inlineRunner(new TenantStores(dataDir === undefined ? { workspace } : { dataDir }), tools, env)
+  const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env } : { dataDir }
+  // Where each tenant's workspace and MK_HOME are: the stores open them, the app names them relatively in errors.
+  const stores = dataDir === undefined ? { workspace } : { dataDir }
+  const runner = threadRunner(limits.threads, { layout, env }) ?? inlineRunner(new TenantStores(stores), tools, env)
   const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
   const socket = options.socket === undefined ? undefined : resolve(options.cwd, options.socket)
@@ -89,7 +90,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     tools,
     calls,
     limits,
-    placesOf: (tenantId) => tenantPlaces(dataDir === undefined ? { workspace } : { dataDir }, tenantId),
+    placesOf: (tenantId) => tenantPlaces(stores, tenantId),
     runtime,
     auth,
     quotas,
