@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -25,6 +25,20 @@ export function currentBuild(repository: string): MkBuild {
   return { label: 'new', commit, bin: join(repository, 'bin', 'run.js'), notes: [`this checkout${dirty ? ' with uncommitted changes' : ''}`] }
 }
 
+const lockfile = (root: string): string => readFileSync(join(root, 'package-lock.json'), 'utf8')
+
+/**
+ * Why a kept scratch build can no longer be trusted, or undefined when it can. Its
+ * node_modules may be a symlink to this checkout's, made when both lockfiles were the
+ * same: once this checkout's dependencies change, the old build would run on them.
+ */
+export function staleBuildReason(dir: string, repository: string): string | undefined {
+  const modules = join(dir, 'node_modules')
+  if (!existsSync(modules) || !lstatSync(modules).isSymbolicLink()) return undefined
+  if (lockfile(dir) === lockfile(repository)) return undefined
+  return "node_modules is a symlink to this checkout's, whose package-lock.json has changed since the build"
+}
+
 /**
  * A ref built in a scratch worktree under the temp dir, one per commit, kept for the next
  * comparison (a build takes a minute and `npm ci` several). node_modules is a symlink to this
@@ -36,11 +50,17 @@ export function refBuild(repository: string, ref: string): MkBuild {
   const dir = join(home, commit.slice(0, 12))
   const notes: string[] = [`scratch worktree ${dir}`]
   const builtMarker = join(dir, '.mk-bench-built')
-  if (existsSync(builtMarker))
+  const stale = existsSync(builtMarker) ? staleBuildReason(dir, repository) : undefined
+  if (existsSync(builtMarker) && stale === undefined)
     return { label: 'old', commit, bin: join(dir, 'bin', 'run.js'), notes: [...notes, readFileSync(builtMarker, 'utf8').trim(), 'reused the earlier build'] }
+  if (stale !== undefined) {
+    process.stderr.write(`compare: the kept build of ${ref} is stale (${stale}): installing and building again\n`)
+    rmSync(join(dir, 'node_modules'))
+    rmSync(builtMarker)
+    notes.push(`rebuilt: ${stale}`)
+  }
   mkdirSync(home, { recursive: true })
   if (!existsSync(join(dir, 'package.json'))) run('git', ['worktree', 'add', '--force', '--detach', dir, commit], repository)
-  const lockfile = (root: string): string => readFileSync(join(root, 'package-lock.json'), 'utf8')
   let install: string
   if (existsSync(join(dir, 'node_modules'))) {
     install = 'node_modules already there'
@@ -55,6 +75,6 @@ export function refBuild(repository: string, ref: string): MkBuild {
   process.stderr.write(`compare: building ${ref} (${commit.slice(0, 12)}) in ${dir}\n`)
   // Older commits build with `prepare` or `postinstall` too: the build script is the same entry point for all.
   run('npm', ['run', 'build'], dir)
-  spawnSync('sh', ['-c', `printf '%s\\n' "${install}" > "${builtMarker}"`])
+  writeFileSync(builtMarker, `${install}\n`)
   return { label: 'old', commit, bin: join(dir, 'bin', 'run.js'), notes: [...notes, install, 'built now'] }
 }
