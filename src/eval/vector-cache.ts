@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isNodeError } from '../errors.js'
+import { sha256Hex } from '../hash.js'
 import type { EmbeddingProvider } from '../search/embedding/provider.js'
 
 const keyBytes = 32
@@ -11,7 +12,7 @@ export interface CachedEmbedder extends EmbeddingProvider {
 }
 
 function keyOf(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+  return sha256Hex(text)
 }
 
 /**
@@ -23,7 +24,7 @@ function keyOf(text: string): string {
  * records); a file holds records of a SHA-256 key and the vector.
  */
 export async function withVectorCache(provider: EmbeddingProvider, dir: string): Promise<CachedEmbedder> {
-  const prefix = `${createHash('sha256').update(provider.modelId).digest('hex').slice(0, 16)}-${provider.dimensions}-`
+  const prefix = `${sha256Hex(provider.modelId).slice(0, 16)}-${provider.dimensions}-`
   const file = join(dir, `${prefix}${process.pid}-${randomBytes(4).toString('hex')}.vectors`)
   const recordBytes = keyBytes + provider.dimensions * 4
   const vectors = new Map<string, Float32Array>()

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { sha256Hex } from '../hash.js'
 
 /** Content as dedup sees it: case, spacing and trailing punctuation do not make a new memory. */
 export function normaliseContent(content: string): string {
@@ -11,7 +12,7 @@ export function normaliseContent(content: string): string {
 }
 
 export function dedupKey(content: string): string {
-  return createHash('sha256').update(normaliseContent(content)).digest('hex').slice(0, 32)
+  return sha256Hex(normaliseContent(content)).slice(0, 32)
 }
 
 export function contentHash(...parts: readonly string[]): string {

@@ -1,17 +1,22 @@
-import { createHash } from 'node:crypto'
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
+import { sha256Hex } from '../../hash.js'
 import { framed, readFrames, writeFramedFile } from './frames.js'
-import type { FileScan, ScanPlan, ScanRequest } from '../scan/file-scan.js'
+import type { FileScan, Hit, ScanPlan, ScanRequest } from '../scan/file-scan.js'
 import { defaultScanLimits } from '../scan/scan-budget.js'
 
 /** What reading a file gave: its scan, or why it was not scanned. */
 export type ScanOutcome = FileScan | 'binary' | 'too-large'
 
-/** A scan's findings, each left out (undefined) when empty, as most are. */
+/**
+ * A scan's findings, each left out (undefined) when empty, as most are. Hits
+ * are one flat array (per pattern: its index, its hits' count, then line,
+ * column, lineHash and subject of each): as objects, V8's serializer wrote
+ * every hit's property names and took several times as long to read back.
+ */
 type StoredScan = [
-  hits: FileScan['hits'] | undefined,
+  hits: (string | number)[] | undefined,
   dependencies: FileScan['dependencies'] | undefined,
   waivers: FileScan['waivers'] | undefined,
   overruns: FileScan['overruns'] | undefined,
@@ -20,25 +25,56 @@ type StoredScan = [
 /** A cached outcome, valid for a path while its content identity and its request are the same. */
 type Entry = [path: string, identity: string, patterns: readonly number[], manifest: boolean, outcome: StoredScan | 'binary' | 'too-large']
 
+const cellsPerHit = 4
+
+function flatHits(hits: FileScan['hits']): (string | number)[] {
+  const cells: (string | number)[] = []
+  for (const [pattern, list] of hits) {
+    cells.push(pattern, list.length)
+    for (const { line, column, lineHash, subject } of list) cells.push(line, column, lineHash, subject)
+  }
+  return cells
+}
+
+/** The hits back from their cells; throws on cells this code did not write (the entry is then not trusted). */
+function hitsOf(cells: readonly (string | number)[]): FileScan['hits'] {
+  const hits: FileScan['hits'] = new Map()
+  for (let at = 0; at < cells.length;) {
+    const [pattern, count] = [cells[at], cells[at + 1]]
+    if (typeof pattern !== 'number' || typeof count !== 'number') throw new TypeError('not a stored hit list')
+    at += 2
+    const list: Hit[] = []
+    for (let hit = 0; hit < count; hit++, at += cellsPerHit) {
+      const [line, column, lineHash, subject] = [cells[at], cells[at + 1], cells[at + 2], cells[at + 3]]
+      if (typeof line !== 'number' || typeof column !== 'number' || typeof lineHash !== 'string' || typeof subject !== 'string') {
+        throw new TypeError('not a stored hit')
+      }
+      list.push({ line, column, lineHash, subject })
+    }
+    hits.set(pattern, list)
+  }
+  return hits
+}
+
 function stored(scan: FileScan): StoredScan {
   const some = <T extends { size: number } | { length: number }>(value: T): T | undefined =>
     ('size' in value ? value.size : value.length) > 0 ? value : undefined
-  return [some(scan.hits), some(scan.dependencies), some(scan.waivers), some(scan.overruns)]
+  return [scan.hits.size > 0 ? flatHits(scan.hits) : undefined, some(scan.dependencies), some(scan.waivers), some(scan.overruns)]
 }
 
 function restored(request: ScanRequest, [hits, dependencies, waivers, overruns]: StoredScan): FileScan {
   return {
     path: request.path,
     patterns: request.patterns,
-    hits: hits ?? new Map(),
+    hits: hits === undefined ? new Map() : hitsOf(hits),
     dependencies: dependencies ?? [],
     waivers: waivers ?? [],
     overruns: overruns ?? new Map(),
   }
 }
 
-/** Bumped when the shape of an entry, or what it means, changes (3: an inline waiver covers one line). */
-const format = 3
+/** Bumped when the shape of an entry, or what it means, changes (3: an inline waiver covers one line; 4: hits as flat cells). */
+const format = 4
 /** Rewrite the file whole, dropping stale entries, when appended entries outnumber this share of it. */
 const compactionShare = 0.25
 /**
@@ -54,14 +90,14 @@ export function scanCacheKey(plan: ScanPlan, version: string): string {
     fields: plan.dependencyFields,
     limits: plan.limits ?? defaultScanLimits,
   }
-  return createHash('sha256').update(JSON.stringify(scanned)).digest('hex')
+  return sha256Hex(JSON.stringify(scanned))
 }
 
 const optional = (value: unknown, kind: typeof Map | typeof Array): boolean => value === undefined || value instanceof kind
 
 function isStoredScan(value: unknown): value is StoredScan {
   return (
-    Array.isArray(value) && value.length === 4 && optional(value[0], Map) && optional(value[1], Array) && optional(value[2], Array) && optional(value[3], Map)
+    Array.isArray(value) && value.length === 4 && optional(value[0], Array) && optional(value[1], Array) && optional(value[2], Array) && optional(value[3], Map)
   )
 }
 
@@ -82,6 +118,27 @@ function samePatterns(a: readonly number[], b: readonly number[]): boolean {
   return a === b || (a.length === b.length && a.every((index, position) => b[position] === index))
 }
 
+/** What the scan asks of a cache: given one, it also takes each file's content identity as it reads it. */
+export interface ScanMemory {
+  knows(path: string): boolean
+  get(request: ScanRequest, identity: string): ScanOutcome | undefined
+  set(request: ScanRequest, identity: string, outcome: ScanOutcome): void
+  save(): void
+}
+
+/**
+ * A cache that keeps nothing: the scan still takes each file's identity, for
+ * a stored result's records, but no scan is written. A tree's first whole
+ * check uses it: a fresh clone (a CI run) checks once, and its scans, about a
+ * seventh of the cold check's time to keep, would never be read.
+ */
+export const keepNoScans: ScanMemory = {
+  knows: () => false,
+  get: () => undefined,
+  set: () => undefined,
+  save: () => undefined,
+}
+
 /**
  * Scan outcomes by path, each valid only for the content identity it was
  * stored with (a blob id, or stat data that changes with every write). A
@@ -92,7 +149,7 @@ function samePatterns(a: readonly number[], b: readonly number[]): boolean {
  * frames or replace the file by rename; either way every frame read is one
  * a run wrote.
  */
-export class ScanCache {
+export class ScanCache implements ScanMemory {
   private readonly entries = new Map<string, Entry>()
   private readonly fresh: Entry[] = []
   private readonly used = new Set<string>()
@@ -141,9 +198,16 @@ export class ScanCache {
   get(request: ScanRequest, identity: string): ScanOutcome | undefined {
     const entry = this.entries.get(request.path)
     if (entry === undefined || entry[1] !== identity || entry[3] !== request.manifest || !this.matchesRequest(entry[2], request.patterns)) return undefined
-    this.used.add(request.path)
     const outcome = entry[4]
-    return typeof outcome === 'string' ? outcome : restored(request, outcome)
+    let scan: ScanOutcome
+    try {
+      scan = typeof outcome === 'string' ? outcome : restored(request, outcome)
+    } catch {
+      // Cells this code did not write: the file is scanned again.
+      return undefined
+    }
+    this.used.add(request.path)
+    return scan
   }
 
   private matchesRequest(stored: readonly number[], requested: readonly number[]): boolean {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../../hash.js'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { readBytesIfExists } from '../../fs/read-if-exists.js'
@@ -10,8 +10,6 @@ import type { StoredResultHeader } from '../cache/stored-result.js'
 const format = 3
 /** Above this many changed paths one whole evaluation (with the scan cache) beats evaluating the changes. */
 export const changeLimit = 2000
-
-export const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex')
 
 /** What the baseline is this run: its content hash, read only when its stat signature is not the one the stored hash was taken at. */
 function baselineIdentity(
@@ -27,7 +25,7 @@ function baselineIdentity(
   if (signature !== undefined && stored !== undefined && signature === stored.baselineSignature)
     return { hash: stored.baselineHash, signature, bytes: undefined }
   const bytes = readBytesIfExists(absolute)
-  return bytes === undefined ? { hash: 'none', signature: undefined, bytes } : { hash: sha256(bytes), signature, bytes }
+  return bytes === undefined ? { hash: 'none', signature: undefined, bytes } : { hash: sha256Hex(bytes), signature, bytes }
 }
 
 /**
@@ -39,7 +37,7 @@ function baselineIdentity(
  */
 function resultKey(preparation: CheckPreparation, snapshot: string, waiversHash: string, baselineHash: string): string {
   const { options, rules, workspace } = preparation
-  return sha256(
+  return sha256Hex(
     JSON.stringify({
       format,
       version: options.scanCache?.version,
@@ -72,7 +70,7 @@ export function resultHeader(
   const baseline = baselineIdentity(preparation, stored)
   return {
     header: {
-      key: resultKey(preparation, snapshot, waiversBytes === undefined ? 'none' : sha256(waiversBytes), baseline.hash),
+      key: resultKey(preparation, snapshot, waiversBytes === undefined ? 'none' : sha256Hex(waiversBytes), baseline.hash),
       baselineSignature: baseline.signature,
       baselineHash: baseline.hash,
     },

@@ -17,7 +17,8 @@ import { parseFileWaivers } from '../waivers/waivers.js'
 import type { Aggregates } from '../pipeline/aggregates.js'
 import type { FileListing } from '../pipeline/contribution.js'
 import { readBytesIfExists } from '../../fs/read-if-exists.js'
-import { resultHeader, sha256 } from './result-key.js'
+import { sha256Hex } from '../../hash.js'
+import { resultHeader } from './result-key.js'
 import type { Settlement } from '../pipeline/settle-file.js'
 
 /** How a whole evaluation settles findings, from the waivers file and the baseline as read for the result's header. */
@@ -37,7 +38,7 @@ export interface WholeSettlement {
 }
 
 function baselineMatches(header: StoredResultHeader, read: Buffer | undefined): boolean {
-  return read === undefined ? header.baselineHash === 'none' : sha256(read) === header.baselineHash
+  return read === undefined ? header.baselineHash === 'none' : sha256Hex(read) === header.baselineHash
 }
 
 export function wholeSettlement(
@@ -111,8 +112,11 @@ export interface StoredEvaluation {
 export interface SnapshotCheck {
   /** The report from a stored result and what changed since; undefined when too much changed or the result does not decode. */
   changes(stored: StoredEvaluation): Promise<CheckReport | undefined>
-  /** Evaluate every file, and store the result when there is a cache folder. */
-  everything(header: StoredResultHeader, whole: WholeSettlement): Promise<CheckReport>
+  /**
+   * Evaluate every file, and store the result when there is a cache folder.
+   * `first`: no result of this snapshot was stored before, of any key.
+   */
+  everything(header: StoredResultHeader, whole: WholeSettlement, first: boolean): Promise<CheckReport>
 }
 
 /**
@@ -136,5 +140,5 @@ export async function checkSnapshot(
       if (report !== undefined) return report
     }
   }
-  return check.everything(header, wholeSettlement(preparation, header, waiversBytes, baselineBytes))
+  return check.everything(header, wholeSettlement(preparation, header, waiversBytes, baselineBytes), stored === undefined)
 }

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../../hash.js'
 
 function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16)
+  return sha256Hex(text).slice(0, 16)
 }
 
 /** Hash of a line's trimmed text: what version 1 baselines were keyed by. */

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isNodeError } from '../../errors.js'
+import { sha256Hex } from '../../hash.js'
 import { writeFileAtomic } from '../../fs/atomic-write.js'
 import type { EmbeddingProvider } from './provider.js'
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
 
 /**
  * Keeps the vector of every query asked, on disk, per model: a question asked again (agents ask
@@ -15,8 +13,8 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
  * their vectors live in the index.
  */
 export function withQueryCache(provider: EmbeddingProvider, dir: string): EmbeddingProvider {
-  const folder = join(dir, sha256(provider.modelId).slice(0, 16))
-  const pathOf = (text: string): string => join(folder, `${sha256(text)}.f32`)
+  const folder = join(dir, sha256Hex(provider.modelId).slice(0, 16))
+  const pathOf = (text: string): string => join(folder, `${sha256Hex(text)}.f32`)
   const bytes = provider.dimensions * 4
 
   async function read(text: string): Promise<Float32Array | undefined> {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
 import { prepareCheck, type CheckPreparation } from '../../../src/constraints/pipeline/prepare.js'
-import { sha256 } from '../../../src/constraints/strategies/result-key.js'
+import { sha256Hex } from '../../../src/hash.js'
 import { wholeSettlement } from '../../../src/constraints/strategies/stored-evaluation.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
@@ -28,13 +28,13 @@ describe('wholeSettlement', () => {
   afterAll(() => workspace.cleanup())
 
   it('stores what it read when the baseline is the one the header names', () => {
-    const whole = wholeSettlement(preparation, header(sha256(baseline('aaaa'))), undefined, undefined)
+    const whole = wholeSettlement(preparation, header(sha256Hex(baseline('aaaa'))), undefined, undefined)
     expect(whole.storable).toBe(true)
     expect(whole.grouped?.total).toBe(1)
   })
 
   it('stores nothing when the baseline was rewritten after the header took its hash', () => {
-    expect(wholeSettlement(preparation, header(sha256(baseline('bbbb'))), undefined, undefined).storable).toBe(false)
+    expect(wholeSettlement(preparation, header(sha256Hex(baseline('bbbb'))), undefined, undefined).storable).toBe(false)
     expect(wholeSettlement(preparation, header('none'), undefined, undefined).storable).toBe(false)
   })
 
