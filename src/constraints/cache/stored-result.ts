@@ -6,6 +6,7 @@ import type { FileListing } from '../pipeline/contribution.js'
 import type { Waiver } from '../waivers/inline-waivers.js'
 import { BaselineTable } from './baseline-table.js'
 import { readFrames, writeFramedFile } from './frames.js'
+import { decodeListings, encodeListings } from './listing-codec.js'
 
 /**
  * The result of the last check of a snapshot, kept to answer the next one
@@ -57,12 +58,14 @@ function isHeader(value: unknown): value is StoredResultHeader {
   )
 }
 
-function isResultBody(value: unknown): value is Omit<CheckResult, 'records'> {
+/** The body as written: the listings encoded (listing-codec.ts). */
+type StoredBody = Omit<CheckResult, 'records' | 'listings'> & { listings: unknown }
+
+function isStoredBody(value: unknown): value is StoredBody {
   if (typeof value !== 'object' || value === null) return false
   const body = value as Record<string, unknown>
   return (
     typeof body.aggregates === 'object' &&
-    body.listings instanceof Map &&
     Array.isArray(body.fileWaivers) &&
     typeof body.baselineTotal === 'number' &&
     (body.baselineVersion === 1 || body.baselineVersion === 2)
@@ -81,7 +84,9 @@ export function readStoredResult(directory: string, kind: ResultKind): { header:
       result: () => {
         try {
           const rest: unknown = deserialize(body)
-          return isResultBody(rest) ? { ...rest, records } : undefined
+          if (!isStoredBody(rest)) return undefined
+          const listings = decodeListings(rest.listings)
+          return listings === undefined ? undefined : { ...rest, listings, records }
         } catch {
           return undefined
         }
@@ -95,9 +100,10 @@ export function readStoredResult(directory: string, kind: ResultKind): { header:
 
 /** Replace the stored result; a cache that cannot be written is left as it was: the check's answer does not depend on it. */
 export function writeStoredResult(directory: string, kind: ResultKind, header: StoredResultHeader, result: CheckResult): void {
-  const { records, ...body } = result
+  const { records, listings, ...body } = result
   try {
-    writeFramedFile(join(directory, resultFile(kind)), [Buffer.from(JSON.stringify(header)), records, serialize(body)])
+    const stored: StoredBody = { ...body, listings: encodeListings(listings) }
+    writeFramedFile(join(directory, resultFile(kind)), [Buffer.from(JSON.stringify(header)), records, serialize(stored)])
   } catch {
     // Read-only workspace, full disk: the next run evaluates every file again.
   }

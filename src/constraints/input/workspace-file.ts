@@ -27,7 +27,12 @@ export function readWorkspaceFile(root: string, path: string, statTime?: bigint)
   let identity: string | undefined
   try {
     if (statTime !== undefined) identity = statSignature(fstatSync(descriptor, { bigint: true }), statTime)
-    for (let count = -1; length < buffer.length && count !== 0; length += count) count = readSync(descriptor, buffer, length, buffer.length - length, null)
+    // A short read of a regular file is its end: no second call to learn that the next read gives 0 bytes.
+    for (let wanted = buffer.length; length < buffer.length; wanted = buffer.length - length) {
+      const count = readSync(descriptor, buffer, length, wanted, null)
+      length += count
+      if (count < wanted) break
+    }
   } finally {
     closeSync(descriptor)
   }
