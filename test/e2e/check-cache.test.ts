@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeCheckWorkspace } from '../../scripts/bench/check-workspace.js'
@@ -83,7 +83,7 @@ describe('knowledge check with a scan cache', () => {
     // The working tree check: files written in the last two seconds are read, not trusted to their stat data.
     await new Promise((resolve) => setTimeout(resolve, 2100))
     await expectSameAsFullScan([])
-    expect(statSync(join(cacheFolder(), 'tree.bin')).size).toBeGreaterThan(1000)
+    expect(statSync(join(cacheFolder(), 'tree-result.bin')).size).toBeGreaterThan(1000)
 
     const knowledge = join(root, 'knowledge/adr/adr-0008-bench.md')
     writeFileSync(knowledge, readFileSync(knowledge, 'utf8').replace('pattern: "http://"', 'pattern: "https?://"'))
@@ -105,6 +105,24 @@ describe('knowledge check with a scan cache', () => {
     writeFileSync(join(root, '.gitignore'), 'node_modules/\ndist/\nservices/\n')
     const [ignored] = await expectSameAsFullScan([])
     expect(ignored).not.toContain('services/')
+  }, 300_000)
+
+  it("keeps no file scans from a tree's first check, and keeps them once the rules change", async () => {
+    const scans = join(cacheFolder(), 'tree.bin')
+    rmSync(cacheFolder(), { recursive: true, force: true })
+    await outputs([], false)
+    expect(existsSync(join(cacheFolder(), 'tree-result.bin'))).toBe(true)
+    expect(existsSync(scans)).toBe(false)
+
+    const knowledge = join(root, 'knowledge/adr/adr-0005-bench.md')
+    const before = readFileSync(knowledge, 'utf8')
+    writeFileSync(knowledge, before.replace('pattern: "debugger;"', 'pattern: "debugger;?"'))
+    try {
+      await outputs([], false)
+      expect(statSync(scans).size).toBeGreaterThan(1000)
+    } finally {
+      writeFileSync(knowledge, before)
+    }
   }, 300_000)
 
   it('--staged: the same output as an evaluation of every file after each kind of change, each of which changes it', async () => {

@@ -1,5 +1,5 @@
 import { EvaluationContext } from '../evaluate/context.js'
-import { ScanCache, scanCacheKey } from '../cache/scan-cache.js'
+import { keepNoScans, ScanCache, scanCacheKey } from '../cache/scan-cache.js'
 import type { CheckInput } from '../input/input.js'
 import { scanFiles } from '../scan/scan-files.js'
 import { planScans } from '../scan/scan-planning.js'
@@ -12,12 +12,14 @@ import type { Settlement } from './settle-file.js'
 /**
  * Read, scan and evaluate the files of an input: each file's contribution,
  * and with the scan cache (which skips reading files it knows) the content
- * identity each scanned file was evaluated at.
+ * identity each scanned file was evaluated at. Without `keepScans` the
+ * identities are still taken, but no scan is read or written.
  */
 export async function evaluateInput(
   preparation: CheckPreparation,
   input: CheckInput,
   settlement: Settlement,
+  keepScans = true,
 ): Promise<{ contributions: Map<string, FileContribution>; identities: Map<string, string> }> {
   const { rules, globs, waiversFile, baselineFile, knowledgeFolders, options, workspace } = preparation
   const ownFiles = new Set([waiversFile, baselineFile])
@@ -30,7 +32,9 @@ export async function evaluateInput(
   )
   const cache =
     options.scanCache !== undefined && input.complete && (input.mode === 'tree' || input.mode === 'staged')
-      ? new ScanCache(options.scanCache.directory, input.mode, scanCacheKey(planning.plan, options.scanCache.version))
+      ? keepScans
+        ? new ScanCache(options.scanCache.directory, input.mode, scanCacheKey(planning.plan, options.scanCache.version))
+        : keepNoScans
       : undefined
   const scanned = await scanFiles(input, planning.requests, planning.plan, cache)
   const context = new EvaluationContext(input, globs, scanned.scans, planning.patternIndex)

@@ -1,7 +1,7 @@
 import { MkError } from '../../errors.js'
 import { createScanner, type FileScan, type FileScanner, type ScanPlan, type ScanRequest } from './file-scan.js'
 import type { CheckInput } from '../input/input.js'
-import type { ScanCache, ScanOutcome as CachedOutcome } from '../cache/scan-cache.js'
+import type { ScanMemory, ScanOutcome as CachedOutcome } from '../cache/scan-cache.js'
 import { scanDiskFile, unreadableReason, type DiskScanResult } from './disk-scan.js'
 import { scanThreadSettings, startScanThreads, type ScanThreadSettings } from './scan-threads.js'
 
@@ -43,7 +43,7 @@ export async function scanFiles(
   input: CheckInput,
   requests: readonly ScanRequest[],
   plan: ScanPlan,
-  cache?: ScanCache,
+  cache?: ScanMemory,
   threading: ScanThreadSettings = scanThreadSettings(),
 ): Promise<ScanOutcome> {
   const scan = createScanner(plan)

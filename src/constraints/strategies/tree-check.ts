@@ -30,12 +30,12 @@ export function recordOf(contribution: FileContribution, identity: string | unde
  * is from the index (ADR 0021). Unchanged files are stat'ed, not read or
  * evaluated; files no rule reads are not even stat'ed. Without a stored result
  * of the same key, or with many changes, every file is evaluated (reusing
- * file scans) and the result stored.
+ * file scans kept since the second such evaluation) and the result stored.
  */
 export async function checkTree(preparation: CheckPreparation, input: CheckInput, directory: string): Promise<CheckReport> {
   return checkSnapshot(preparation, 'tree', 'tree', directory, {
     changes: (stored) => checkChanges(preparation, input, stored),
-    everything: (header, whole) => checkEverything(preparation, input, directory, header, whole),
+    everything: (header, whole, first) => checkEverything(preparation, input, directory, header, whole, first),
   })
 }
 
@@ -112,9 +112,11 @@ async function checkEverything(
   directory: string,
   header: StoredResultHeader,
   whole: WholeSettlement,
+  first: boolean,
 ): Promise<CheckReport> {
   const { settlement, fileWaivers, grouped } = whole
-  const { contributions, identities } = await evaluateInput(preparation, input, settlement)
+  // Scans are kept from the second whole evaluation on: the rules or waivers changed, or many files did, and may again.
+  const { contributions, identities } = await evaluateInput(preparation, input, settlement, !first)
   const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
   for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
   aggregates.symlinks = input.symlinksSkipped
