@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
-import { createInterface } from 'node:readline/promises'
 import { Command } from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 import * as Errors from '@oclif/core/errors'
 import { locateWorkspace } from '../../config/locate.js'
+import { importPackage } from '../../import-package.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { toErrorObject, MkError, type ErrorObject } from '../../errors.js'
 import { Resources, type ProgressEvent } from '../../tools/context.js'
@@ -30,6 +30,8 @@ export interface CallOptions {
 }
 
 async function askOnTerminal(question: string): Promise<boolean> {
+  // Loaded only to ask: readline is a few ms of every command's start-up otherwise.
+  const { createInterface } = await importPackage<typeof import('node:readline/promises')>('node:readline/promises')
   const prompt = createInterface({ input: process.stdin, output: process.stderr })
   try {
     const answer = await prompt.question(`${stripTerminalControls(question)} [y/N] `)

@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto'
 import type { Style } from '../../style.js'
 
 // mk's own colours travel through display text as markers that carry a secret drawn
 // for this process, so data can never forge one. The writer (render.ts) strips every
 // control sequence from the text first and only then turns the markers into colour
 // codes, or drops them: whatever data holds, only mk's styling reaches the terminal.
-const secret = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, '0')).join('')
+const secret = randomBytes(8).toString('hex')
 const marker = (code: number): string => `\ue000${secret}${code}\ue001`
 const markers = new RegExp(`\ue000${secret}(\\d+)\ue001`, 'g')
 
