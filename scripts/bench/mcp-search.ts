@@ -26,6 +26,11 @@ const facts = [
   'are written by the author',
 ]
 
+/** The text of the bench's memory number `index`: the same texts for mk and for PostgreSQL's full text. */
+export function benchMemoryContent(index: number): string {
+  return `Memory ${index}: ${subjects[index % subjects.length]} ${facts[(index * 7) % facts.length]} (note ${index % 97}).`
+}
+
 /** A workspace whose project layer holds `count` memory files, written directly as mk writes them. */
 export async function memoryWorkspace(count: number, provider: 'none' | 'bundled'): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'mk-bench-mcp-search-'))
@@ -34,8 +39,7 @@ export async function memoryWorkspace(count: number, provider: 'none' | 'bundled
   await writeFile(join(root, '.mkrc'), `search:\n  embedding:\n    provider: ${provider}\n`)
   const now = new Date().toISOString()
   for (let index = 0; index < count; index++) {
-    const content = `Memory ${index}: ${subjects[index % subjects.length]} ${facts[(index * 7) % facts.length]} (note ${index % 97}).`
-    await writeProjectMemory(dir, { content, when: now, source: 'cli', tags: [`t${index % 13}`] })
+    await writeProjectMemory(dir, { content: benchMemoryContent(index), when: now, source: 'cli', tags: [`t${index % 13}`] })
   }
   return root
 }

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { largeRulesDocuments } from './large-rules.js'
-import { memoryWorkspace } from './mcp-search.js'
+import { benchMemoryContent, memoryWorkspace } from './mcp-search.js'
 import { median, mkBin, round, timeMk } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
+import { postgresFullText } from './postgres.js'
 
 /** Tenant sizes measured, from MK_BENCH_SERVE_MEMORIES (comma-separated); issue 27 asks for 1,000 and 10,000. */
 const sizes = (process.env.MK_BENCH_SERVE_MEMORIES ?? '1000,10000').split(',').map(Number)
@@ -171,12 +172,16 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
     const searchOnly = await load(server.url, queries.map(search))
     const before = server.log().length
     const mixed = await load(server.url, [...queries.map(search), add], mixedConnections)
-    return {
+    const figures = {
       memories: count,
       memory_search_1_client: oneClient,
       memory_search_10_connections: searchOnly,
       search_80_add_20_50_connections: { ...mixed, memory_add_on_server: addTimes(server.log().slice(before)) },
     }
+    await server.stop()
+    // After mk's server stops, so the two never share the cores.
+    const texts = Array.from({ length: count }, (_, index) => benchMemoryContent(index))
+    return { ...figures, postgres_full_text_10_connections: await postgresFullText(texts, queries, connections, seconds) }
   } finally {
     await server.stop()
     await rm(root, { recursive: true, force: true })
