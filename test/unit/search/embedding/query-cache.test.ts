@@ -47,6 +47,17 @@ describe('query vector cache', () => {
     expect(provider.embedded.filter((text) => text === 'doc')).toHaveLength(2)
   })
 
+  it('answers a query asked before in this process from memory, without the disk, and never shares a vector a caller could change', async () => {
+    const provider = counting()
+    const cached = withQueryCache(provider, dir)
+    const [first] = await cached.embed(['what database'], 'query')
+    await rm(dir, { recursive: true, force: true })
+    first?.fill(0)
+    const [again] = await cached.embed(['what database'], 'query')
+    expect(provider.embedded).toEqual(['what database'])
+    expect(Array.from(again ?? [])).toEqual([13, 1, 0])
+  })
+
   it('keeps models apart', async () => {
     await withQueryCache(counting('model-a'), dir).embed(['q'], 'query')
     const other = counting('model-b')
