@@ -77,8 +77,14 @@ export function clearScanCache(root: string): void {
   rmSync(join(root, '.mk', 'cache'), { recursive: true, force: true })
 }
 
-function git(cwd: string, ...args: string[]): void {
-  const result = spawnSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=Bench', ...args], { cwd, encoding: 'utf8' })
+/**
+ * git in a bench workspace. No automatic gc or maintenance: a commit of thousands of files
+ * started one in the background, which wrote into .git while the workspace was being removed
+ * (ENOTEMPTY on .git/info).
+ */
+export function benchGit(cwd: string, ...args: string[]): void {
+  const settings = ['user.email=bench@example.com', 'user.name=Bench', 'gc.auto=0', 'maintenance.auto=false']
+  const result = spawnSync('git', [...settings.flatMap((setting) => ['-c', setting]), ...args], { cwd, encoding: 'utf8' })
   if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`)
 }
 
@@ -92,9 +98,9 @@ function git(cwd: string, ...args: string[]): void {
 async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promise<Record<string, unknown>> {
   const { root } = await makeCheckWorkspace(files)
   try {
-    git(root, 'init', '-q')
-    git(root, 'add', '-A')
-    git(root, 'commit', '-qm', 'bench')
+    benchGit(root, 'init', '-q')
+    benchGit(root, 'add', '-A')
+    benchGit(root, 'commit', '-qm', 'bench')
     const runs = files >= 50_000 ? 3 : 5
     const clear = (): void => clearScanCache(root)
     // Untimed: the files were just written, and the first run also waits for the system to settle them (ripgrep's first run is dropped too).
@@ -113,7 +119,7 @@ async function benchSize(files: number, ripgrep: boolean, nodeMs: number): Promi
     let edit = 0
     const stageOne = (): void => {
       appendFileSync(join(root, 'src/module0/file0.ts'), `  // edit ${++edit}\n`)
-      git(root, 'add', 'src/module0/file0.ts')
+      benchGit(root, 'add', 'src/module0/file0.ts')
     }
     const staged = timeRuns(['knowledge', 'check', '--staged'], root, runs + 2, stageOne)
     const stagedCold = timeRuns(['knowledge', 'check', '--staged'], root, 1, () => {

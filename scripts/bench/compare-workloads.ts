@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync } from 'node:fs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { clearScanCache } from './check-scale.js'
+import { benchGit, clearScanCache } from './check-scale.js'
 import { makeCheckWorkspace } from './check-workspace.js'
 import type { MkBuild } from './compare-build.js'
 import { connectMkTransport, timed } from './mcp-client.js'
@@ -106,11 +106,6 @@ async function inScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-function git(cwd: string, ...args: string[]): void {
-  const result = spawnSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=Bench', ...args], { cwd, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`)
-}
-
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2100))
 
 /** `mk knowledge check` with no caches (cold), with the caches of an unchanged tree (warm), and the pre-commit hook with one file staged. */
@@ -121,9 +116,9 @@ const check: Workload = {
     const { root } = await makeCheckWorkspace(files)
     const workspaces = await (async () => {
       try {
-        git(root, 'init', '-q')
-        git(root, 'add', '-A')
-        git(root, 'commit', '-qm', 'bench')
+        benchGit(root, 'init', '-q')
+        benchGit(root, 'add', '-A')
+        benchGit(root, 'commit', '-qm', 'bench')
         return await perSide(root)
       } finally {
         await rm(root, { recursive: true, force: true })
@@ -153,7 +148,7 @@ const check: Workload = {
       for (let round = 0; round < rounds; round++) {
         for (const side of sides) {
           appendFileSync(join(workspaces[side], 'src/module0/file0.ts'), `  // edit ${++edit}\n`)
-          git(workspaces[side], 'add', 'src/module0/file0.ts')
+          benchGit(workspaces[side], 'add', 'src/module0/file0.ts')
           staged[side].push(runMk(builds[side], ['knowledge', 'check', '--staged'], workspaces[side]))
         }
       }
