@@ -89,6 +89,7 @@ export function scanCacheKey(plan: ScanPlan, version: string): string {
     patterns: plan.patterns.map(({ target, pattern }) => [target, pattern]),
     fields: plan.dependencyFields,
     limits: plan.limits ?? defaultScanLimits,
+    lineHashes: plan.lineHashes ?? true,
   }
   return sha256Hex(JSON.stringify(scanned))
 }

@@ -29,6 +29,8 @@ export async function evaluateInput(
     rules,
     globs,
     workspace.config.check.dependencyFields,
+    // Only a version 1 baseline matches findings by their line's hash; a baseline change changes every stored result's key.
+    settlement.baseline?.version === 1,
   )
   const cache =
     options.scanCache !== undefined && input.complete && (input.mode === 'tree' || input.mode === 'staged')

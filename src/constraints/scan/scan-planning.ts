@@ -30,7 +30,13 @@ function scannedPattern(rule: ConstraintRule): ScannedPattern | undefined {
 }
 
 /** What to read of each file: the code and import patterns whose scope covers it, and whether its dependencies are needed. */
-export function planScans(paths: readonly string[], rules: readonly ConstraintRule[], globs: GlobMatcher, dependencyFields: readonly string[]): ScanPlanning {
+export function planScans(
+  paths: readonly string[],
+  rules: readonly ConstraintRule[],
+  globs: GlobMatcher,
+  dependencyFields: readonly string[],
+  lineHashes = true,
+): ScanPlanning {
   const scanned = rules.flatMap((rule) => {
     const pattern = scannedPattern(rule)
     return pattern === undefined ? [] : [{ rule, pattern }]
@@ -60,7 +66,7 @@ export function planScans(paths: readonly string[], rules: readonly ConstraintRu
     requests.push({ path, patterns: list, manifest })
   }
   return {
-    plan: { patterns: scanned.map(({ pattern }) => pattern), dependencyFields: [...dependencyFields] },
+    plan: { patterns: scanned.map(({ pattern }) => pattern), dependencyFields: [...dependencyFields], lineHashes },
     requests,
     patternIndex,
   }
