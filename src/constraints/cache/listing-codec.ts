@@ -5,8 +5,9 @@ import type { FileListing, StoredFinding } from '../pipeline/contribution.js'
  * writes every object's property names again, so tens of thousands of
  * findings as objects took twice as long to write and five times as long to
  * read back as the same values in one array (10,000 files, 20,000 findings:
- * 21 ms and 56 ms as objects). Messages and subjects repeat across findings
- * and are kept once, in `strings`.
+ * 21 ms and 56 ms as objects). A constraint's message repeats across its
+ * findings and is kept once, in `strings`; subjects mostly differ and are kept
+ * in place.
  */
 export interface EncodedListings {
   strings: string[]
@@ -43,7 +44,7 @@ export function encodeListings(listings: ReadonlyMap<string, FileListing>): Enco
         finding.file === path ? -1 : ref(finding.file),
         finding.line,
         finding.column,
-        ref(finding.subject),
+        finding.subject,
         ref(finding.message),
         finding.lineHash,
       )
@@ -85,15 +86,15 @@ export function decodeListings(value: unknown): Map<string, FileListing> | undef
       const kept: StoredFinding[] = []
       for (let finding = 0; finding < count; finding++, at += cellsPerFinding) {
         const file = numberAt(cells, at + 2)
-        const lineHash = cells[at + 7]
-        if (typeof lineHash !== 'string') return undefined
+        const [subject, lineHash] = [cells[at + 5], cells[at + 7]]
+        if (typeof subject !== 'string' || typeof lineHash !== 'string') return undefined
         kept.push({
           rule: numberAt(cells, at),
           seq: numberAt(cells, at + 1),
           file: file === -1 ? path : stringAt(strings, file),
           line: numberAt(cells, at + 3),
           column: numberAt(cells, at + 4),
-          subject: stringAt(strings, cells[at + 5]),
+          subject,
           message: stringAt(strings, cells[at + 6]),
           lineHash,
         })

@@ -33,15 +33,17 @@ describe('the stored listings codec', () => {
     expect([...(decoded ?? new Map<string, FileListing>()).keys()]).toEqual(['src/a.ts', 'src/b.ts', 'package.json'])
   })
 
-  it('keeps a repeated message or subject once', () => {
-    const { strings } = encodeListings(listings())
-    expect(strings.filter((text) => text === 'console.log(')).toHaveLength(1)
+  it('keeps a repeated message once', () => {
+    const { strings, cells } = encodeListings(listings())
+    expect(strings.filter((text) => text === 'rule 1 forbids moment')).toHaveLength(1)
+    expect(cells.filter((cell) => typeof cell === 'string' && cell.startsWith('rule '))).toEqual([])
   })
 
   it('refuses what it did not write', () => {
     const encoded = encodeListings(listings())
     expect(decodeListings(new Map())).toBeUndefined()
-    expect(decodeListings({ ...encoded, cells: ['src/a.ts', 1, 0, 0, -1, 3, 5, 99, 0, 'h'] })).toBeUndefined()
+    expect(decodeListings({ ...encoded, cells: ['src/a.ts', 1, 0, 0, -1, 3, 5, 'x(', 99, 'h'] })).toBeUndefined()
+    expect(decodeListings({ ...encoded, cells: ['src/a.ts', 1, 0, 0, -1, 3, 5, 7, 0, 'h'] })).toBeUndefined()
     expect(decodeListings({ ...encoded, cells: ['src/a.ts', 'two'] })).toBeUndefined()
     expect(decodeListings({ ...encoded, cells: [...encoded.cells.slice(0, 9)] })).toBeUndefined()
   })
