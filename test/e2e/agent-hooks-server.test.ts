@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { mkdir, readdir } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -53,13 +53,18 @@ describe('mk hook through the local server', () => {
         const viaServer = await hook(agent, name)
         expect(decision(viaServer), `${agent} ${name}: ${viaServer.stderr}`).toEqual(decision(inProcess[index] as MkRun))
       }
-      const served = server
-        .stderr()
-        .trim()
-        .split('\n')
-        .map((line) => (JSON.parse(line) as { tool?: string; status?: number }).tool)
-      expect(served.filter((tool) => tool === 'hook_claude').length).toBeGreaterThanOrEqual(inputs.filter(([agent]) => agent === 'claude').length)
-      expect(served).toContain('hook_cursor')
+      // Every edit decision came from the server; a context event may fall back when a loaded machine keeps it past the hook's patience.
+      const running = server
+      const served = (tool: string) =>
+        running
+          .stderr()
+          .split('\n')
+          .filter((line) => line.includes(`"tool":"${tool}"`)).length
+      const edits = (await Promise.all(inputs.map(([agent, name]) => recorded(name, '', agent === 'claude' ? claudeFixtures : cursorFixtures)))).filter(
+        (input) => input.includes('"PreToolUse"'),
+      )
+      await expect.poll(() => served('hook_claude')).toBeGreaterThanOrEqual(edits.length)
+      await expect.poll(() => served('hook_cursor')).toBe(inputs.filter(([agent]) => agent === 'cursor').length)
       expect(await server.stop()).toBe(0)
       server = undefined
     } finally {
@@ -84,6 +89,7 @@ async function misbehavingServer(root: string, behaviour: (request: import('node
     request.resume()
     request.on('end', () => behaviour(request, reply))
   })
+  await mkdir(join(root, '.mk'), { recursive: true })
   await new Promise<void>((resolve) => server.listen(socketOf(root), resolve))
   let calls = 0
   server.on('request', () => (calls += 1))

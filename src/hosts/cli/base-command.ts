@@ -10,6 +10,7 @@ import { Resources, type ProgressEvent } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
 import { dispatch, type DispatchOutcome } from '../../tools/dispatcher.js'
 import { localSocketPath } from '../http/socket.js'
+import { hookAnswerTimeoutMs, hookToolNames, localServerAsked, trustedHookAnswer } from './hook-answer.js'
 import { callRemoteTool, callSocketTool, remoteServerFrom, type LocalCaller, type RemoteServer } from './remote-client.js'
 import { plainStyle } from '../../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
@@ -137,23 +138,6 @@ async function runRemotely(server: RemoteServer, tool: AnyTool, input: Record<st
 }
 
 /**
- * The agent hooks also go through the local server, whose constraint check is warm, but its answer is
- * only a shortcut: no answer within this time, an error, or an answer that is not the tool's output
- * runs the check here, so a denied edit never passes because the server misbehaved.
- */
-const checkedTools: ReadonlySet<string> = new Set(['hook_claude', 'hook_cursor'])
-const checkedAnswerTimeoutMs = 1_000
-
-/** A hook answer is taken only when it is the tool's output and prints what that output says (its hook_output). */
-function trustedHookAnswer(tool: AnyTool, outcome: DispatchOutcome | undefined): boolean {
-  if (outcome === undefined || !outcome.ok) return false
-  const parsed = tool.output.safeParse(outcome.output)
-  if (!parsed.success) return false
-  const hookOutput = (parsed.data as { hook_output?: unknown }).hook_output
-  return outcome.display === (hookOutput === undefined ? '' : JSON.stringify(hookOutput))
-}
-
-/**
  * Through the workspace's local `mk serve --socket` when the tool is worth it and one answers;
  * undefined otherwise. The config is not read here: the server has read it.
  */
@@ -164,12 +148,14 @@ async function runThroughLocalSocket(
   runtime: LocalCaller,
   warn: (message: string) => void,
 ): Promise<DispatchOutcome | undefined> {
-  const checked = checkedTools.has(tool.name)
+  const checked = hookToolNames.has(tool.name)
   // A folder that does not exist is reported by the local run, not answered by the server of a folder above it.
   if (!(acceleratedTools.has(tool.name) || checked) || !existsSync(cwd)) return undefined
+  // The hook's fast path asked the server already and did not take its answer.
+  if (checked && localServerAsked()) return undefined
   const socket = localSocketPath(locateWorkspace(cwd).stateDir)
-  const viaSocket = await callSocketTool(socket, tool.name, input, runtime, checked ? { timeoutMs: checkedAnswerTimeoutMs } : {})
-  if (checked && !trustedHookAnswer(tool, viaSocket)) return undefined
+  const viaSocket = await callSocketTool(socket, tool.name, input, runtime, checked ? { timeoutMs: hookAnswerTimeoutMs } : {})
+  if (checked && !trustedHookAnswer(viaSocket)) return undefined
   for (const message of viaSocket?.warnings ?? []) warn(message)
   return viaSocket
 }

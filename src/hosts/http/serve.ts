@@ -148,13 +148,17 @@ async function listenOnSocket(app: FastifyInstance, socket: string): Promise<voi
 }
 
 /**
- * One edit check in every thread, so the first agent edit is answered by loaded modules and compiled
- * code. Its outcome does not matter: a broken constraint is reported to the hook that meets it.
+ * One edit check and one session start in every thread, so the first agent edit is answered by loaded
+ * modules (the check, the token counter) and compiled code. The outcomes do not matter: a broken
+ * constraint is reported to the hook that meets it.
  */
 async function warmHookCheck(runner: CallRunner, runtime: ReturnType<typeof runtimeEnvFrom>): Promise<void> {
-  const event = { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '.mk/hook-warm-up.ts', content: 'export {}\n' } }
-  const call = { tool: 'hook_claude', tenantId: defaultTenant, input: { event }, runtime }
-  await Promise.allSettled(Array.from({ length: runner.threaded ? runner.slots : 1 }, (_, slot) => runner.run(call, slot)))
+  const edit = { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '.mk/hook-warm-up.ts', content: 'export {}\n' } }
+  const slots = Array.from({ length: runner.threaded ? runner.slots : 1 }, (_, slot) => slot)
+  for (const event of [edit, { hook_event_name: 'SessionStart' }]) {
+    const call = { tool: 'hook_claude', tenantId: defaultTenant, input: { event }, runtime }
+    await Promise.allSettled(slots.map((slot) => runner.run(call, slot)))
+  }
 }
 
 /** Ready means the default tenant's index is open and its embedding model loaded, in every thread: one search each does both. */
