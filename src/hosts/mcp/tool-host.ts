@@ -96,7 +96,10 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
       const tool = byName.get(name)
       if (tool === undefined) {
         const error = new MkError('NOT_FOUND', `no tool named "${name}" is offered here`, {
-          details: { tool: name, hint: `tools offered: ${[...byName.keys()].join(', ')}` },
+          details: {
+            tool: name,
+            hint: `tools offered: ${[...byName.keys()].join(', ')}${loadable.size > byName.size ? '; tools_search finds and loads the others' : ''}`,
+          },
         })
         return errorResult(toErrorObject(error), [])
       }

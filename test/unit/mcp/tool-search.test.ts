@@ -53,9 +53,9 @@ async function connect(profile: McpProfile): Promise<{ client: Client; listChang
 
 const names = async (client: Client): Promise<string[]> => (await client.listTools()).tools.map((tool) => tool.name)
 
-function errorOf(result: Awaited<ReturnType<Client['callTool']>>): { errorCode: string; message: string } {
+function errorOf(result: Awaited<ReturnType<Client['callTool']>>): { errorCode: string; message: string; details?: { hint?: string } } {
   const [first] = result.content as { text: string }[]
-  return JSON.parse(first?.text ?? '{}') as { errorCode: string; message: string }
+  return JSON.parse(first?.text ?? '{}') as { errorCode: string; message: string; details?: { hint?: string } }
 }
 
 describe('tools_search in an MCP session', () => {
@@ -63,6 +63,8 @@ describe('tools_search in an MCP session', () => {
     const { client, listChanged } = await connect('core')
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true)
     expect(await names(client)).not.toContain('sync_status')
+    const notYet = await client.callTool({ name: 'sync_status', arguments: {} })
+    expect(errorOf(notYet)).toMatchObject({ errorCode: 'NOT_FOUND', details: { hint: expect.stringContaining('tools_search finds and loads the others') } })
 
     const found = await client.callTool({ name: 'tools_search', arguments: { query: 'status of the last sync' } })
     expect(found.isError).toBe(false)
