@@ -19,4 +19,16 @@ if (!existsSync(loader) || !existsSync(bundle)) {
   else process.stderr.write(`Error [${error.errorCode}] ${error.message}\nhint: ${error.details.hint}\n`)
   process.exit(2)
 }
-require(loader).loadBundle(bundle).run(root)
+const runMk = () => require(loader).loadBundle(bundle).run(root)
+const args = process.argv.slice(2)
+const hookFastPath = join(root, 'dist', 'bundle', 'hook-fast-path.cjs')
+// `mk hook claude|cursor` runs before every agent edit: the workspace's local server answers it, when one
+// runs, before mk itself is loaded (src/hosts/cli/hook-fast-path.ts); otherwise mk runs the command.
+if (args[0] === 'hook' && (args[1] === 'claude' || args[1] === 'cursor') && existsSync(hookFastPath)) {
+  const exitWhenWritten = () => process.stdout.write('', () => process.stderr.write('', () => process.exit()))
+  require(hookFastPath)
+    .answerHookFromLocalServer(args)
+    .then((answered) => (answered ? exitWhenWritten() : runMk()), runMk)
+} else {
+  runMk()
+}

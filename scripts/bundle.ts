@@ -176,6 +176,25 @@ await build({
 })
 
 /**
+ * The agent hooks' fast path (src/hosts/cli/hook-fast-path.ts), which bin/run.js runs before the
+ * bundle for `mk hook claude|cursor`: a few Node built-ins and mk's own small modules, so asking
+ * the local server costs little more than starting Node. A package in it would undo that.
+ */
+const hookBuild = await build({
+  entryPoints: [`${dist}src/hosts/cli/hook-fast-path.js`],
+  outfile: join(dirname(outfile), 'hook-fast-path.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  metafile: true,
+  logLevel: 'warning',
+})
+const hookPackages = Object.keys(hookBuild.metafile.inputs).filter((input) => input.includes('node_modules'))
+if (hookPackages.length > 0) throw new Error(`the hook fast path would carry packages: ${hookPackages.join(', ')}`)
+
+/**
  * The one tokenizer encoding mk counts with (o200k, src/token-count.ts), as one ES module of about
  * 2.5 MB: the gpt-tokenizer package ships every OpenAI encoding three times over (30 MB installed),
  * so it is a development dependency and an installed mk carries only this file.

@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { hookProjectFolder } from '../../src/hosts/cli/hook-input.js'
 import { parseJsonObject, readJsonObjectFile, readStdin } from '../../src/hosts/cli/json-input.js'
 import { hookClaude } from '../../src/tools/hook/claude.js'
 
@@ -22,9 +23,7 @@ export default class HookClaude extends MkCommand {
     const { flags } = await this.parse(HookClaude)
     const event = parseJsonObject(await readStdin(), 'stdin', eventHint)
     const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', 'pass a file holding one JSON object')
-    // Claude Code names the project; the session's own directory may be a subfolder the agent cd'ed into, where no knowledge is found.
-    const projectDir = process.env.CLAUDE_PROJECT_DIR
-    const cwd = flags.cwd ?? (projectDir === undefined || projectDir === '' ? undefined : projectDir)
+    const cwd = flags.cwd ?? hookProjectFolder('claude', event, process.env)
     await this.callTool(hookClaude, { event, context, agent_id: flags.agent, team_id: flags.team }, { ...flags, cwd })
   }
 }

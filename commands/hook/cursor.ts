@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { hookProjectFolder } from '../../src/hosts/cli/hook-input.js'
 import { parseJsonObject, readJsonObjectFile, readStdin } from '../../src/hosts/cli/json-input.js'
 import { hookCursor } from '../../src/tools/hook/cursor.js'
 
@@ -19,9 +20,7 @@ export default class HookCursor extends MkCommand {
     const { flags } = await this.parse(HookCursor)
     const event = parseJsonObject(await readStdin(), 'stdin', eventHint)
     const context = flags.context === undefined ? {} : await readJsonObjectFile(flags.context, '--context', 'pass a file holding one JSON object')
-    // Cursor names the workspace; the hook's own directory may be elsewhere.
-    const roots = event.workspace_roots
-    const root = Array.isArray(roots) && typeof roots[0] === 'string' && roots[0] !== '' ? roots[0] : undefined
-    await this.callTool(hookCursor, { event, context, agent_id: flags.agent, team_id: flags.team }, { ...flags, cwd: flags.cwd ?? root })
+    const cwd = flags.cwd ?? hookProjectFolder('cursor', event, process.env)
+    await this.callTool(hookCursor, { event, context, agent_id: flags.agent, team_id: flags.team }, { ...flags, cwd })
   }
 }

@@ -37,6 +37,14 @@ export class Resources {
   }
 }
 
+/** An MCP session that offers only some tools (the core profile) and can offer more of the registered ones. */
+export interface ToolSession {
+  /** The names of the tools the session offers now. */
+  offered(): readonly string[]
+  /** Offers these tools too and tells the client its tool list changed; returns the names that were not offered yet. */
+  offer(names: readonly string[]): string[]
+}
+
 export interface ToolContext {
   workspace: Workspace
   /**
@@ -58,4 +66,6 @@ export interface ToolContext {
   progress?: (event: ProgressEvent) => void
   /** Asks a human to approve an elevated call; absent where nobody can be asked. */
   approve?: (question: string) => Promise<boolean>
+  /** Present in an MCP session that offers only some tools; elsewhere every registered tool is callable. */
+  toolSession?: ToolSession
 }

@@ -1,81 +1,17 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runMk } from '../helpers/mk.js'
+import { claudeFixtures, cursorFixtures, hookFiles, hookKnowledge, recorded } from '../helpers/hook-workspace.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
 /* Issue 28 end to end: recorded Claude Code hook inputs fed to the built `mk hook claude` (run npm run build first). */
 
-const fixtures = fileURLToPath(new URL('../fixtures/claude-hooks/', import.meta.url))
-
-const knowledge = {
-  'knowledge/adr/adr-0001-logging.md': [
-    '---',
-    'id: adr-0001-logging',
-    'type: adr',
-    'title: Log through the logger',
-    'status: accepted',
-    'severity: block',
-    'constraints:',
-    '  - id: no-console-log',
-    '    operator: must_not_match',
-    '    target: code',
-    '    pattern: "console\\\\.log\\\\("',
-    '    paths: ["src/**"]',
-    '    message: Log through the logger in src/log.ts, not console.log.',
-    '---',
-    '# Log through the logger',
-    '',
-    '## Decision',
-    '',
-    'Services MUST log failures through the shared logger in src/log.ts so that payment failures reach the log pipeline.',
-    '',
-  ].join('\n'),
-  'knowledge/adr/adr-0002-dates.md': [
-    '---',
-    'id: adr-0002-dates',
-    'type: adr',
-    'title: Dates with date-fns',
-    'status: accepted',
-    'severity: block',
-    'applies_to: ["src/**"]',
-    'constraints:',
-    '  - id: no-moment',
-    '    operator: must_not_use',
-    '    target: dependency',
-    '    pattern: "^moment$"',
-    '    message: Use date-fns; moment is not allowed.',
-    '---',
-    '# Dates with date-fns',
-    '',
-    'Code MUST use date-fns for dates.',
-    '',
-  ].join('\n'),
-}
-
-const files = {
-  'package.json': '{\n  "name": "app",\n  "dependencies": {\n    "date-fns": "^3.6.0"\n  }\n}\n',
-  'src/clean.ts': 'export function sum(values: number[]): number {\n  const total = values.reduce((a, b) => a + b, 0)\n  return total\n}\n',
-  'src/debug.ts': '// debug helpers\nimport { debug } from "./log"\ndebug("start")\ndebug("end")\n',
-  'src/legacy.ts': 'const retries = 3\nconsole.log("legacy", retries)\n',
-  'src/explore.ipynb': JSON.stringify(
-    { cells: [{ id: 'c1', cell_type: 'code', source: 'data.head()' }], nbformat: 4, nbformat_minor: 5, metadata: {} },
-    null,
-    1,
-  ),
-}
-
 let workspace: TempWorkspace
 beforeAll(async () => {
-  workspace = await makeWorkspace({ ...knowledge, ...files })
+  workspace = await makeWorkspace({ ...hookKnowledge, ...hookFiles })
 })
 afterAll(async () => workspace.cleanup())
-
-/** A recorded hook input, with the recorded project folder /repo replaced by the fixture repository. */
-async function recorded(name: string, root: string): Promise<string> {
-  return (await readFile(`${fixtures}${name}.json`, 'utf8')).replaceAll('"/repo', `"${root}`)
-}
 
 async function hook(name: string, root = workspace.root, mkHome = workspace.mkHome) {
   const run = await runMk(['hook', 'claude'], { cwd: root, env: { MK_HOME: mkHome }, input: await recorded(name, root) })
@@ -166,9 +102,8 @@ describe('mk hook claude in a workspace without mk knowledge', () => {
 })
 
 describe('mk hook cursor', () => {
-  const cursorFixtures = fileURLToPath(new URL('../fixtures/cursor-hooks/', import.meta.url))
   const cursor = async (name: string) => {
-    const input = (await readFile(`${cursorFixtures}${name}.json`, 'utf8')).replaceAll('"/repo', `"${workspace.root}`)
+    const input = await recorded(name, workspace.root, cursorFixtures)
     const run = await runMk(['hook', 'cursor'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome }, input })
     expect(run.exitCode, run.stderr).toBe(0)
     return { answer: JSON.parse(run.stdout) as Record<string, string>, stderr: run.stderr }
@@ -271,7 +206,7 @@ describe('mk hook install --agent', () => {
 describe('mk rules adherence', () => {
   it('counts per constraint the attempts, the refusals and the violations in the tree, and per directive how often it was served', async () => {
     const transcript = join(workspace.root, 'session.jsonl')
-    await workspace.write('session.jsonl', (await readFile(`${fixtures}transcript.jsonl`, 'utf8')).replaceAll('"/repo', `"${workspace.root}`))
+    await workspace.write('session.jsonl', (await readFile(`${claudeFixtures}transcript.jsonl`, 'utf8')).replaceAll('"/repo', `"${workspace.root}`))
     const run = await runMk(['rules', 'adherence', '--transcript', transcript, '--json'], { cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     expect(run.exitCode, run.stderr).toBe(0)
     const report = JSON.parse(run.stdout) as {

@@ -10,6 +10,7 @@ import { Resources, type ProgressEvent } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
 import { dispatch, type DispatchOutcome } from '../../tools/dispatcher.js'
 import { localSocketPath } from '../http/socket.js'
+import { hookAnswerTimeoutMs, hookToolNames, localServerAsked, trustedHookAnswer } from './hook-answer.js'
 import { callRemoteTool, callSocketTool, remoteServerFrom, type LocalCaller, type RemoteServer } from './remote-client.js'
 import { plainStyle } from '../../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
@@ -149,9 +150,14 @@ async function runThroughLocalSocket(
   runtime: LocalCaller,
   warn: (message: string) => void,
 ): Promise<DispatchOutcome | undefined> {
+  const checked = hookToolNames.has(tool.name)
   // A folder that does not exist is reported by the local run, not answered by the server of a folder above it.
-  if (!acceleratedTools.has(tool.name) || !existsSync(cwd)) return undefined
-  const viaSocket = await callSocketTool(localSocketPath(locateWorkspace(cwd).stateDir), tool.name, input, runtime)
+  if (!(acceleratedTools.has(tool.name) || checked) || !existsSync(cwd)) return undefined
+  // The hook's fast path asked the server already and did not take its answer.
+  if (checked && localServerAsked()) return undefined
+  const socket = localSocketPath(locateWorkspace(cwd).stateDir)
+  const viaSocket = await callSocketTool(socket, tool.name, input, runtime, checked ? { timeoutMs: hookAnswerTimeoutMs } : {})
+  if (checked && !trustedHookAnswer(viaSocket)) return undefined
   for (const message of viaSocket?.warnings ?? []) warn(message)
   return viaSocket
 }

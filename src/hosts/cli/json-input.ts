@@ -3,9 +3,14 @@ import { resolve } from 'node:path'
 import { text } from 'node:stream/consumers'
 import { isNodeError, MkError } from '../../errors.js'
 
-/** All of standard input, as text. */
+/** Where the text of standard input is kept once read: a global, so the hook's fast path (a bundle of its own) hands it to mk's. */
+const stdinKey = Symbol.for('mk.stdin')
+
+/** All of standard input, as text; read once per process, every later call gets the same text. */
 export function readStdin(): Promise<string> {
-  return text(process.stdin)
+  const shared = globalThis as { [stdinKey]?: Promise<string> }
+  shared[stdinKey] ??= text(process.stdin)
+  return shared[stdinKey]
 }
 
 /** Parse a JSON object a person or agent passed on the command line; `source` names where it came from (a flag). */

@@ -158,16 +158,28 @@ export interface LocalCaller {
 
 /**
  * One tool call through the workspace's local `mk serve --socket`, or undefined
- * when none answers there (never started, stopped, died): the caller then runs
- * the tool itself, as if the socket had never existed.
+ * when none answers there (never started, stopped, died, or, with `timeoutMs`,
+ * no whole answer in time): the caller then runs the tool itself, as if the
+ * socket had never existed.
  */
-export function callSocketTool(socket: string, toolName: string, input: Record<string, unknown>, caller: LocalCaller): Promise<DispatchOutcome | undefined> {
+export function callSocketTool(
+  socket: string,
+  toolName: string,
+  input: Record<string, unknown>,
+  caller: LocalCaller,
+  options: { timeoutMs?: number } = {},
+): Promise<DispatchOutcome | undefined> {
   if (!existsSync(socket)) return Promise.resolve(undefined)
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: acceptOutcome }
   if (caller.agentId !== undefined) headers['x-mk-agent-id'] = caller.agentId
   if (caller.teamId !== undefined) headers['x-mk-team-id'] = caller.teamId
   if (caller.sessionId !== undefined) headers['x-mk-session-id'] = caller.sessionId
-  return new Promise((resolveOutcome) => {
+  return new Promise((resolvePromise) => {
+    let timer: NodeJS.Timeout | undefined
+    const resolveOutcome = (outcome: DispatchOutcome | undefined): void => {
+      clearTimeout(timer)
+      resolvePromise(outcome)
+    }
     // Its own connection, not the shared agent's: one request per process needs no pooling, and the agent's set-up costs milliseconds of a short command.
     const call = request({ createConnection: () => connect(socket), path: toolRoutePath(toolName), method: 'POST', headers }, (response) => {
       let text = ''
@@ -182,8 +194,18 @@ export function callSocketTool(socket: string, toolName: string, input: Record<s
         resolveOutcome(outcomeOf(response.statusCode ?? 0, body, socket))
       })
       response.on('error', () => resolveOutcome(undefined))
+      // A server that dies while it answers leaves half a body: no answer at all.
+      response.on('close', () => {
+        if (!response.complete) resolveOutcome(undefined)
+      })
     })
     call.on('error', () => resolveOutcome(undefined))
+    if (options.timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        call.destroy()
+        resolveOutcome(undefined)
+      }, options.timeoutMs)
+    }
     call.end(JSON.stringify(input))
   })
 }

@@ -11,6 +11,7 @@ import { renderOpenApi } from './openapi.js'
 import { readPackageInfo } from '../../tools/generate/project.js'
 import { toolsForProfile, type McpProfile } from '../../tools/catalog/profiles.js'
 import { registeredTools } from '../../tools/catalog/registered.js'
+import { socketOnlyTools } from '../../tools/catalog/socket-only.js'
 import { createHttpApp } from './app.js'
 import { createAuthenticator, noAuthentication, type AuthMode } from './auth.js'
 import { CallScheduler } from './call-scheduler.js'
@@ -77,17 +78,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const quotas = new TenantQuotas(quotaSettingsFrom(options.env, workspace.config.serve.quotas))
   const limits = serveLimitsFrom(options.env)
   const tools = toolsForProfile(await registeredTools(), options.profile)
+  const socket = options.socket === undefined ? undefined : resolve(options.cwd, options.socket)
+  // The socket's caller is the server's own user: it also answers the agent hooks (mk hook claude, mk hook cursor).
+  const offered = socket === undefined ? tools : [...tools, ...(await socketOnlyTools())]
   // Each thread loads the workspace as this one did; where no compiled thread exists (sources under a test runner) calls run here.
   const env = { ...options.env }
   const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env } : { dataDir }
   // Where each tenant's workspace and MK_HOME are: the stores open them, the app names them relatively in errors.
   const stores = dataDir === undefined ? { workspace } : { dataDir }
-  const runner = threadRunner(limits.threads, { layout, env }) ?? inlineRunner(new TenantStores(stores), tools, env)
+  const runner = threadRunner(limits.threads, { layout, env }) ?? inlineRunner(new TenantStores(stores), offered, env)
   const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
-  const socket = options.socket === undefined ? undefined : resolve(options.cwd, options.socket)
   const app = await createHttpApp({
-    tools,
+    tools: offered,
     calls,
     limits,
     placesOf: (tenantId) => tenantPlaces(stores, tenantId),
@@ -103,6 +106,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = app.fastify.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : options.port
 
+  if (socket !== undefined) void warmHookCheck(runner, runtime)
   void warmUp(runner, dataDir === undefined, tools, runtime).then(
     () => app.setReadiness({ ready: true }),
     (error: unknown) => app.setReadiness({ ready: false, error: toErrorObject(error) }),
@@ -141,6 +145,20 @@ async function listenOnSocket(app: FastifyInstance, socket: string): Promise<voi
   await app.listen({ path: socket })
   // Only this user may call it: the socket trusts the caller's agent and team as the CLI would.
   await chmod(socket, 0o600)
+}
+
+/**
+ * One edit check and one session start in every thread, so the first agent edit is answered by loaded
+ * modules (the check, the token counter) and compiled code. The outcomes do not matter: a broken
+ * constraint is reported to the hook that meets it.
+ */
+async function warmHookCheck(runner: CallRunner, runtime: ReturnType<typeof runtimeEnvFrom>): Promise<void> {
+  const edit = { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '.mk/hook-warm-up.ts', content: 'export {}\n' } }
+  const slots = Array.from({ length: runner.threaded ? runner.slots : 1 }, (_, slot) => slot)
+  for (const event of [edit, { hook_event_name: 'SessionStart' }]) {
+    const call = { tool: 'hook_claude', tenantId: defaultTenant, input: { event }, runtime }
+    await Promise.allSettled(slots.map((slot) => runner.run(call, slot)))
+  }
 }
 
 /** Ready means the default tenant's index is open and its embedding model loaded, in every thread: one search each does both. */

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { loadWorkspace } from '../../config/load.js'
 import { registeredTools } from '../../tools/catalog/registered.js'
+import { socketOnlyTools } from '../../tools/catalog/socket-only.js'
 import { runToolCall } from './tool-call.js'
 import { TenantStores } from './tenants.js'
 import type { ThreadData, ThreadReply, ThreadRequest } from './tool-threads.js'
@@ -15,7 +16,10 @@ const stores = Promise.resolve(
     ? new TenantStores({ dataDir: data.layout.dataDir })
     : loadWorkspace({ cwd: data.layout.cwd, env: data.layout.env }).then((workspace) => new TenantStores({ workspace })),
 )
-const tools = registeredTools().then((all) => new Map(all.map((tool) => [tool.name, tool])))
+// The main thread routes only what it offers: the socket-only tools are never called here on a TCP server.
+const tools = Promise.all([registeredTools(), socketOnlyTools()]).then(
+  ([registered, socketOnly]) => new Map([...registered, ...socketOnly].map((tool) => [tool.name, tool])),
+)
 
 async function answer(request: ThreadRequest): Promise<ThreadReply> {
   switch (request.type) {

@@ -79,7 +79,10 @@ export class McpHostError extends Error {
 
 /** The tools, resources and prompts a server offers and how to serve them; the server itself knows nothing about mk. */
 export interface McpHost {
-  tools: readonly McpToolSpec[]
+  /** The tools offered now: a session may load more (tools_search). */
+  readonly tools: readonly McpToolSpec[]
+  /** Called after the offered tools changed, so the server can tell the client to list them again. */
+  onToolsChanged(listener: () => void): void
   call(name: string, args: Record<string, unknown>, session: McpCallSession): Promise<McpCallResult>
   resourceTemplates: readonly McpResourceTemplate[]
   listResources(): Promise<McpResource[]>

@@ -24,7 +24,8 @@ Errors are JSON objects with an errorCode; INVALID_INPUT lists the fields to fix
 export async function serveMcp(options: McpServeOptions): Promise<void> {
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
   const runtime = runtimeEnvFrom(options.env)
-  const tools = toolsForProfile(await registeredTools(), options.profile)
+  const registered = await registeredTools()
+  const tools = toolsForProfile(registered, options.profile)
   const host = createToolHost(
     tools,
     {
@@ -35,7 +36,8 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
       style: plainStyle,
       resources: new Resources(),
     },
-    { outputSchemas: listsOutputSchemas(options.profile) },
+    // The core profile starts small; tools_search loads any other registered tool into the session.
+    { outputSchemas: listsOutputSchemas(options.profile), loadable: options.profile === 'core' ? registered : tools },
   )
   const { serveStdio } = await import('./server.js')
   const pkg = await readPackageInfo()

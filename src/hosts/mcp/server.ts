@@ -43,8 +43,10 @@ export async function createMcpServer(host: McpHost, identity: ServerIdentity): 
   ])
   const server = new Server(
     { name: identity.name, version: identity.version },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: identity.instructions },
+    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} }, instructions: identity.instructions },
   )
+  // A tool loaded with tools_search: the client lists the tools again and sees it.
+  host.onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined))
   // The spec's code for "resource not found" (the SDK has no constant for it).
   const resourceNotFound = -32002
   const asMcpError = (error: unknown, data?: Record<string, unknown>): unknown => {

@@ -5,8 +5,9 @@ export type McpProfile = (typeof mcpProfiles)[number]
 
 /**
  * The tools an agent needs on most tasks: the rules that apply, whether a change breaks a decision, the
- * knowledge and the memories. About 4,400 tokens of tools/list (test/unit/tools/mcp-profiles.test.ts
- * measures it) instead of about 31,000 for every tool; the rest are offered by the main profile.
+ * knowledge and the memories, and tools_search, which finds and loads any other registered tool into
+ * the session. About 4,300 tokens of tools/list (test/unit/tools/mcp-profiles.test.ts measures
+ * it) instead of about 31,000 for every tool; the main profile offers every tool from the start.
  */
 export const coreToolNames = [
   'rules_query_directives',
@@ -17,9 +18,8 @@ export const coreToolNames = [
   'memory_search',
   'memory_recall',
   'memory_add',
-  // The mk://memory resources read memories through these two.
-  'memory_list',
   'memory_show',
+  'tools_search',
 ] as const
 
 /**
