@@ -50,7 +50,7 @@ export function requireScope(value: unknown): string {
 /**
  * Where a tenant's workspace and MK_HOME are, as the layout places them (computed, nothing opened).
  * A scope other than the default is a workspace of its own inside the tenant's MK_HOME:
- * `<home>/scopes/<scope>/workspace` and `<home>/scopes/<scope>/home` (ADR 0027).
+ * `<home>/scopes/<scope>/workspace` and `<home>/scopes/<scope>/home` (ADR 0028).
  */
 export function tenantPlaces(
   layout: { dataDir: string } | { workspace: Pick<Workspace, 'root' | 'mkHome'> },
