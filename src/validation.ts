@@ -72,13 +72,21 @@ function flattenUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] 
   })
 }
 
+/** One issue per unknown key, so each problem names its key (`a`, `b`), never `(root)`. */
+function eachUnknownKey(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'unrecognized_keys' || issue.keys.length < 2) return [issue]
+  return issue.keys.map((key) => ({ ...issue, keys: [key] }))
+}
+
 /** Turn zod issues into field problems, reading the received value from the input itself. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): FieldProblem[] {
-  return flattenUnions(issues).map((issue) => {
-    const keyPath = issue.code === 'unrecognized_keys' && issue.keys.length === 1 ? [...issue.path, issue.keys[0] as string] : issue.path
-    const received = issue.code === 'unrecognized_keys' ? 'an unknown key' : describeValue(valueAt(input, issue.path))
-    const expected = issue.code === 'unrecognized_keys' ? 'no such key' : expectedOf(issue)
-    const path = formatPath(keyPath)
-    return { path, expected, received, message: `${path}: expected ${expected}, received ${received}` }
-  })
+  return flattenUnions(issues)
+    .flatMap(eachUnknownKey)
+    .map((issue) => {
+      const keyPath = issue.code === 'unrecognized_keys' && issue.keys.length === 1 ? [...issue.path, issue.keys[0] as string] : issue.path
+      const received = issue.code === 'unrecognized_keys' ? 'an unknown key' : describeValue(valueAt(input, issue.path))
+      const expected = issue.code === 'unrecognized_keys' ? 'no such key' : expectedOf(issue)
+      const path = formatPath(keyPath)
+      return { path, expected, received, message: `${path}: expected ${expected}, received ${received}` }
+    })
 }

@@ -21,7 +21,7 @@ export default class MemoryRecall extends MkCommand {
     budget: Flags.integer({ description: 'Most tokens of the context text (default 1200).' }),
     'include-meta': Flags.boolean({ description: 'Add layer, tier, tags, refs and status to the nodes.' }),
     debug: Flags.boolean({ description: 'Debug channel: how the seeds were found (admin token, or none set outside production).' }),
-    embeddings: Flags.boolean({ description: 'With --debug: the first 16 dimensions and sha256 of at most 5 seed vectors.' }),
+    embeddings: Flags.boolean({ description: 'With --debug: the first 16 dimensions and sha256 of at most 5 seed vectors (limit 20 or less).' }),
     ...identityFlags,
     ...consumerFlags,
   }
@@ -33,7 +33,8 @@ export default class MemoryRecall extends MkCommand {
       {
         query: args.query,
         layers: flags.layer,
-        limit: flags.limit,
+        // Debug embeddings are answered only for at most 20 seeds (the server contract's cap).
+        limit: flags.limit ?? (flags.debug && flags.embeddings ? 20 : undefined),
         neighborhood_hops: flags.hops,
         max_nodes: flags['max-nodes'],
         max_edges: flags['max-edges'],

@@ -10,6 +10,7 @@ import { composeRecallPack, type PackCitation } from '../memory/recall-pack.js'
 import { isStored, memoryFile, readMemoryFile } from '../memory/store.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from '../memory/visibility.js'
 import { readKnowledgeItems } from '../knowledge/read-hits.js'
+import { normalizeL2 } from '../search/embedding/vectors.js'
 import type { SearchIndex } from '../search/search-index.js'
 import { looksLikePath, staleReason, type KnowledgeStatusLookup } from '../sync/stale.js'
 import type { TokenCounter } from '../token-count.js'
@@ -19,6 +20,8 @@ const maxDebugBytes = 64 * 1024
 
 export interface RecallRequest {
   query: string
+  /** The caller's own query vector in the index's model (the HTTP contract's query_embedding): searched instead of embedding `query`. */
+  queryVector?: readonly number[] | undefined
   layers: readonly MemoryLayer[] | undefined
   /** Seed memories from the search. */
   limit: number
@@ -61,6 +64,33 @@ export interface Recall {
   edges: RecallEdge[]
   context: { text: string; items: string[]; citations: PackCitation[]; tokens: number }
   debug: RecallDebug | undefined
+  /** The embedding model the search used; undefined when it searched full text only. */
+  embeddingModel: string | undefined
+}
+
+/** A caller's query vector, checked against the index's model: the server's dimension, or a 400 that names it. */
+function callerQueryVector(values: readonly number[], index: SearchIndex): Float32Array {
+  const model = index.embeddingModel
+  if (model === undefined) {
+    throw new MkError('INVALID_INPUT', 'query_embedding needs an embedding model, and this server searches full text only', {
+      details: { field: 'query_embedding', hint: 'send the question as text (query, or query_text on /v1/memory/recall_text), or configure search.embedding' },
+    })
+  }
+  if (values.length !== model.dimensions) {
+    throw new MkError(
+      'INVALID_INPUT',
+      `query_embedding has ${values.length} dimensions; this server's embedding model (${model.modelId}) makes ${model.dimensions}`,
+      {
+        details: {
+          field: 'query_embedding',
+          expected_dimensions: model.dimensions,
+          received_dimensions: values.length,
+          hint: `send a vector of ${model.dimensions} numbers from ${model.modelId}, or the question as text`,
+        },
+      },
+    )
+  }
+  return normalizeL2(Float32Array.from(values))
 }
 
 const round = (value: number): number => Math.round(value * 1000) / 1000
@@ -89,11 +119,19 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
   const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
   const index = await place.openIndex()
   await ensureFresh(index, workspace, { identity, folders, warn })
+  const queryVector = request.queryVector === undefined ? undefined : callerQueryVector(request.queryVector, index)
   const { searchMode } = await embedBeforeSearch(index, { warn, signal })
   const memoryFilters = { kind: 'memory' as const, sources: folders.map((folder) => folder.key), consumer, statuses: ['hot', 'warm'] }
   // Seeds must be evidence (ADR 0010's scale: under 0.3 rarely answers); the graph brings in the rest.
   const hits = (
-    await index.search({ text: request.query, mode: searchMode, limit: request.limit, textWeight: workspace.config.search.textWeight, filters: memoryFilters })
+    await index.search({
+      text: request.query,
+      mode: queryVector === undefined ? searchMode : 'vector',
+      limit: request.limit,
+      textWeight: workspace.config.search.textWeight,
+      filters: memoryFilters,
+      ...(queryVector === undefined ? {} : { queryVector }),
+    })
   ).filter((hit) => hit.score >= minSeedScore)
   const statusOf = await place.knowledgeStatus(index)
   const sources: RecallSources = {
@@ -159,5 +197,6 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
     const served = pack.items.map((id) => ({ id, score: round(built.scores.get(id) ?? 0) }))
     await appendReceipt(workspace, receiptFor(request.query, consumer.agentId, served, await receiptSalt(workspace)))
   }
-  return { seeds, ranked, nodes: built.nodes, edges: built.edges, context: { ...pack, tokens: countTokens(pack.text) }, debug }
+  const embeddingModel = queryVector !== undefined || searchMode !== 'fulltext' ? index.embeddingModel?.modelId : undefined
+  return { seeds, ranked, nodes: built.nodes, edges: built.edges, context: { ...pack, tokens: countTokens(pack.text) }, debug, embeddingModel }
 }

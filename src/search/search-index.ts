@@ -179,8 +179,20 @@ export class SearchIndex {
     return this.guardAsync(() => embedPending(this.db, embed, onProgress, signal))
   }
 
+  /** The model the vectors are in, when this index searches them. */
+  get embeddingModel(): { modelId: string; dimensions: number } | undefined {
+    return this.embedder === undefined || !this.vectorTableReady ? undefined : { modelId: this.embedder.modelId, dimensions: this.embedder.dimensions }
+  }
+
   async search(request: SearchRequest): Promise<SearchHit[]> {
-    return this.guardAsync(() => rank(this.db, this.embed, { ...request, mode: this.effectiveMode(request.mode) }))
+    const { queryVector } = request
+    const embed = this.embed
+    // A caller's vector stands for the query; documents (the calibration's background) are still embedded by the model.
+    const searchEmbed: Embed | undefined =
+      queryVector === undefined || embed === undefined
+        ? embed
+        : (texts, kind) => (kind === 'query' ? Promise.resolve(texts.map(() => queryVector)) : embed(texts, kind))
+    return this.guardAsync(() => rank(this.db, searchEmbed, { ...request, mode: this.effectiveMode(request.mode) }))
   }
 
   /** SQLite's "database disk image is malformed", met in use, becomes an error that says to rebuild the index. */

@@ -47,6 +47,8 @@ export interface SearchRequest {
   /** Weight of the normalised BM25 score in hybrid fusion; the vector score gets 1 - textWeight. */
   textWeight?: number
   filters?: SearchFilters
+  /** A caller's own query vector (the HTTP contract's query_embedding), used instead of embedding `text`. */
+  queryVector?: Float32Array
 }
 
 /** What a search hit says of its document without reading it whole. */

@@ -30,7 +30,7 @@ async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
 const secretFact = 'The staging database password rotates on Fridays'
 
 describe('mk serve', () => {
-  it('serves every tool and the contract aliases over HTTP, with probes, the OpenAPI document and one log line per request', async () => {
+  it('serves every tool and the memory-graph contract routes over HTTP, with probes, the OpenAPI document and one log line per request', async () => {
     workspace = await makeWorkspace()
     server = await startServe({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } })
     expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' })
@@ -46,11 +46,11 @@ describe('mk serve', () => {
     const searched = await server.post('/v1/tools/memory_search', { query: 'staging database password' })
     expect(searched.status).toBe(200)
     expect((searched.body.results as { memoryId: string }[]).map((result) => result.memoryId)).toContain(memoryId)
-    const recalled = await server.post('/v1/memory/recall', { query: 'staging database password' })
+    const recalled = await server.post('/v1/tools/memory_recall', { query: 'staging database password' })
     expect(recalled.status).toBe(200)
     expect(recalled.body.context).toMatchObject({ text: expect.stringContaining(memoryId) })
-    const text = await server.post('/v1/memory/recall_text', { query: 'staging database password' })
-    expect(text.body).toEqual({ text: (recalled.body.context as { text: string }).text })
+    const text = await server.post('/v1/memory/recall_text', { query_text: 'staging database password' })
+    expect(text.body).toMatchObject({ tenant_id: 'default', scope: 'default', context: { text: (recalled.body.context as { text: string }).text } })
 
     const openApi = await (await fetch(`${server.url}/openapi.json`)).text()
     expect(openApi).toBe(await readFile(new URL('../../llm-tooling/openapi.json', import.meta.url), 'utf8'))
@@ -194,7 +194,8 @@ describe('mk serve with tenants, auth and quotas', () => {
     const attempts = [
       () => server?.post('/v1/tools/memory_show', { memoryId }, b),
       () => server?.post('/v1/tools/memory_search', { query: 'staging database password' }, b),
-      () => server?.post('/v1/memory/recall', { query: 'staging database password' }, b),
+      () => server?.post('/v1/memory/recall_text', { query_text: 'staging database password' }, b),
+      () => server?.post('/v1/memory/recall_text', { query_text: 'staging database password', scope: 'default' }, b),
       () => server?.post('/v1/tools/memory_list', {}, b),
       () => server?.post('/v1/tools/memory_delete', { memoryId }, b),
       () => server?.post('/v1/tools/memory_show', { memoryId, tenant_id: 'team-a' }, b),

@@ -149,7 +149,7 @@ describe('each agent has its own user and session layers, entities and receipts 
 
   it('an agent reads only its own recall receipts, whose query hash is salted', async () => {
     const query = 'which dashboard does x prefer'
-    expect((await post('/v1/memory/recall', { query }, x)).status).toBe(200)
+    expect((await post('/v1/memory/recall_text', { query_text: query }, x)).status).toBe(200)
     const own = await post('/v1/tools/memory_receipts', {}, x)
     const receipts = own.body.receipts as { agent_id: string; query_sha256: string }[]
     expect(receipts.map((receipt) => receipt.agent_id)).toEqual(['x'])
@@ -185,9 +185,9 @@ describe('the server’s lane default (issue 25, item 4)', () => {
 
 describe('the recall debug channel (issue 25, item 12)', () => {
   it('needs the admin role on a server with auth, outside production too, and the start-up line says so', async () => {
-    const asWriter = await post('/v1/memory/recall', { query: 'billing cron', return_debug: true }, x)
-    expect(asWriter).toMatchObject({ status: 403, body: { errorCode: 'FORBIDDEN', details: { reason: 'debug_forbidden' } } })
-    const asAdmin = await post('/v1/memory/recall', { query: 'billing cron', return_debug: true }, admin)
+    const asWriter = await post('/v1/memory/recall_text', { query_text: 'billing cron', return_debug: true }, x)
+    expect(asWriter).toMatchObject({ status: 403, body: { errorCode: 'FORBIDDEN', error: 'debug_forbidden', details: { reason: 'debug_forbidden' } } })
+    const asAdmin = await post('/v1/memory/recall_text', { query_text: 'billing cron', return_debug: true }, admin)
     expect(asAdmin.status).toBe(200)
     expect(asAdmin.body).toHaveProperty('debug')
     expect(server?.started).toMatchObject({ auth: 'api_key_or_jwt', debug_channel: 'admin role only' })

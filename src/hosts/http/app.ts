@@ -22,7 +22,7 @@ export interface HttpAppOptions {
   calls: CallScheduler
   limits: Pick<ServeLimits, 'maxBodyBytes' | 'heavyBodyBytes'>
   /** Where a tenant's workspace and MK_HOME are, so what a caller is sent names them relatively. */
-  placesOf: (tenantId: string) => TenantPlaces
+  placesOf: (tenantId: string, scope: string) => TenantPlaces
   /** The server's runtime (read-only mode, admin token); the agent and team come from each caller's credential. */
   runtime: RuntimeEnv
   auth: Authenticator

@@ -3,6 +3,7 @@ import type { AnyTool } from '../../tools/define.js'
 import { requireRoleAllows } from '../../tools/roles.js'
 import { provenCaller, resolveTenant, withIdentity } from './caller-input.js'
 import type { CallerIdentity } from './identity.js'
+import { defaultScope, requireScope } from './tenants.js'
 import type { QuotaClass, TenantQuotas } from './quotas.js'
 import type { RequestFacts } from './request-facts.js'
 
@@ -11,7 +12,7 @@ function quotaClassOf(tool: AnyTool, input: Record<string, unknown>): QuotaClass
   return input.return_debug === true ? 'debug' : 'recall'
 }
 
-function bodyObject(body: unknown): Record<string, unknown> {
+export function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {}
   if (typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>
   throw new MkError('INVALID_INPUT', 'the request body must be a JSON object (the tool input)', {
@@ -31,17 +32,18 @@ export interface AdmissionRequest {
 }
 
 /**
- * Whether a call may run, and in which tenant with which input: the tenant, then the role
+ * Whether a call may run, and in which tenant and scope with which input: the tenant, then the role
  * (a caller that may not call the tool learns nothing from how its identity fields would be
  * judged), then the identity fields, then the tenant's quota. Records the facts for the log as it goes.
  */
-export function admitCall(request: AdmissionRequest, known: RequestFacts): { tenantId: string; input: Record<string, unknown> } {
-  const { tenant_id: bodyTenant, ...body } = bodyObject(request.body)
+export function admitCall(request: AdmissionRequest, known: RequestFacts): { tenantId: string; scope: string; input: Record<string, unknown> } {
+  const { tenant_id: bodyTenant, scope: bodyScope, ...body } = bodyObject(request.body)
   const tenantId = resolveTenant(bodyTenant, request.headerTenant, request.identity)
   known.tenant = tenantId
+  const scope = bodyScope === undefined ? defaultScope : requireScope(bodyScope)
   requireRoleAllows(request.tool, provenCaller(request.identity))
   const { input, actingFor } = withIdentity(body, request.identity, request.inputFields)
   if (actingFor.length > 0) known.actingFor = Object.fromEntries(actingFor.map((entry) => [entry.field, entry.value]))
   request.quotas.take(tenantId, quotaClassOf(request.tool, input))
-  return { tenantId, input }
+  return { tenantId, scope, input }
 }

@@ -1,5 +1,8 @@
 import { httpRoutes, httpStatusByCode, tenantIdPattern, type HttpRoute } from './routes.js'
-import type { JsonSchema } from '../../tools/generate/json-schema.js'
+import { z } from 'zod'
+import { portableSchema, type JsonSchema } from '../../tools/generate/json-schema.js'
+import type { ContractRoute } from './memory-contract.js'
+import { offeredContractRoutes } from './memory-routes.js'
 import type { ManifestTool, ToolManifest } from '../../tools/generate/manifest-schema.js'
 
 const errorRef = { $ref: '#/components/schemas/Error' }
@@ -8,7 +11,7 @@ function bare(schema: JsonSchema): JsonSchema {
   return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'))
 }
 
-/** The tool's input plus tenant_id, which the server reads and removes before the tool sees the input. */
+/** The tool's input plus tenant_id and scope, which the server reads and removes before the tool sees the input. */
 function requestSchema(tool: ManifestTool): JsonSchema {
   const input = bare(tool.input_schema)
   const properties = (input.properties ?? {}) as JsonSchema
@@ -17,20 +20,14 @@ function requestSchema(tool: ManifestTool): JsonSchema {
     properties: {
       ...properties,
       tenant_id: { type: 'string', description: 'The tenant to act in (default: X-Tenant-Id, else the credential’s tenant, else "default")' },
+      scope: { type: 'string', pattern: tenantIdPattern.source, description: 'The partition inside the tenant to act in (default "default")' },
     },
   }
 }
 
-function responseSchema(route: HttpRoute, tool: ManifestTool): JsonSchema {
-  if (route.view === 'context_text') {
-    return {
-      type: 'object',
-      properties: { text: { type: 'string', description: 'The context text memory_recall composed, every line cited' } },
-      required: ['text'],
-      additionalProperties: false,
-    }
-  }
-  return bare(tool.output_schema)
+/** A contract route's schema as OpenAPI shows it: the same zod schema that reads the request or whitelists the answer. */
+function contractSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  return bare(portableSchema(z.toJSONSchema(schema, { target: 'draft-2020-12', io })) as JsonSchema)
 }
 
 function errorResponses(): Record<string, unknown> {
@@ -52,12 +49,11 @@ function errorResponses(): Record<string, unknown> {
 }
 
 function operation(route: HttpRoute, tool: ManifestTool): Record<string, unknown> {
-  const alias = route.path !== `/v1/tools/${tool.name}`
   return {
-    operationId: alias ? route.path.slice(1).replaceAll('/', '_') : tool.name,
-    summary: alias ? `${tool.title} (contract alias of ${tool.name}${route.view === 'context_text' ? ', context text only' : ''})` : tool.title,
+    operationId: tool.name,
+    summary: tool.title,
     description: tool.description,
-    tags: [alias ? 'contract' : 'tools'],
+    tags: ['tools'],
     'x-mk-tool': tool.name,
     'x-mk-tier': tool.tier,
     parameters: [{ $ref: '#/components/parameters/TenantId' }],
@@ -65,8 +61,27 @@ function operation(route: HttpRoute, tool: ManifestTool): Record<string, unknown
     responses: {
       '200': {
         description: 'The tool ran (an exit code 1 result, such as blocking violations, is also 200 with X-Mk-Exit-Code: 1)',
-        content: { 'application/json': { schema: responseSchema(route, tool) } },
+        content: { 'application/json': { schema: bare(tool.output_schema) } },
       },
+      ...errorResponses(),
+    },
+  }
+}
+
+/** A seed 002 route: the spec's request and DTO; a failure is the error object plus the spec's code as `error`. */
+function contractOperation(route: ContractRoute, tool: ManifestTool): Record<string, unknown> {
+  return {
+    operationId: route.path.slice(1).replaceAll('/', '_'),
+    summary: `${tool.title} (memory-graph contract, seed 002)`,
+    description: `${tool.description}\n\nThe memory-graph API contract's route, answered by ${route.tools.join(' and ')}: the request and the answer in the contract's names, DTO-whitelisted. A failure is the error object with the contract's code as \`error\` (no_tools_allowed, upstream_embedding_*, identity_mismatch, ...).`,
+    tags: ['contract'],
+    'x-mk-tool': tool.name,
+    'x-mk-tier': tool.tier,
+    parameters: [{ $ref: '#/components/parameters/TenantId' }],
+    requestBody: { required: true, content: { 'application/json': { schema: contractSchema(route.request, 'input') } } },
+    responses: {
+      '200': { description: 'The contract answer', content: { 'application/json': { schema: contractSchema(route.response, 'output') } } },
+      '502': { description: 'recall_text: upstream_embedding_bad_response', content: { 'application/json': { schema: errorRef } } },
       ...errorResponses(),
     },
   }
@@ -89,9 +104,14 @@ const probe = (summary: string): Record<string, unknown> => ({
 export function buildOpenApi(manifest: ToolManifest): Record<string, unknown> {
   const byName = new Map(manifest.tools.map((tool) => [tool.name, tool]))
   const paths: Record<string, unknown> = { '/healthz': probe('Liveness'), '/readyz': probe('Readiness') }
-  for (const route of httpRoutes(manifest.tools.map((tool) => tool.name))) {
+  const names = manifest.tools.map((tool) => tool.name)
+  for (const route of httpRoutes(names)) {
     const tool = byName.get(route.tool)
     if (tool !== undefined) paths[route.path] = { post: operation(route, tool) }
+  }
+  for (const route of offeredContractRoutes(names)) {
+    const tool = byName.get(route.tool)
+    if (tool !== undefined) paths[route.path] = { post: contractOperation(route, tool) }
   }
   const errorSchema = bare(manifest.tools[0]?.error_schema ?? {})
   return {

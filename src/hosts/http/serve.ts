@@ -19,7 +19,7 @@ import { isLoopbackHost } from './loopback.js'
 import { serveLimitsFrom } from './serve-limits.js'
 import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
-import { TenantStores, defaultTenant, tenantPlaces } from './tenants.js'
+import { TenantStores, defaultScope, defaultTenant, tenantPlaces } from './tenants.js'
 import { inlineRunner, threadRunner, type CallRunner, type ThreadLayout } from './tool-threads.js'
 
 export interface ServeOptions {
@@ -93,7 +93,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     tools: offered,
     calls,
     limits,
-    placesOf: (tenantId) => tenantPlaces(stores, tenantId),
+    placesOf: (tenantId, scope) => tenantPlaces(stores, tenantId, scope),
     runtime,
     auth,
     quotas,
@@ -169,7 +169,7 @@ async function warmUp(
   runtime: ReturnType<typeof runtimeEnvFrom>,
 ): Promise<void> {
   if (!oneWorkspace || !tools.some((tool) => tool.name === 'memory_search')) return
-  const call = { tool: 'memory_search', tenantId: defaultTenant, input: { query: 'warm up', limit: 1 }, runtime }
+  const call = { tool: 'memory_search', tenantId: defaultTenant, scope: defaultScope, input: { query: 'warm up', limit: 1 }, runtime }
   // The first brings the index up to date (embedding what waits); the others then only open it.
   const first = await runner.run(call, 0)
   const others = runner.threaded ? await Promise.all(Array.from({ length: runner.slots - 1 }, (_, slot) => runner.run(call, slot + 1))) : []

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import type { Workspace } from '../../config/workspace.js'
 import type { TenantPlaces } from '../../fs/tenant-text.js'
@@ -10,6 +10,8 @@ import { Resources } from '../../tools/context.js'
 import { tenantIdPattern } from './routes.js'
 
 export const defaultTenant = 'default'
+/** The scope of a request that names none (seed 002: `(tenant_id, scope)` is the isolation key). */
+export const defaultScope = 'default'
 
 /** One tenant's store: its own workspace (knowledge, project memories, index) and MK_HOME (private memories, history). */
 export interface TenantStore {
@@ -28,18 +30,44 @@ export function requireTenantId(value: unknown, origin: string): string {
   })
 }
 
+/** A scope: a partition inside a tenant, named like a tenant (so also a safe, case-stable folder name). */
+export function requireScope(value: unknown): string {
+  if (typeof value === 'string' && tenantIdPattern.test(value)) return value
+  throw new MkError('INVALID_INPUT', `scope: "${String(value)}" is not a scope name`, {
+    details: {
+      field: 'scope',
+      hint: `a scope is 1-63 characters: lower-case letters, digits, - and _, starting with a letter or digit (${tenantIdPattern.source}); omit it for "${defaultScope}"`,
+    },
+  })
+}
+
 /**
  * Where tenants live. With a data folder each tenant has `<data>/tenants/<id>/workspace`
  * (knowledge, project memories, index; its own `.mkrc`) and `<data>/tenants/<id>/home`
  * (its MK_HOME: private memories and their history): nothing one tenant reads or writes lies in another's folder.
  * Without one, the server serves its own workspace as the only tenant, `default`.
  */
-/** Where a tenant's workspace and MK_HOME are, as the layout places them (computed, nothing opened). */
-export function tenantPlaces(layout: { dataDir: string } | { workspace: Pick<Workspace, 'root' | 'mkHome'> }, tenantId: string): TenantPlaces {
-  if (!('dataDir' in layout)) return { root: layout.workspace.root, mkHome: layout.workspace.mkHome }
-  const folder = join(layout.dataDir, 'tenants', tenantId)
+/**
+ * Where a tenant's workspace and MK_HOME are, as the layout places them (computed, nothing opened).
+ * A scope other than the default is a workspace of its own inside the tenant's MK_HOME:
+ * `<home>/scopes/<scope>/workspace` and `<home>/scopes/<scope>/home` (ADR 0028).
+ */
+export function tenantPlaces(
+  layout: { dataDir: string } | { workspace: Pick<Workspace, 'root' | 'mkHome'> },
+  tenantId: string,
+  scope: string = defaultScope,
+): TenantPlaces {
+  const tenant =
+    'dataDir' in layout
+      ? { root: join(layout.dataDir, 'tenants', tenantId, 'workspace'), mkHome: join(layout.dataDir, 'tenants', tenantId, 'home') }
+      : { root: layout.workspace.root, mkHome: layout.workspace.mkHome }
+  if (scope === defaultScope) return tenant
+  const folder = join(tenant.mkHome, 'scopes', scope)
   return { root: join(folder, 'workspace'), mkHome: join(folder, 'home') }
 }
+
+/** The key of one store: a tenant, or a scope inside it. */
+const storeKey = (tenantId: string, scope: string): string => `${tenantId}/${scope}`
 
 export class TenantStores {
   private readonly stores = new Map<string, Promise<TenantStore>>()
@@ -50,13 +78,31 @@ export class TenantStores {
     return 'dataDir' in this.layout
   }
 
-  open(tenantId: string): Promise<TenantStore> {
-    const existing = this.stores.get(tenantId)
+  open(tenantId: string, scope: string = defaultScope): Promise<TenantStore> {
+    const key = storeKey(tenantId, scope)
+    const existing = this.stores.get(key)
     if (existing !== undefined) return existing
-    const opened = this.create(tenantId)
-    this.stores.set(tenantId, opened)
-    opened.catch(() => this.stores.delete(tenantId))
+    const opened = scope === defaultScope ? this.create(tenantId) : this.createScope(tenantId, scope)
+    this.stores.set(key, opened)
+    opened.catch(() => this.stores.delete(key))
     return opened
+  }
+
+  /**
+   * A scope's store: the tenant's configuration (embedding model, quotas, rules) over a workspace
+   * and MK_HOME of the scope's own, inside the tenant's MK_HOME; nothing of another scope is in it.
+   */
+  private async createScope(tenantId: string, scope: string): Promise<TenantStore> {
+    const tenant = await this.open(tenantId)
+    const { root, mkHome } = tenantPlaces(this.layout, tenantId, scope)
+    for (const path of [root, mkHome]) requireResolvesWithin([{ path: tenant.workspace.mkHome, name: "the tenant's MK_HOME" }], path, `scope ${scope}`)
+    await mkdir(root, { recursive: true })
+    await mkdir(mkHome, { recursive: true })
+    // An empty .mkrc stops any config search at the scope: no file above it configures the scope.
+    const config = join(root, '.mkrc')
+    if (!existsSync(config)) await writeFile(config, '', { flag: 'wx' }).catch(ignoreExists)
+    const workspace: Workspace = { ...tenant.workspace, root, mkHome, stateDir: join(root, relative(tenant.workspace.root, tenant.workspace.stateDir)) }
+    return { tenantId, workspace, resources: new Resources() }
   }
 
   private async create(tenantId: string): Promise<TenantStore> {
@@ -81,13 +127,14 @@ export class TenantStores {
     return { tenantId, workspace, resources: new Resources() }
   }
 
-  /** Releases one tenant's index and model; the next call for it opens them again. */
+  /** Releases one tenant's indexes and models, every scope's; the next call for it opens them again. */
   async close(tenantId: string): Promise<void> {
-    const opened = this.stores.get(tenantId)
-    if (opened === undefined) return
-    this.stores.delete(tenantId)
-    const store = await opened.catch(() => undefined)
-    await store?.resources.closeAll()
+    for (const [key, opened] of [...this.stores.entries()]) {
+      if (!key.startsWith(storeKey(tenantId, ''))) continue
+      this.stores.delete(key)
+      const store = await opened.catch(() => undefined)
+      await store?.resources.closeAll()
+    }
   }
 
   async closeAll(): Promise<void> {

@@ -9,6 +9,8 @@ import type { TenantStores } from './tenants.js'
 export interface ToolCall {
   tool: string
   tenantId: string
+  /** The partition inside the tenant (seed 002's scope); `default` is the tenant's own workspace. */
+  scope: string
   input: Record<string, unknown>
   runtime: RuntimeEnv
 }
@@ -28,7 +30,7 @@ export async function runToolCall(
   if (tool === undefined) return { ok: false, error: toErrorObject(new MkError('NOT_FOUND', `no tool ${call.tool}`)), warnings: [] }
   let store
   try {
-    store = await stores.open(call.tenantId)
+    store = await stores.open(call.tenantId, call.scope)
   } catch (error) {
     return { ok: false, error: toErrorObject(error), warnings: [] }
   }

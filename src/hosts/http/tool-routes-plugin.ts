@@ -1,19 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { RuntimeEnv } from '../../config/workspace.js'
-import { toErrorObject, type ErrorObject } from '../../errors.js'
+import { MkError, toErrorObject, type ErrorObject } from '../../errors.js'
+import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import type { TenantPlaces } from '../../fs/tenant-text.js'
 import type { AnyTool } from '../../tools/define.js'
 import { inputJsonSchema } from '../../tools/generate/json-schema.js'
 import type { Authenticator } from './auth.js'
 import { authPlugin, type CallerStore } from './auth-plugin.js'
-import { admitCall } from './call-admission.js'
+import { admitCall, bodyObject } from './call-admission.js'
 import { callKindOf, type CallScheduler } from './call-scheduler.js'
-import { provenCaller } from './caller-input.js'
+import { provenCaller, resolveTenant } from './caller-input.js'
 import type { CallerIdentity } from './identity.js'
 import type { TenantQuotas } from './quotas.js'
 import { headerText, sendError } from './replies.js'
-import type { RequestFactsStore } from './request-facts.js'
-import { contextTextOf, httpRoutes, outcomeMediaType, type HttpRoute } from './routes.js'
+import type { RequestFacts, RequestFactsStore } from './request-facts.js'
+import { contractFailureOf, type ContractRoute, type ToolCaller } from './memory-contract.js'
+import { offeredContractRoutes } from './memory-routes.js'
+import { defaultScope, requireScope } from './tenants.js'
+import { httpRoutes, httpStatusByCode, outcomeMediaType } from './routes.js'
 import type { ServeLimits } from './serve-limits.js'
 import { errorForTenant, warningsForTenant } from './tenant-errors.js'
 
@@ -21,7 +25,7 @@ export interface ToolRoutesPluginOptions {
   tools: readonly AnyTool[]
   calls: CallScheduler
   limits: Pick<ServeLimits, 'heavyBodyBytes'>
-  placesOf: (tenantId: string) => TenantPlaces
+  placesOf: (tenantId: string, scope: string) => TenantPlaces
   runtime: RuntimeEnv
   auth: Authenticator
   quotas: TenantQuotas
@@ -30,11 +34,12 @@ export interface ToolRoutesPluginOptions {
   facts: RequestFactsStore
 }
 
-/** POST one route per offered tool plus the contract's aliases, each call through the same dispatcher as the CLI and MCP. */
+/** POST one route per offered tool plus seed 002's `/v1/memory/*` routes, each call through the same dispatcher as the CLI and MCP. */
 export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutesPluginOptions): Promise<void> {
   const routes = httpRoutes(options.tools.map((tool) => tool.name))
+  const contractRoutes = offeredContractRoutes(options.tools.map((tool) => tool.name))
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]))
-  const toolOfPath = new Map(routes.map((route) => [route.path, route.tool]))
+  const toolOfPath = new Map([...routes, ...contractRoutes].map((route) => [route.path, route.tool]))
   const inputFields = new Map(options.tools.map((tool) => [tool.name, new Set(Object.keys((inputJsonSchema(tool).properties ?? {}) as object))]))
   const callers: CallerStore = new WeakMap()
   const places = new WeakMap<FastifyRequest, TenantPlaces>()
@@ -70,39 +75,42 @@ export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutes
     return { ...options.runtime, credential: undefined, served: true }
   }
 
-  const handle = async (route: HttpRoute, tool: AnyTool, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  /** One tool call, admitted (tenant, scope, role, identity fields, quota) and run on a tool thread in the tenant's turn. */
+  const runTool = async (tool: AnyTool, body: unknown, request: FastifyRequest, known: RequestFacts): Promise<DispatchOutcome> => {
+    const identity = callers.get(request)
+    const { tenantId, scope, input } = admitCall(
+      {
+        tool,
+        body,
+        headerTenant: headerText(request.headers['x-tenant-id']),
+        identity,
+        inputFields: inputFields.get(tool.name) ?? new Set(),
+        quotas: options.quotas,
+      },
+      known,
+    )
+    places.set(request, options.placesOf(tenantId, scope))
+    const bodyBytes = Number(request.headers['content-length'] ?? 0) || 0
+    return options.calls.run(
+      { tool: tool.name, tenantId, scope, input, runtime: runtimeOf(request, identity) },
+      callKindOf(tool, bodyBytes, options.limits.heavyBodyBytes),
+    )
+  }
+
+  const handle = async (tool: AnyTool, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const known = options.facts.of(request)
     try {
-      const identity = callers.get(request)
-      const { tenantId, input } = admitCall(
-        {
-          tool,
-          body: request.body,
-          headerTenant: headerText(request.headers['x-tenant-id']),
-          identity,
-          inputFields: inputFields.get(tool.name) ?? new Set(),
-          quotas: options.quotas,
-        },
-        known,
-      )
-      const tenantPlaces = options.placesOf(tenantId)
-      places.set(request, tenantPlaces)
-      const bodyBytes = Number(request.headers['content-length'] ?? 0) || 0
-      const outcome = await options.calls.run(
-        { tool: tool.name, tenantId, input, runtime: runtimeOf(request, identity) },
-        callKindOf(tool, bodyBytes, options.limits.heavyBodyBytes),
-      )
+      const outcome = await runTool(tool, request.body, request, known)
       if (!outcome.ok) {
         known.errorCode = outcome.error.errorCode
         return sendError(reply, forCaller(outcome.error, request))
       }
-      const warnings = options.callerRuntimeHeaders ? outcome.warnings : warningsForTenant(outcome.warnings, tenantPlaces)
+      const warnings = options.callerRuntimeHeaders ? outcome.warnings : warningsForTenant(outcome.warnings, places.get(request))
       if (outcome.exitCode !== 0) void reply.header('x-mk-exit-code', String(outcome.exitCode))
-      const output = route.view === 'context_text' ? contextTextOf(outcome.output) : outcome.output
       if (headerText(request.headers.accept)?.includes(outcomeMediaType) === true) {
-        return reply.code(200).type(outcomeMediaType).send({ output, display: outcome.display, exitCode: outcome.exitCode, warnings })
+        return reply.code(200).type(outcomeMediaType).send({ output: outcome.output, display: outcome.display, exitCode: outcome.exitCode, warnings })
       }
-      return reply.code(200).send(output)
+      return reply.code(200).send(outcome.output)
     } catch (thrown) {
       const error = toErrorObject(thrown)
       known.errorCode = error.errorCode
@@ -110,8 +118,48 @@ export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutes
     }
   }
 
+  /** A seed 002 route: the spec's request in, mk's tools run, the spec's DTO out; a failure carries the spec's code as `error`. */
+  const handleContract = async (route: ContractRoute, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const known = options.facts.of(request)
+    try {
+      const body = bodyObject(request.body)
+      const place = {
+        tenant_id: resolveTenant(body.tenant_id, headerText(request.headers['x-tenant-id']), callers.get(request)),
+        scope: body.scope === undefined ? defaultScope : requireScope(body.scope),
+      }
+      known.tenant = place.tenant_id
+      places.set(request, options.placesOf(place.tenant_id, place.scope))
+      const call: ToolCaller = async (toolName, input) => {
+        const tool = byName.get(toolName)
+        if (tool === undefined) throw new MkError('NOT_FOUND', `no tool ${toolName}`)
+        const outcome = await runTool(tool, { ...input, tenant_id: place.tenant_id, scope: place.scope }, request, known)
+        if (!outcome.ok) throw new ToolCallFailed(outcome.error)
+        return outcome.output
+      }
+      const answer = await route.answer(body, { call, place, adminToken: headerText(request.headers['x-admin-token']) })
+      return reply.code(200).send(answer)
+    } catch (thrown) {
+      const error = thrown instanceof ToolCallFailed ? thrown.error : toErrorObject(thrown)
+      known.errorCode = error.errorCode
+      const failure = contractFailureOf(route, error, (failed) => httpStatusByCode[failed.errorCode])
+      if (failure.retryAfterSeconds !== undefined) void reply.header('retry-after', String(failure.retryAfterSeconds))
+      return reply
+        .code(failure.status)
+        .type('application/json; charset=utf-8')
+        .send({ ...forCaller(error, request), error: failure.code })
+    }
+  }
+
   for (const route of routes) {
     const tool = byName.get(route.tool)
-    if (tool !== undefined) app.post(route.path, (request, reply) => handle(route, tool, request, reply))
+    if (tool !== undefined) app.post(route.path, (request, reply) => handle(tool, request, reply))
+  }
+  for (const route of contractRoutes) app.post(route.path, (request, reply) => handleContract(route, request, reply))
+}
+
+/** A tool's failure inside a contract route, carried out as the error object the tool answered. */
+class ToolCallFailed extends Error {
+  constructor(readonly error: ErrorObject) {
+    super(error.message)
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { aliased } from '../aliases.js'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
@@ -15,7 +16,11 @@ export const rulesDetectContext = defineTool({
   input: z.strictObject({
     text: taskTextSchema.describe('The task, in plain language'),
     modeSlug: modeSlugSchema,
-    returnKeywords: z.boolean().default(true).describe('Also return the most specific technical words'),
+    returnKeywords: z.boolean().optional().describe('Also return the most specific technical words (default true)'),
+    options: z
+      .strictObject({ modeSlug: modeSlugSchema, returnKeywords: z.boolean().optional() })
+      .optional()
+      .describe('The specification’s form of modeSlug and returnKeywords'),
   }),
   output: z.strictObject({
     detectedLayer: z.string().optional().describe('The architecture layer the words point to most; absent when none does'),
@@ -47,18 +52,20 @@ export const rulesDetectContext = defineTool({
       warn: ctx.warn,
     })
     const set = await directiveSet(index, ctx, ['accepted'])
-    const detected = detectContext(input.text, set.vocabulary, input.modeSlug)
+    const modeSlug = aliased('modeSlug', 'options.modeSlug', input.modeSlug, input.options?.modeSlug)
+    const returnKeywords = aliased('returnKeywords', 'options.returnKeywords', input.returnKeywords, input.options?.returnKeywords) ?? true
+    const detected = detectContext(input.text, set.vocabulary, modeSlug)
     const output = {
       ...(detected.detectedLayer === undefined ? {} : { detectedLayer: detected.detectedLayer }),
       layers: detected.layers,
       topics: detected.topics,
-      ...(input.returnKeywords ? { keywords: detected.keywords } : {}),
+      ...(returnKeywords ? { keywords: detected.keywords } : {}),
       confidence: detected.confidence,
     }
     const display = [
       `layer: ${detected.detectedLayer ?? '(none detected)'}${detected.layers.length > 1 ? ` (also ${detected.layers.slice(1).join(', ')})` : ''}`,
       `topics: ${detected.topics.join(', ') || '(none detected)'}`,
-      ...(input.returnKeywords ? [`keywords: ${detected.keywords.join(', ')}`] : []),
+      ...(returnKeywords ? [`keywords: ${detected.keywords.join(', ')}`] : []),
       `confidence: ${detected.confidence}`,
     ].join('\n')
     return { output, display }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { aliased } from '../aliases.js'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
 import { workspaceIndex } from '../search-index.js'
@@ -23,6 +24,7 @@ export const knowledgeQuery = defineTool({
   idempotent: true,
   input: z.strictObject({
     text: z.string().optional().describe('Words to look for in title, summary, tags and body; omit to list by filters only'),
+    query: z.string().optional().describe('Alias of text (the specification’s name)'),
     type: oneOrMany(knowledgeTypeSchema).optional().describe('Only these types'),
     layer: oneOrMany(knowledgeLayerSchema).optional().describe('Only these layers'),
     tags: oneOrMany(z.string().min(1)).optional().describe('Only items carrying every one of these tags'),
@@ -60,8 +62,9 @@ export const knowledgeQuery = defineTool({
       ...(input.layer === undefined ? {} : { layers: input.layer }),
       ...(input.tags === undefined ? {} : { tags: input.tags }),
     }
+    const text = aliased('text', 'query', input.text, input.query)
     let ids: string[]
-    if (input.text === undefined || input.text.trim() === '') {
+    if (text === undefined || text.trim() === '') {
       ids = index
         .list(filters)
         .map((doc) => doc.id)
@@ -72,7 +75,7 @@ export const knowledgeQuery = defineTool({
         progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
         signal: ctx.signal,
       })
-      const hits = await index.search({ text: input.text, mode: searchMode, limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
+      const hits = await index.search({ text, mode: searchMode, limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
       // Similarities of the bundled encoder have no usable absolute floor (unrelated texts reach 0.6), so an item
       // must contain a query word to match; meaning then decides the order among the matches.
       ids = hits.filter((hit) => hit.scores.text !== undefined).map((hit) => hit.id)

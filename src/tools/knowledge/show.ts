@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ShownItem } from '../../knowledge/show.js'
 import type { Style } from '../../style.js'
+import { aliased } from '../aliases.js'
 import { defineTool } from '../define.js'
 import {
   constraintSchema,
@@ -32,8 +33,10 @@ export const knowledgeShow = defineTool({
   idempotent: true,
   input: z.strictObject({
     id: z.string().min(1).describe('Knowledge item id, e.g. adr-0001-use-postgresql, or a unique prefix of one (adr-0001)'),
-    history: z.boolean().default(false).describe("Include the git log of the item's file"),
-    constraints: z.boolean().default(true).describe('Include machine-checkable constraints'),
+    history: z.boolean().optional().describe("Include the git log of the item's file (default false)"),
+    includeHistory: z.boolean().optional().describe('Alias of history (the specification’s name)'),
+    constraints: z.boolean().optional().describe('Include machine-checkable constraints (default true)'),
+    includeConstraints: z.boolean().optional().describe('Alias of constraints (the specification’s name)'),
   }),
   output: z.strictObject({
     id: z.string(),
@@ -101,7 +104,9 @@ export const knowledgeShow = defineTool({
   async run(input, ctx) {
     const { showKnowledgeItem } = await import('../../knowledge/show.js')
     let problems: ReturnType<typeof reportLoadProblems> = {}
-    const { item, shadows, history } = await showKnowledgeItem(ctx.workspace, { id: input.id, history: input.history }, (found) => {
+    const withHistory = aliased('history', 'includeHistory', input.history, input.includeHistory) ?? false
+    const withConstraints = aliased('constraints', 'includeConstraints', input.constraints, input.includeConstraints) ?? true
+    const { item, shadows, history } = await showKnowledgeItem(ctx.workspace, { id: input.id, history: withHistory }, (found) => {
       problems = reportLoadProblems(found, ctx.warn)
     })
     const constraints = item.constraints.map(({ line: _line, ...constraint }) => constraint)
@@ -122,12 +127,12 @@ export const knowledgeShow = defineTool({
       source: item.source,
       format: item.format,
       content: item.body,
-      ...(input.constraints ? { constraints } : {}),
+      ...(withConstraints ? { constraints } : {}),
       shadows,
       ...(history === undefined ? {} : { history }),
       ...problems,
     }
-    return { output, display: render({ item, shadows, history }, input.constraints ? constraints : [], ctx.style) }
+    return { output, display: render({ item, shadows, history }, withConstraints ? constraints : [], ctx.style) }
   },
 })
 

@@ -6,6 +6,10 @@ import { requireDebugAccess } from '../debug-channel.js'
 import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema } from './schemas.js'
 import { oneLine } from '../../text.js'
+import { MkError } from '../../errors.js'
+
+/** The spec's hard cap: debug embeddings only for a recall of at most this many seeds. */
+const maxDebugEmbeddingLimit = 20
 
 const nodeSchema = z.strictObject({
   id: z.string(),
@@ -59,7 +63,13 @@ export const memoryRecall = defineTool({
   idempotent: true,
   timeoutMs: 120_000,
   input: z.strictObject({
-    query: memoryQuerySchema.describe('What you want to know'),
+    query: memoryQuerySchema.optional().describe('What you want to know (or query_embedding)'),
+    query_embedding: z
+      .array(z.number())
+      .min(1)
+      .max(8192)
+      .optional()
+      .describe("Instead of query: the question's vector in the server's embedding model (its dimension, else a 400 naming it)"),
     layers: z.array(memoryLayerSchema).optional().describe('Only these layers (default every layer visible here)'),
     limit: z.number().int().min(1).max(200).default(30).describe('Seed memories from the search (1-200)'),
     neighborhood_hops: z.number().int().min(1).max(2).default(2).describe('How far from the seeds to follow links (1 or 2)'),
@@ -102,6 +112,7 @@ export const memoryRecall = defineTool({
       citations: z.array(z.strictObject({ n: z.number().int(), id: z.string(), type: z.enum(['memory', 'knowledge']), source: z.string() })),
       tokens: z.number().int(),
     }),
+    query_model: z.string().describe('The model the question was searched with; none when the search was full text only'),
     debug: z
       .strictObject({
         search_mode: z.enum(['hybrid', 'fulltext']),
@@ -148,17 +159,29 @@ export const memoryRecall = defineTool({
           ],
           tokens: 72,
         },
+        query_model: 'bundled:universal-sentence-encoder-lite@1',
       },
     },
   ],
   async run(input, ctx) {
     const [{ recall }, { loadTokenCounter }] = await Promise.all([import('../../recall/recall.js'), import('../../token-count.js')])
     const countTokens = ctx.resources.get('token-counter', loadTokenCounter)
+    if ((input.query === undefined) === (input.query_embedding === undefined)) {
+      throw new MkError('INVALID_INPUT', 'query or query_embedding: give exactly one (the question as text, or its vector)', {
+        details: { field: input.query === undefined ? 'query' : 'query_embedding', hint: 'pass query with the question' },
+      })
+    }
+    if (input.return_debug && input.include_embeddings && input.limit > maxDebugEmbeddingLimit) {
+      throw new MkError('INVALID_INPUT', `limit: debug embeddings are answered only with limit ${maxDebugEmbeddingLimit} or less, got ${input.limit}`, {
+        details: { field: 'limit', hint: `pass limit ${maxDebugEmbeddingLimit} or less with include_embeddings` },
+      })
+    }
     if (input.return_debug) requireDebugAccess(input.admin_token, ctx.runtime)
     const identity = identityOf(input, ctx)
     const recalled = await recall(
       {
-        query: input.query,
+        query: input.query ?? '(query embedding)',
+        queryVector: input.query_embedding,
         layers: input.layers,
         limit: input.limit,
         hops: input.neighborhood_hops,
@@ -192,6 +215,7 @@ export const memoryRecall = defineTool({
       ranked: recalled.ranked,
       subgraph: { nodes: recalled.nodes.map((node) => toNode(node, input.include_meta)), edges: recalled.edges },
       context: recalled.context,
+      query_model: recalled.embeddingModel ?? 'none',
     }
     return { output: { ...output, ...(recalled.debug === undefined ? {} : { debug: recalled.debug }) }, display: recalled.context.text }
   },

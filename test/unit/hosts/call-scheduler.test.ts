@@ -46,7 +46,7 @@ const runtime = {
   credential: undefined,
   served: true,
 }
-const call = (tenantId: string, label: string): ToolCall => ({ tool: 'memory_search', tenantId, input: { label }, runtime })
+const call = (tenantId: string, label: string): ToolCall => ({ tool: 'memory_search', tenantId, scope: 'default', input: { label }, runtime })
 const read: CallKind = { write: false, heavy: false }
 const write: CallKind = { write: true, heavy: false }
 const heavy: CallKind = { write: true, heavy: true }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { errorCodes } from '../../../src/errors.js'
 import { buildManifest } from '../../../src/tools/generate/manifest.js'
 import { buildOpenApi } from '../../../src/hosts/http/openapi.js'
-import { contextTextOf, httpRoutes, httpStatusByCode } from '../../../src/hosts/http/routes.js'
+import { httpRoutes, httpStatusByCode } from '../../../src/hosts/http/routes.js'
+import { offeredContractRoutes } from '../../../src/hosts/http/memory-routes.js'
 import { readPackageInfo } from '../../../src/tools/generate/project.js'
 import { tools } from '../../../src/tools/registry.js'
 
@@ -27,10 +28,10 @@ describe('HTTP routes and status codes', () => {
     })
   })
 
-  it('has one route per tool and the contract aliases only for tools that are offered', () => {
+  it('has one route per tool and the contract routes only where all their tools are offered', () => {
     const all = httpRoutes(tools.map((tool) => tool.name))
-    expect(all.filter((route) => route.path.startsWith('/v1/tools/')).map((route) => route.tool)).toEqual(tools.map((tool) => tool.name))
-    expect(all.filter((route) => route.path.startsWith('/v1/memory/')).map((route) => route.path)).toEqual([
+    expect(all.map((route) => route.tool)).toEqual(tools.map((tool) => tool.name))
+    expect(offeredContractRoutes(tools.map((tool) => tool.name)).map((route) => route.path)).toEqual([
       '/v1/memory/recall',
       '/v1/memory/recall_text',
       '/v1/memory/rules/evaluate',
@@ -40,7 +41,7 @@ describe('HTTP routes and status codes', () => {
       '/v1/memory/nodes/activate',
     ])
     expect(httpRoutes(['memory_search']).map((route) => route.path)).toEqual(['/v1/tools/memory_search'])
-    expect(contextTextOf({ context: { text: 'cited' }, seeds: [] })).toEqual({ text: 'cited' })
+    expect(offeredContractRoutes(['memory_recall']).map((route) => route.path)).toEqual([])
   })
 })
 
@@ -51,16 +52,25 @@ describe('buildOpenApi', () => {
       paths: Record<string, { post?: Operation; get?: unknown }>
     }
     expect(document.openapi).toBe('3.1.0')
-    expect(Object.keys(document.paths)).toEqual(['/healthz', '/readyz', ...httpRoutes(tools.map((tool) => tool.name)).map((route) => route.path)])
+    const names = tools.map((tool) => tool.name)
+    expect(Object.keys(document.paths)).toEqual([
+      '/healthz',
+      '/readyz',
+      ...httpRoutes(names).map((route) => route.path),
+      ...offeredContractRoutes(names).map((route) => route.path),
+    ])
     const search = document.paths['/v1/tools/memory_search']?.post
     expect(search?.operationId).toBe('memory_search')
     const request = search?.requestBody.content['application/json'].schema
     expect(request?.additionalProperties).toBe(false)
-    expect(Object.keys(request?.properties ?? {})).toEqual(expect.arrayContaining(['query', 'tenant_id']))
+    expect(Object.keys(request?.properties ?? {})).toEqual(expect.arrayContaining(['query', 'tenant_id', 'scope']))
     expect(Object.keys(search?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '429', '500', '503', '504']))
     expect(search?.responses['429']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
     const recallText = document.paths['/v1/memory/recall_text']?.post
-    expect(recallText?.responses['200']?.content?.['application/json'].schema).toMatchObject({ required: ['text'], additionalProperties: false })
+    expect(recallText?.requestBody).toMatchObject({ content: { 'application/json': { schema: { required: ['query_text'], additionalProperties: false } } } })
+    expect(recallText?.responses['200']?.content?.['application/json'].schema).toMatchObject({
+      required: expect.arrayContaining(['tenant_id', 'scope', 'seeds', 'ranked', 'subgraph', 'context', 'query']),
+    })
     expect(JSON.stringify(document)).not.toContain('"$schema"')
   })
 })

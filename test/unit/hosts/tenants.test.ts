@@ -35,6 +35,35 @@ describe('TenantStores', () => {
     await stores.closeAll()
   })
 
+  it('gives each scope of a tenant a workspace and MK_HOME of its own inside the tenant’s MK_HOME, with the tenant’s config', async () => {
+    const data = await tempFolder()
+    const stores = new TenantStores({ dataDir: data })
+    const tenant = await stores.open('team-a')
+    const blue = await stores.open('team-a', 'blue')
+    const scopes = join(data, 'tenants', 'team-a', 'home', 'scopes')
+    expect(blue.workspace.root).toBe(join(scopes, 'blue', 'workspace'))
+    expect(blue.workspace.mkHome).toBe(join(scopes, 'blue', 'home'))
+    expect(blue.workspace.stateDir).toBe(join(scopes, 'blue', 'workspace', '.mk'))
+    expect(blue.workspace.config).toBe(tenant.workspace.config)
+    expect(blue.resources).not.toBe(tenant.resources)
+    expect(await stores.open('team-a', 'default')).toBe(tenant)
+    expect(await stores.open('team-a', 'blue')).toBe(blue)
+    await stores.close('team-a')
+    expect(await stores.open('team-a', 'blue')).not.toBe(blue)
+    await stores.closeAll()
+  })
+
+  it('refuses a scope whose folder a planted link leads out of the tenant', async () => {
+    const data = await tempFolder()
+    const outside = await tempFolder()
+    const stores = new TenantStores({ dataDir: data })
+    await stores.open('team-a')
+    await mkdir(join(data, 'tenants', 'team-a', 'home', 'scopes'), { recursive: true })
+    await symlink(outside, join(data, 'tenants', 'team-a', 'home', 'scopes', 'blue'))
+    await expect(stores.open('team-a', 'blue')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('outside') })
+    await stores.closeAll()
+  })
+
   it('closes one tenant’s resources and opens it afresh on its next call, leaving the others open', async () => {
     const data = await tempFolder()
     const stores = new TenantStores({ dataDir: data })

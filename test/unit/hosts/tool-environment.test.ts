@@ -51,7 +51,7 @@ describe('a tool reads the environment its host gives it, not the process enviro
     const stores = new TenantStores({ dataDir: data })
     cleanups.push(() => stores.closeAll())
     const tools = new Map([[doctorCheck.name, doctorCheck]])
-    const call = { tool: doctorCheck.name, tenantId: 'acme', input: { offline: true }, runtime: { ...runtimeEnvFrom({}), served: true } }
+    const call = { tool: doctorCheck.name, tenantId: 'acme', scope: 'default', input: { offline: true }, runtime: { ...runtimeEnvFrom({}), served: true } }
     const without = await runToolCall(stores, tools, call, {})
     const withToken = await runToolCall(stores, tools, call, { [tokenVariable]: 'a-token' })
     expect(without.ok && tokenWarned(without.output)).toBe(true)

@@ -70,6 +70,13 @@ describe('dispatch', () => {
     expect(paths).toEqual(['colour', 'times'])
   })
 
+  it('names every unknown key of an input with several, never (root)', async () => {
+    const outcome = await dispatch(echo, { message: 'x', colour: 'red', flavour: 'salt' }, caller())
+    if (outcome.ok) throw new Error('expected an error')
+    const paths = (outcome.error.details?.problems as { path: string }[]).map((problem) => problem.path).sort()
+    expect(paths).toEqual(['colour', 'flavour'])
+  })
+
   it('refuses tools above read_only in read-only mode with FORBIDDEN', async () => {
     const runtime = runtimeEnvFrom({ MK_READ_ONLY: '1' })
     const outcome = await dispatch(writer, { message: 'x' }, caller({ runtime }))
