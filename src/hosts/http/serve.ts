@@ -156,7 +156,7 @@ async function warmHookCheck(runner: CallRunner, runtime: ReturnType<typeof runt
   const edit = { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '.mk/hook-warm-up.ts', content: 'export {}\n' } }
   const slots = Array.from({ length: runner.threaded ? runner.slots : 1 }, (_, slot) => slot)
   for (const event of [edit, { hook_event_name: 'SessionStart' }]) {
-    const call = { tool: 'hook_claude', tenantId: defaultTenant, input: { event }, runtime }
+    const call = { tool: 'hook_claude', tenantId: defaultTenant, scope: defaultScope, input: { event }, runtime }
     await Promise.allSettled(slots.map((slot) => runner.run(call, slot)))
   }
 }
