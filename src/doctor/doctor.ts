@@ -134,7 +134,10 @@ async function checkIndex(workspace: Workspace, notice: (message: string) => voi
   if (!existsSync(join(workspace.stateDir, 'index.db'))) {
     checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))
   } else {
-    const [{ openWorkspaceIndex }, { knowledgeSignature }] = await Promise.all([import('../indexing/workspace-index.js'), import('../indexing/refresh.js')])
+    const [{ openWorkspaceIndex }, { knowledgeSignature }] = await Promise.all([
+      import('../stores/files/indexing/workspace-index.js'),
+      import('../stores/files/indexing/refresh.js'),
+    ])
     try {
       const index = await openWorkspaceIndex(workspace, notice)
       try {

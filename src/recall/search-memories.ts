@@ -1,7 +1,7 @@
 import { memoryLayers, type MemoryLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
-import { ensureFresh, embedBeforeSearch } from '../indexing/workspace-index.js'
+import { ensureFresh, embedBeforeSearch } from '../stores/files/indexing/workspace-index.js'
 import { visibleFoldersOfLayers, type MemoryIdentity } from '../memory/locations.js'
 import type { MemoryConsumer } from '../memory/visibility.js'
 import { collapseAcrossLayers, type ShadowedMemory } from '../search/layer-precedence.js'

@@ -39,7 +39,7 @@ export function winnersOf(state: SyncState, ids: ReadonlySet<string>): Map<strin
 export async function freshIndexSignature(workspace: Workspace): Promise<string | undefined> {
   // The path openWorkspaceIndex uses; importing it from there would load SQLite on every sync.
   if (!existsSync(join(workspace.stateDir, 'index.db'))) return undefined
-  const { knowledgeSignature } = await import('../indexing/refresh.js')
+  const { knowledgeSignature } = await import('../stores/files/indexing/refresh.js')
   return knowledgeSignature(workspace)
 }
 
@@ -83,7 +83,7 @@ export async function reindexChanges(
   if (affected.size === 0 || change.signatureBefore === undefined) return { upserted: 0, removed: 0, keptFresh: false }
   const index = await openIndex()
   const wasFresh = index.state('knowledge') === change.signatureBefore
-  const { knowledgeDocument, knowledgeSignature } = await import('../indexing/refresh.js')
+  const { knowledgeDocument, knowledgeSignature } = await import('../stores/files/indexing/refresh.js')
   const winners = winnersOf(change.state, affected)
   const parsed = new Map(change.items.map((item) => [`${item.source}\0${item.absolutePath}`, item]))
   const documents = []

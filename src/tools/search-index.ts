@@ -9,7 +9,7 @@ export function workspaceIndex(ctx: ToolContext): Promise<SearchIndex> {
   return ctx.resources.get(
     'search-index',
     async () => {
-      const { openWorkspaceIndex } = await import('../indexing/workspace-index.js')
+      const { openWorkspaceIndex } = await import('../stores/files/indexing/workspace-index.js')
       const index = await openWorkspaceIndex(ctx.workspace, ctx.warn)
       // Messages name the index by its place in the workspace, never by an absolute path under the user's home.
       for (const notice of index.notices) ctx.warn(notice.replaceAll(index.path, relative(ctx.workspace.root, index.path)))
@@ -21,7 +21,7 @@ export function workspaceIndex(ctx: ToolContext): Promise<SearchIndex> {
 
 /** The status of each knowledge item by id, from the index once it has caught up with the knowledge files. */
 export async function knowledgeStatusLookup(index: SearchIndex, ctx: ToolContext, identity: MemoryIdentity): Promise<KnowledgeStatusLookup> {
-  const { ensureFresh } = await import('../indexing/workspace-index.js')
+  const { ensureFresh } = await import('../stores/files/indexing/workspace-index.js')
   await ensureFresh(index, ctx.workspace, { identity, folders: [], memory: false, warn: ctx.warn })
   return (id) => {
     const [doc] = index.getMany([id])

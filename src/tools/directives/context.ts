@@ -38,7 +38,10 @@ export const rulesDetectContext = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh }, { detectContext }] = await Promise.all([import('../../indexing/workspace-index.js'), import('../../directives/context.js')])
+    const [{ ensureFresh }, { detectContext }] = await Promise.all([
+      import('../../stores/files/indexing/workspace-index.js'),
+      import('../../directives/context.js'),
+    ])
     const index = await workspaceIndex(ctx)
     await ensureFresh(index, ctx.workspace, {
       identity: identityOf({}, ctx),

@@ -97,7 +97,7 @@ export const rulesQueryDirectives = defineTool({
     // Started first: reading the tokenizer's files overlaps the index's file checks below.
     const counter = ctx.resources.get('token-counter', loadTokenCounter)
     const [{ ensureFresh, embedBeforeSearch }, { queryDirectives }, { visibleFolders }] = await Promise.all([
-      import('../../indexing/workspace-index.js'),
+      import('../../stores/files/indexing/workspace-index.js'),
       import('../../directives/query.js'),
       import('../../memory/locations.js'),
     ])

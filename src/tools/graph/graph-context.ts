@@ -18,7 +18,7 @@ export interface GraphState {
 export async function loadGraphState(ctx: ToolContext): Promise<GraphState> {
   const [{ folderForLayer }, { ensureFresh }, { entityTag, readEntities, readRelations }] = await Promise.all([
     import('../../memory/locations.js'),
-    import('../../indexing/workspace-index.js'),
+    import('../../stores/files/indexing/workspace-index.js'),
     import('../../memory/graph-store.js'),
   ])
   const identity = identityOf({}, ctx)

@@ -18,7 +18,7 @@ export const createEntities = defineTool({
     const [state, { addEntity, entityRecord }, { memoryDocument }] = await Promise.all([
       loadGraphState(ctx),
       import('../../memory/graph-store.js'),
-      import('../../indexing/refresh.js'),
+      import('../../stores/files/indexing/refresh.js'),
     ])
     const created: z.output<typeof entitySchema>[] = []
     for (const entity of input.entities) {
@@ -87,7 +87,7 @@ export const addObservations = defineTool({
     const [state, { saveEntities }, { memoryDocument }, { MkError }] = await Promise.all([
       loadGraphState(ctx),
       import('../../memory/graph-store.js'),
-      import('../../indexing/refresh.js'),
+      import('../../stores/files/indexing/refresh.js'),
       import('../../errors.js'),
     ])
     const missing = input.observations.find((entry) => !state.byName.has(entry.entityName))
@@ -162,7 +162,7 @@ export const deleteObservations = defineTool({
     const [state, { saveEntities }, { memoryDocument }] = await Promise.all([
       loadGraphState(ctx),
       import('../../memory/graph-store.js'),
-      import('../../indexing/refresh.js'),
+      import('../../stores/files/indexing/refresh.js'),
     ])
     const changed = input.deletions.flatMap((deletion) => {
       const stored = state.byName.get(deletion.entityName)

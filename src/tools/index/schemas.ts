@@ -40,7 +40,7 @@ export function summarise(index: SearchIndex): IndexSummary {
 
 /** Read every visible memory folder and knowledge source again, then embed what has no vector, reporting progress. */
 export async function refreshAll(index: SearchIndex, ctx: ToolContext): Promise<{ read: number; embedded: number }> {
-  const { ensureFresh } = await import('../../indexing/workspace-index.js')
+  const { ensureFresh } = await import('../../stores/files/indexing/workspace-index.js')
   ctx.progress?.({ phase: 'reading files', done: 0, total: undefined })
   const report = await ensureFresh(index, ctx.workspace, {
     identity: identityOf({}, ctx),

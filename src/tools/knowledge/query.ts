@@ -46,7 +46,7 @@ export const knowledgeQuery = defineTool({
   ],
   async run(input, ctx) {
     const [{ ensureFresh, embedBeforeSearch }, { readKnowledgeItems }] = await Promise.all([
-      import('../../indexing/workspace-index.js'),
+      import('../../stores/files/indexing/workspace-index.js'),
       import('../../knowledge/read-hits.js'),
     ])
     const index = await workspaceIndex(ctx)

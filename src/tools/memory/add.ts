@@ -93,8 +93,8 @@ export const memoryAdd = defineTool({
       import('../../memory/store.js'),
       import('../../memory/redact.js'),
       import('../../memory/ids.js'),
-      import('../../indexing/refresh.js'),
-      import('../../indexing/workspace-index.js'),
+      import('../../stores/files/indexing/refresh.js'),
+      import('../../stores/files/indexing/workspace-index.js'),
     ])
     const identity = identityOf(input, ctx)
     const folder = folderForLayer(ctx.workspace, identity, input.layer)

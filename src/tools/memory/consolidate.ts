@@ -50,7 +50,7 @@ export const memoryConsolidate = defineTool({
     const [{ visibleFoldersOfLayers }, { ensureFresh, embedBeforeSearch }, { readCounters, countersOf }, { planConsolidation }, { MkError }] =
       await Promise.all([
         import('../../memory/locations.js'),
-        import('../../indexing/workspace-index.js'),
+        import('../../stores/files/indexing/workspace-index.js'),
         import('../../memory/activations.js'),
         import('../../memory/consolidate.js'),
         import('../../errors.js'),
@@ -93,7 +93,10 @@ export const memoryConsolidate = defineTool({
       output.clusters.push(...plan.clusters.map((cluster) => ({ layer: folder.layer, ...cluster })))
       output.contradictory_candidates.push(...plan.contradictory.map((pair) => ({ layer: folder.layer, ...pair })))
       if (!input.apply || plan.clusters.length === 0) continue
-      const [{ findMemory, rewriteMemories }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../indexing/refresh.js')])
+      const [{ findMemory, rewriteMemories }, { memoryDocument }] = await Promise.all([
+        import('../../memory/store.js'),
+        import('../../stores/files/indexing/refresh.js'),
+      ])
       const records = []
       for (const cluster of plan.clusters) {
         const canonical = (await findMemory(ctx.workspace, identity, cluster.canonical)).record

@@ -51,7 +51,10 @@ export const memoryList = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFoldersOfLayers }, { ensureFresh }] = await Promise.all([import('../../memory/locations.js'), import('../../indexing/workspace-index.js')])
+    const [{ visibleFoldersOfLayers }, { ensureFresh }] = await Promise.all([
+      import('../../memory/locations.js'),
+      import('../../stores/files/indexing/workspace-index.js'),
+    ])
     const identity = identityOf(input, ctx)
     const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
     const index = await workspaceIndex(ctx)

@@ -47,7 +47,7 @@ export const memoryMaintain = defineTool({
   async run(input, ctx) {
     const [{ visibleFoldersOfLayers }, { ensureFresh }, { readCounters }, { planDecay }, { isMemoryTier }] = await Promise.all([
       import('../../memory/locations.js'),
-      import('../../indexing/workspace-index.js'),
+      import('../../stores/files/indexing/workspace-index.js'),
       import('../../memory/activations.js'),
       import('../../memory/maintain.js'),
       import('../../memory/decay.js'),

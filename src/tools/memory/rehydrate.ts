@@ -43,7 +43,7 @@ export const memoryRehydrate = defineTool({
   async run(input, ctx) {
     const [{ rewriteMemories, recordInLedger }, { memoryDocument }, { workspaceIndex }, { redactSecrets }] = await Promise.all([
       import('../../memory/store.js'),
-      import('../../indexing/refresh.js'),
+      import('../../stores/files/indexing/refresh.js'),
       import('../search-index.js'),
       import('../../memory/redact.js'),
     ])

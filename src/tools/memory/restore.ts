@@ -30,7 +30,7 @@ export const memoryRestore = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ restoreMemory }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../indexing/refresh.js')])
+    const [{ restoreMemory }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../stores/files/indexing/refresh.js')])
     const index = await workspaceIndex(ctx)
     const stored = await restoreMemory(
       ctx.workspace,

@@ -1,13 +1,13 @@
 import { join } from 'node:path'
-import type { Workspace } from '../config/workspace.js'
-import type { KnowledgeProblem } from '../knowledge/model.js'
-import { MkError } from '../errors.js'
-import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
-import { visibleFolders } from '../memory/locations.js'
-import { loadEmbedder } from '../search/embedder.js'
-import type { EmbeddingProvider } from '../search/embedding/provider.js'
+import type { Workspace } from '../../../config/workspace.js'
+import type { KnowledgeProblem } from '../../../knowledge/model.js'
+import { MkError } from '../../../errors.js'
+import type { MemoryFolder, MemoryIdentity } from '../../../memory/locations.js'
+import { visibleFolders } from '../../../memory/locations.js'
+import { loadEmbedder } from '../../../search/embedder.js'
+import type { EmbeddingProvider } from '../../../search/embedding/provider.js'
 import { refreshKnowledge, refreshMemoryFolder, type RefreshOptions } from './refresh.js'
-import { openIndex, type SearchIndex } from '../search/search-index.js'
+import { openIndex, type SearchIndex } from '../../../search/search-index.js'
 
 export function indexPathOf(workspace: Workspace): string {
   return join(workspace.stateDir, 'index.db')
