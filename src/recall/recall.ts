@@ -2,16 +2,13 @@ import { createHash } from 'node:crypto'
 import type { MemoryLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
-import { ensureFresh, embedBeforeSearch } from '../stores/files/indexing/workspace-index.js'
 import { visibleFoldersOfLayers, type MemoryIdentity } from '../memory/locations.js'
-import { appendReceipt, receiptFor, receiptSalt } from '../memory/receipts.js'
 import { buildRecallGraph, type RecallEdge, type RecallNode, type RecallSources } from '../memory/recall-graph.js'
 import { composeRecallPack, type PackCitation } from '../memory/recall-pack.js'
-import { isStored, memoryFile, readMemoryFile } from '../memory/store.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from '../memory/visibility.js'
 import { readKnowledgeItems } from '../knowledge/read-hits.js'
-import type { SearchIndex } from '../search/search-index.js'
-import { looksLikePath, staleReason, type KnowledgeStatusLookup } from '../sync/stale.js'
+import type { Store } from '../stores/store.js'
+import { looksLikePath, staleReason } from '../sync/stale.js'
 import type { TokenCounter } from '../token-count.js'
 
 const minSeedScore = 0.3
@@ -38,9 +35,7 @@ export interface RecallRequest {
 export interface RecallPlace {
   workspace: Workspace
   readOnly: boolean
-  openIndex(): Promise<SearchIndex>
-  /** The status of each knowledge item, once the index has caught up with the knowledge files. */
-  knowledgeStatus(index: SearchIndex): Promise<KnowledgeStatusLookup>
+  store: Store
   countTokens: Promise<TokenCounter>
   warn(message: string): void
   signal: AbortSignal
@@ -87,23 +82,24 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
   const { identity, consumer } = request
   const folders = visibleFoldersOfLayers(workspace, identity, request.layers)
   const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
-  const index = await place.openIndex()
-  await ensureFresh(index, workspace, { identity, folders, warn })
-  const { searchMode } = await embedBeforeSearch(index, { warn, signal })
+  const { store } = place
+  const index = await store.index.open(warn)
+  await store.index.refresh({ identity, folders, warn })
+  const { searchMode } = await store.index.embedPending({ warn, signal })
   const memoryFilters = { kind: 'memory' as const, sources: folders.map((folder) => folder.key), consumer, statuses: ['hot', 'warm'] }
   // Seeds must be evidence (ADR 0010's scale: under 0.3 rarely answers); the graph brings in the rest.
   const hits = (
     await index.search({ text: request.query, mode: searchMode, limit: request.limit, textWeight: workspace.config.search.textWeight, filters: memoryFilters })
   ).filter((hit) => hit.score >= minSeedScore)
-  const statusOf = await place.knowledgeStatus(index)
+  const statusOf = await store.index.knowledgeStatus(identity, warn)
   const sources: RecallSources = {
     async memories(ids) {
       const nodes: Extract<RecallNode, { type: 'memory' }>[] = []
       for (const doc of index.getMany(ids)) {
         const folder = folderByKey.get(doc.source ?? '')
         if (doc.kind !== 'memory' || folder === undefined) continue
-        const read = await readMemoryFile(workspace, folder, memoryFile(folder, doc.id))
-        if (!isStored(read) || !isVisibleTo(restrictionOf(read.record, folder), consumer)) continue
+        const read = await store.memories.read(folder, doc.id)
+        if (read === undefined || !('record' in read) || !isVisibleTo(restrictionOf(read.record, folder), consumer)) continue
         const { record } = read
         nodes.push({
           id: record.id,
@@ -157,7 +153,7 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
   }
   if (workspace.config.memory.receipts && !place.readOnly) {
     const served = pack.items.map((id) => ({ id, score: round(built.scores.get(id) ?? 0) }))
-    await appendReceipt(workspace, receiptFor(request.query, consumer.agentId, served, await receiptSalt(workspace)))
+    await store.receipts.append(await store.receipts.receiptFor(request.query, consumer.agentId, served))
   }
   return { seeds, ranked, nodes: built.nodes, edges: built.edges, context: { ...pack, tokens: countTokens(pack.text) }, debug }
 }

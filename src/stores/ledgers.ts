@@ -1,6 +1,6 @@
 import type { GitIdentity } from '../git/identity.js'
 import type { RuleStats } from '../knowledge/policy-rule/model.js'
-import type { LedgerEntry, MemoryCounters } from '../memory/activations.js'
+import type { LedgerEntry, MemoryCounters } from '../memory/counters.js'
 import type { GraphEntity, GraphRelation } from '../memory/graph.js'
 import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
 import type { MemoryRecord, MemoryTier } from '../memory/model.js'
@@ -55,7 +55,7 @@ export interface GraphLedger {
   entities(folder: MemoryFolder, reader: GraphReader): Promise<(StoredMemory & { entity: GraphEntity })[]>
   /** Add a new entity memory (never deduplicated: names are checked by the caller). */
   addEntity(folder: MemoryFolder, entity: GraphEntity, source: string, options: WriteOptions): Promise<void>
-  /** Rewrite entities whose observations changed, as one change of the history; returns the records written. */
+  /** Rewrite entities whose observations changed, as one change of the history, the index kept in step; returns the records written. */
   saveEntities(
     folder: MemoryFolder,
     changed: readonly { record: MemoryRecord; entity: GraphEntity }[],

@@ -1,4 +1,5 @@
 import type { GitIdentity } from '../git/identity.js'
+import type { KnowledgeProblem } from '../knowledge/model.js'
 import type { DeletedVersion } from '../memory/history.js'
 import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
 import type { MemoryRecord, MemoryTier } from '../memory/model.js'
@@ -42,6 +43,8 @@ export interface MemoryStore {
   restore(identity: MemoryIdentity, id: string, options: WriteOptions): Promise<StoredMemory & { commit: string | undefined }>
   /** The last recorded deletion of a memory, undefined when none is recorded. */
   findDeletion(id: string): Promise<DeletedVersion | undefined>
+  /** What a review of the shared layers must see: memories that cannot be served (malformed, private with no owner) and damaged store data; `read` counts what was looked at. */
+  lint(): Promise<{ problems: KnowledgeProblem[]; read: number }>
   /** Where a memory is kept, as messages name it (a path relative to the workspace or $MK_HOME for files). */
   placeOf(stored: StoredMemory): Promise<string>
 }

@@ -1,5 +1,5 @@
 import type { Workspace } from '../config/workspace.js'
-import type { StoreIndex } from './document-index.js'
+import type { StoreIndex } from './index-store.js'
 import type { ActivationLedger, GraphLedger, OutcomeLedger, ReceiptLedger, TierLedger } from './ledgers.js'
 import type { MemoryStore } from './memories.js'
 

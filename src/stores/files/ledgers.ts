@@ -1,7 +1,7 @@
 import type { Workspace } from '../../config/workspace.js'
 import type { GitIdentity } from '../../git/identity.js'
 import type { RuleStats } from '../../knowledge/policy-rule/model.js'
-import type { LedgerEntry, MemoryCounters } from '../../memory/activations.js'
+import type { LedgerEntry, MemoryCounters } from '../../memory/counters.js'
 import type { GraphEntity, GraphRelation } from '../../memory/graph.js'
 import type { MemoryFolder } from '../../memory/locations.js'
 import type { MemoryRecord, MemoryTier } from '../../memory/model.js'
@@ -58,7 +58,7 @@ export class FilesReceipts implements ReceiptLedger {
   }
 }
 
-/** Counted once per state of MK_HOME's history for the life of the process (the MCP server): every outcome is a commit. */
+/** Counted once per state of MK_HOME's history for the life of the process (the MCP server): every outcome is a commit, so HEAD names the state of every ledger. */
 let cachedStats: { key: string; stats: Map<string, RuleStats> } | undefined
 
 /** One JSON Lines ledger per rule under MK_HOME's `rule-outcomes/`, each record a commit. */
@@ -134,6 +134,9 @@ export class FilesGraph implements GraphLedger {
     message: string,
     options: WriteOptions,
   ): Promise<MemoryRecord[]> {
-    return (await graphStore()).saveEntities(this.workspace, folder, changed, message, options.author)
+    const [{ saveEntities }, { memoryDocument }] = await Promise.all([graphStore(), import('./indexing/refresh.js')])
+    const records = await saveEntities(this.workspace, folder, changed, message, options.author)
+    if (records.length > 0) (await this.index.open(options.warn)).upsert(records.map((record) => memoryDocument(record, folder)))
+    return records
   }
 }

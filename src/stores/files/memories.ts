@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { Workspace } from '../../config/workspace.js'
+import type { KnowledgeProblem } from '../../knowledge/model.js'
 import type { DeletedVersion } from '../../memory/history.js'
 import type { MemoryFolder, MemoryIdentity } from '../../memory/locations.js'
 import type { MemoryRecord, MemoryTier } from '../../memory/model.js'
@@ -86,6 +87,11 @@ export class FilesMemories implements MemoryStore {
   async findDeletion(id: string): Promise<DeletedVersion | undefined> {
     const { findDeletion } = await import('../../memory/history.js')
     return findDeletion(this.workspace.mkHome, id)
+  }
+
+  async lint(): Promise<{ problems: KnowledgeProblem[]; read: number }> {
+    const { problems, filesRead } = await (await import('./lint.js')).lintSharedMemories(this.workspace)
+    return { problems, read: filesRead }
   }
 
   async placeOf(stored: StoredMemory): Promise<string> {

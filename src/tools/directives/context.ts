@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
-import { workspaceIndex } from '../search-index.js'
 import { directiveSet } from './directive-set.js'
 import { modeSlugSchema, taskTextSchema } from './schemas.js'
 
@@ -38,12 +37,9 @@ export const rulesDetectContext = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh }, { detectContext }] = await Promise.all([
-      import('../../stores/files/indexing/workspace-index.js'),
-      import('../../directives/context.js'),
-    ])
-    const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, {
+    const { detectContext } = await import('../../directives/context.js')
+    const index = await ctx.store.index.open(ctx.warn)
+    await ctx.store.index.refresh({
       identity: identityOf({}, ctx),
       folders: [],
       memory: false,

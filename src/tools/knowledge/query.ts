@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
-import { workspaceIndex } from '../search-index.js'
 import {
   knowledgeLayerSchema,
   knowledgeStatusSchema,
@@ -45,12 +44,9 @@ export const knowledgeQuery = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh, embedBeforeSearch }, { readKnowledgeItems }] = await Promise.all([
-      import('../../stores/files/indexing/workspace-index.js'),
-      import('../../knowledge/read-hits.js'),
-    ])
-    const index = await workspaceIndex(ctx)
-    const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
+    const { readKnowledgeItems } = await import('../../knowledge/read-hits.js')
+    const index = await ctx.store.index.open(ctx.warn)
+    const fresh = await ctx.store.index.refresh({ identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
     const { problemsToReport } = await import('../../knowledge/load.js')
     const problems = reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
     const filters = {
@@ -67,7 +63,7 @@ export const knowledgeQuery = defineTool({
         .map((doc) => doc.id)
         .sort((a, b) => a.localeCompare(b))
     } else {
-      const { searchMode } = await embedBeforeSearch(index, {
+      const { searchMode } = await ctx.store.index.embedPending({
         warn: ctx.warn,
         progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
         signal: ctx.signal,

@@ -37,4 +37,30 @@ describe.each(storeFactories)('the $name store: the search index', (factory) => 
     const statusOf = await opened.store.index.knowledgeStatus(nobody, write.warn)
     expect(statusOf('adr-0001')).toBeUndefined()
   })
+
+  it('reports its health, refills itself and keeps fresh through a knowledge delta', async () => {
+    const { index } = opened.store
+    expect(await index.health(write.warn)).toEqual({ state: 'missing' })
+    const folder = folderForLayer(opened.workspace, nobody, 'project')
+    await opened.store.memories.add(folder, memoryRecord(folder, 'Feature flags live in LaunchDarkly'), { ...write, identity: nobody })
+    const refill = await index.update({ identity: nobody, warn: write.warn })
+    expect(refill).toMatchObject({ read: 1, embedded: 0, knowledgeProblems: [] })
+    expect(await index.health(write.warn)).toEqual({ state: 'current' })
+    expect(index.where()).not.toBe('')
+
+    const mark = await index.knowledgeMark()
+    expect(mark).toBeDefined()
+    expect(await index.applyKnowledge({ upsert: [], remove: [], mark: mark ?? '' }, write.warn)).toEqual({ upserted: 0, removed: 0, keptFresh: true })
+
+    const rebuilt = await index.rebuild({ identity: nobody, warn: write.warn })
+    expect(rebuilt.read).toBe(1)
+    const hits = await (await index.open(write.warn)).search({ text: 'feature flags', mode: 'fulltext', limit: 5, filters: { kind: 'memory', consumer } })
+    expect(hits).toHaveLength(1)
+  })
+
+  it('finds nothing to report in the shared layers of a fresh store', async () => {
+    const folder = folderForLayer(opened.workspace, nobody, 'project')
+    await opened.store.memories.add(folder, memoryRecord(folder, 'Lint sees this memory'), { ...write, identity: nobody })
+    expect(await opened.store.memories.lint()).toEqual({ problems: [], read: 1 })
+  })
 })

@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { Workspace } from '../../../config/workspace.js'
 import type { KnowledgeProblem } from '../../../knowledge/model.js'
 import { MkError } from '../../../errors.js'
@@ -6,12 +5,9 @@ import type { MemoryFolder, MemoryIdentity } from '../../../memory/locations.js'
 import { visibleFolders } from '../../../memory/locations.js'
 import { loadEmbedder } from '../../../search/embedder.js'
 import type { EmbeddingProvider } from '../../../search/embedding/provider.js'
+import { indexPathOf } from './index-path.js'
 import { refreshKnowledge, refreshMemoryFolder, type RefreshOptions } from './refresh.js'
 import { openIndex, type SearchIndex } from '../../../search/search-index.js'
-
-export function indexPathOf(workspace: Workspace): string {
-  return join(workspace.stateDir, 'index.db')
-}
 
 /**
  * The workspace's index with the configured embedder (which loads its model only when it first embeds).
