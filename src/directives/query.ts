@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../search/search-index.js'
+import type { DocumentIndex } from '../search/document-index.js'
 import type { SearchMode } from '../search/types.js'
 import type { TokenCounter } from '../token-count.js'
 import { composeBlock, type Citation, type RememberedFact } from './block.js'
@@ -46,7 +46,7 @@ export function rulesVocabulary(settings: Pick<RulesSettings, 'topics' | 'layers
   return buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics: [...knowledgeTopics] })
 }
 
-export function loadDirectiveSet(index: SearchIndex, settings: RulesSettings, statuses: readonly string[]): DirectiveSet {
+export function loadDirectiveSet(index: DocumentIndex, settings: RulesSettings, statuses: readonly string[]): DirectiveSet {
   const stored = index.list({ kind: 'directive', statuses, includeExpired: true, order: 'any' }).flatMap((doc) => storedDirective(doc) ?? [])
   const vocabulary = rulesVocabulary(
     settings,
@@ -73,7 +73,7 @@ export interface DirectiveAnswer {
 
 export interface DirectiveSources {
   set: DirectiveSet
-  index: SearchIndex
+  index: DocumentIndex
   searchMode: SearchMode
   textWeight: number
   statuses: readonly string[]

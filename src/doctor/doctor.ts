@@ -13,6 +13,7 @@ import { gitSourceCloneDir } from '../knowledge/sources.js'
 import { probeRemote, remoteOf, type GitSourceConfig } from '../sync/mirror-source.js'
 import { readSyncState, type SyncState } from '../sync/state.js'
 import { preCommitHookFile } from '../hook/pre-commit.js'
+import type { Store } from '../stores/store.js'
 import { historyState } from './history-check.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail'
@@ -32,6 +33,8 @@ export interface DoctorOptions {
   env: NodeJS.ProcessEnv
   timeoutMs: number
   warn(message: string): void
+  /** Where the workspace's memories and index are kept. */
+  store: Store
 }
 
 const ok = (name: string, message: string): DoctorCheck => ({ name, status: 'ok', message, fix: undefined })
@@ -129,32 +132,17 @@ function checkModel(workspace: Workspace): DoctorCheck {
   return ok('embedding model', `transformers model ${model}`)
 }
 
-async function checkIndex(workspace: Workspace, notice: (message: string) => void): Promise<DoctorCheck[]> {
+async function checkIndex(workspace: Workspace, store: Store, notice: (message: string) => void): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = []
-  if (!existsSync(join(workspace.stateDir, 'index.db'))) {
-    checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))
-  } else {
-    const [{ openWorkspaceIndex }, { knowledgeSignature }] = await Promise.all([import('../indexing/workspace-index.js'), import('../indexing/refresh.js')])
-    try {
-      const index = await openWorkspaceIndex(workspace, notice)
-      try {
-        const damage = index.integrityProblem()
-        const current = index.state('knowledge') === (await knowledgeSignature(workspace))
-        if (damage !== undefined) checks.push(fail('index', `the index is damaged (${damage})`, 'mk index rebuild'))
-        else if (index.notices.length > 0)
-          checks.push(warn('index', index.notices.join('; ').replaceAll(index.path, relative(workspace.root, index.path)), 'mk index rebuild'))
-        else
-          checks.push(
-            current
-              ? ok('index', 'up to date with the knowledge files')
-              : warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'),
-          )
-      } finally {
-        index.close()
-      }
-    } catch (thrown) {
-      checks.push(fail('index', `the index cannot be opened: ${toErrorObject(thrown).message}`, 'mk index rebuild'))
-    }
+  try {
+    const health = await store.index.health(notice)
+    if (health.state === 'missing') checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))
+    else if (health.state === 'damaged') checks.push(fail('index', `the index is damaged (${health.problem})`, 'mk index rebuild'))
+    else if (health.state === 'notices') checks.push(warn('index', health.notices.join('; '), 'mk index rebuild'))
+    else if (health.state === 'current') checks.push(ok('index', 'up to date with the knowledge files'))
+    else checks.push(warn('index', 'knowledge files changed since the index last read them (the next search catches up)', 'mk index update'))
+  } catch (thrown) {
+    checks.push(fail('index', `the index cannot be opened: ${toErrorObject(thrown).message}`, 'mk index rebuild'))
   }
   checks.push(checkModel(workspace))
   return checks
@@ -207,7 +195,7 @@ export async function runDoctor(workspace: Workspace, options: DoctorOptions): P
   return [
     ...(await checkKnowledge(workspace)),
     ...sources.flat(),
-    ...(await checkIndex(workspace, options.warn)),
+    ...(await checkIndex(workspace, options.store, options.warn)),
     await checkHook(workspace),
     await checkHistory(workspace),
   ]

@@ -1,27 +1,7 @@
 import { join } from 'node:path'
 import { appendJsonLines, readJsonLines } from '../fs/json-lines.js'
+import { emptyCounters, type LedgerEntry, type MemoryCounters } from './counters.js'
 import type { MemoryFolder } from './locations.js'
-
-export const activationOutcomes = ['positive', 'negative', 'neutral'] as const
-export type ActivationOutcome = (typeof activationOutcomes)[number]
-
-/** One line of a folder's ledger: a use of a memory and how it went, or a move back up a tier. */
-export type LedgerEntry =
-  | { id: string; at: string; event: 'activate'; outcome: ActivationOutcome; reason?: string; run_id?: string }
-  | { id: string; at: string; event: 'rehydrate'; reason?: string }
-
-/** What the ledger says of one memory. */
-export interface MemoryCounters {
-  activations: number
-  feedbackPositive: number
-  feedbackNegative: number
-  /** ISO time of the last activation. */
-  lastActivated: string | undefined
-  /** ISO time of the last activation that was not negative: a use that did not help does not keep a memory hot. */
-  lastUseful: string | undefined
-  /** ISO time of the last rehydration. */
-  lastRehydrated: string | undefined
-}
 
 /**
  * Counters live in an append-only ledger beside the memories (`.activations.jsonl`), not in the
@@ -36,15 +16,6 @@ export function ledgerFile(folder: Pick<MemoryFolder, 'dir'>): string {
 export async function appendLedger(folder: Pick<MemoryFolder, 'dir'>, entries: readonly LedgerEntry[]): Promise<void> {
   await appendJsonLines(ledgerFile(folder), entries)
 }
-
-const emptyCounters = (): MemoryCounters => ({
-  activations: 0,
-  feedbackPositive: 0,
-  feedbackNegative: 0,
-  lastActivated: undefined,
-  lastUseful: undefined,
-  lastRehydrated: undefined,
-})
 
 function isEntry(value: unknown): value is LedgerEntry {
   if (typeof value !== 'object' || value === null) return false
@@ -70,8 +41,4 @@ export async function readCounters(folder: Pick<MemoryFolder, 'dir'>): Promise<M
     counters.set(entry.id, current)
   }
   return counters
-}
-
-export function countersOf(counters: ReadonlyMap<string, MemoryCounters>, id: string): MemoryCounters {
-  return counters.get(id) ?? emptyCounters()
 }

@@ -1,5 +1,5 @@
 import { memoryTiers, tierRank, type MemoryTier } from './model.js'
-import type { MemoryCounters } from './activations.js'
+import type { MemoryCounters } from './counters.js'
 
 export interface DecaySettings {
   warmAfterDays: number

@@ -1,4 +1,4 @@
-import { countersOf, type MemoryCounters } from './activations.js'
+import { countersOf, type MemoryCounters } from './counters.js'
 import { decayedTier, lastUsedMs, type DecaySettings } from './decay.js'
 import type { MemoryTier } from './model.js'
 

@@ -8,8 +8,9 @@ import { toPosix } from '../fs/walk.js'
 import { formatMemory, MemoryFormatError, parseMemory } from './format.js'
 import { commitChange, findDeletion } from './history.js'
 import { markPending, pendingChanges, type PendingChange } from './pending.js'
-import { isVisibleTo, restrictionOf, type MemoryConsumer } from './visibility.js'
-import { appendLedger, ledgerFile, type LedgerEntry } from './activations.js'
+import { isVisibleTo, restrictionOf, unownedPrivateProblem, type MemoryConsumer } from './visibility.js'
+import { appendLedger, ledgerFile } from './activations.js'
+import type { LedgerEntry } from './counters.js'
 import { redactFields } from './redact.js'
 import { inBatches } from '../fs/in-batches.js'
 import { currentTierTable, readTierTable, tierTableFile, writeTierTable } from './tier-table.js'
@@ -84,12 +85,6 @@ export async function readMemoryFile(workspace: Workspace, folder: MemoryFolder,
     if (isNodeError(error)) return { file: shown, problem: `cannot read it (${error.code ?? error.message})`, code: 'unreadable-memory' }
     throw error
   }
-}
-
-/** A private memory in a layer shared through git must say whose it is; without an owner nobody may see it, so it is not read at all. */
-export function unownedPrivateProblem(record: Pick<MemoryRecord, 'lane' | 'ownerAgentId' | 'ownerTeamId'>, folder: MemoryFolder): string | undefined {
-  if (folder.private || record.lane !== 'private' || record.ownerAgentId !== undefined || record.ownerTeamId !== undefined) return undefined
-  return `it is a private memory in the ${folder.layer} layer with no owner_agent_id or owner_team_id (invalid_private_memory_owner): name its owner, or set lane: shared`
 }
 
 export function isStored(value: StoredMemory | UnreadableMemory): value is StoredMemory {

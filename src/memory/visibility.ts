@@ -32,3 +32,12 @@ export function isVisibleTo(restriction: MemoryRestriction | undefined, consumer
     (restriction.ownerTeamId !== undefined && restriction.ownerTeamId === consumer.teamId)
   )
 }
+
+/** A private memory in a layer shared through git must say whose it is; without an owner nobody may see it, so it is not read at all. */
+export function unownedPrivateProblem(
+  record: Pick<MemoryRecord, 'lane' | 'ownerAgentId' | 'ownerTeamId'>,
+  folder: Pick<MemoryFolder, 'private' | 'layer'>,
+): string | undefined {
+  if (folder.private || record.lane !== 'private' || record.ownerAgentId !== undefined || record.ownerTeamId !== undefined) return undefined
+  return `it is a private memory in the ${folder.layer} layer with no owner_agent_id or owner_team_id (invalid_private_memory_owner): name its owner, or set lane: shared`
+}

@@ -2,17 +2,15 @@ import { createHash } from 'node:crypto'
 import type { MemoryLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
-import { ensureFresh, embedBeforeSearch } from '../indexing/workspace-index.js'
 import { visibleFoldersOfLayers, type MemoryIdentity } from '../memory/locations.js'
-import { appendReceipt, receiptFor, receiptSalt } from '../memory/receipts.js'
 import { buildRecallGraph, type RecallEdge, type RecallNode, type RecallSources } from '../memory/recall-graph.js'
 import { composeRecallPack, type PackCitation } from '../memory/recall-pack.js'
-import { isStored, memoryFile, readMemoryFile } from '../memory/store.js'
 import { isVisibleTo, restrictionOf, type MemoryConsumer } from '../memory/visibility.js'
 import { readKnowledgeItems } from '../knowledge/read-hits.js'
 import { normalizeL2 } from '../search/embedding/vectors.js'
-import type { SearchIndex } from '../search/search-index.js'
-import { looksLikePath, staleReason, type KnowledgeStatusLookup } from '../sync/stale.js'
+import type { DocumentIndex } from '../search/document-index.js'
+import type { Store } from '../stores/store.js'
+import { looksLikePath, staleReason } from '../sync/stale.js'
 import type { TokenCounter } from '../token-count.js'
 
 const minSeedScore = 0.3
@@ -41,9 +39,7 @@ export interface RecallRequest {
 export interface RecallPlace {
   workspace: Workspace
   readOnly: boolean
-  openIndex(): Promise<SearchIndex>
-  /** The status of each knowledge item, once the index has caught up with the knowledge files. */
-  knowledgeStatus(index: SearchIndex): Promise<KnowledgeStatusLookup>
+  store: Store
   countTokens: Promise<TokenCounter>
   warn(message: string): void
   signal: AbortSignal
@@ -69,7 +65,7 @@ export interface Recall {
 }
 
 /** A caller's query vector, checked against the index's model: the server's dimension, or a 400 that names it. */
-function callerQueryVector(values: readonly number[], index: SearchIndex): Float32Array {
+function callerQueryVector(values: readonly number[], index: DocumentIndex): Float32Array {
   const model = index.embeddingModel
   if (model === undefined) {
     throw new MkError('INVALID_INPUT', 'query_embedding needs an embedding model, and this server searches full text only', {
@@ -117,10 +113,11 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
   const { identity, consumer } = request
   const folders = visibleFoldersOfLayers(workspace, identity, request.layers)
   const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
-  const index = await place.openIndex()
-  await ensureFresh(index, workspace, { identity, folders, warn })
+  const { store } = place
+  const index = await store.index.open(warn)
+  await store.index.refresh({ identity, folders, warn })
   const queryVector = request.queryVector === undefined ? undefined : callerQueryVector(request.queryVector, index)
-  const { searchMode } = await embedBeforeSearch(index, { warn, signal })
+  const { searchMode } = await store.index.embedPending({ warn, signal })
   const memoryFilters = { kind: 'memory' as const, sources: folders.map((folder) => folder.key), consumer, statuses: ['hot', 'warm'] }
   // Seeds must be evidence (ADR 0010's scale: under 0.3 rarely answers); the graph brings in the rest.
   const hits = (
@@ -133,15 +130,15 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
       ...(queryVector === undefined ? {} : { queryVector }),
     })
   ).filter((hit) => hit.score >= minSeedScore)
-  const statusOf = await place.knowledgeStatus(index)
+  const statusOf = await store.index.knowledgeStatus(identity, warn)
   const sources: RecallSources = {
     async memories(ids) {
       const nodes: Extract<RecallNode, { type: 'memory' }>[] = []
       for (const doc of index.getMany(ids)) {
         const folder = folderByKey.get(doc.source ?? '')
         if (doc.kind !== 'memory' || folder === undefined) continue
-        const read = await readMemoryFile(workspace, folder, memoryFile(folder, doc.id))
-        if (!isStored(read) || !isVisibleTo(restrictionOf(read.record, folder), consumer)) continue
+        const read = await store.memories.read(folder, doc.id)
+        if (read === undefined || !('record' in read) || !isVisibleTo(restrictionOf(read.record, folder), consumer)) continue
         const { record } = read
         nodes.push({
           id: record.id,
@@ -195,7 +192,7 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
   }
   if (workspace.config.memory.receipts && !place.readOnly) {
     const served = pack.items.map((id) => ({ id, score: round(built.scores.get(id) ?? 0) }))
-    await appendReceipt(workspace, receiptFor(request.query, consumer.agentId, served, await receiptSalt(workspace)))
+    await store.receipts.append(await store.receipts.receiptFor(request.query, consumer.agentId, served))
   }
   const embeddingModel = queryVector !== undefined || searchMode !== 'fulltext' ? index.embeddingModel?.modelId : undefined
   return { seeds, ranked, nodes: built.nodes, edges: built.edges, context: { ...pack, tokens: countTokens(pack.text) }, debug, embeddingModel }

@@ -1,12 +1,11 @@
 import { memoryLayers, type MemoryLayer } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { MkError } from '../errors.js'
-import { ensureFresh, embedBeforeSearch } from '../indexing/workspace-index.js'
 import { visibleFoldersOfLayers, type MemoryIdentity } from '../memory/locations.js'
 import type { MemoryConsumer } from '../memory/visibility.js'
 import { collapseAcrossLayers, type ShadowedMemory } from '../search/layer-precedence.js'
-import type { SearchIndex } from '../search/search-index.js'
-import { staleReasons, type KnowledgeStatusLookup } from '../sync/stale.js'
+import type { Store } from '../stores/store.js'
+import { staleReasons } from '../sync/stale.js'
 
 export interface MemorySearchRequest {
   query: string
@@ -21,12 +20,10 @@ export interface MemorySearchRequest {
   consumer: MemoryConsumer
 }
 
-/** What the search needs from its caller: the index stays open between calls. */
+/** What the search needs from its caller: the store, whose index stays open between calls. */
 export interface MemorySearchPlace {
   workspace: Workspace
-  openIndex(): Promise<SearchIndex>
-  /** The status of each knowledge item, once the index has caught up with the knowledge files. */
-  knowledgeStatus(index: SearchIndex): Promise<KnowledgeStatusLookup>
+  store: Store
   warn(message: string): void
   progress(done: number, total: number): void
   signal: AbortSignal
@@ -83,9 +80,10 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
         `the ${layer} layer is not visible here (agent and session layers need --agent or --session; team, org and company need a knowledge source of that layer)`,
       )
   }
-  const index = await place.openIndex()
-  await ensureFresh(index, workspace, { identity, folders, knowledge: false, warn })
-  const { searchMode, pendingEmbeddings } = await embedBeforeSearch(index, { warn, progress: place.progress, signal: place.signal })
+  const { store } = place
+  const index = await store.index.open(warn)
+  await store.index.refresh({ identity, folders, knowledge: false, warn })
+  const { searchMode, pendingEmbeddings } = await store.index.embedPending({ warn, progress: place.progress, signal: place.signal })
   // Ranked past the limit, so that copies of one fact in several layers collapse into one
   // result and totalCount says how many matched, not how many were shown.
   const hits = await index.search({
@@ -127,11 +125,12 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
   const sourceOf = new Map(page.map((result) => [result.memoryId, result.source]))
   const reasons = await staleReasons(
     workspace,
+    store.memories,
     results.flatMap((result) => {
       const folder = folderByKey.get(sourceOf.get(result.memoryId) ?? '')
       return folder === undefined ? [] : [{ id: result.memoryId, folder }]
     }),
-    () => place.knowledgeStatus(index),
+    () => store.index.knowledgeStatus(identity, warn),
   )
   const marked = results.map((result) => {
     const staleReason = reasons.get(result.memoryId)

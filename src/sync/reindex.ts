@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { layerRank } from '../config/layers.js'
 import type { Workspace } from '../config/workspace.js'
 import { readRulesText } from '../fs/read-capped.js'
 import { toPosix } from '../fs/walk.js'
 import type { KnowledgeItem } from '../knowledge/model.js'
 import { resolveSources } from '../knowledge/sources.js'
-import type { SearchIndex } from '../search/search-index.js'
+import type { KnowledgeReindex, StoreIndex } from '../stores/index-store.js'
 import type { SyncState } from './state.js'
 
 /** Where an id lives after the sync: the most specific layer's file wins, as in the loader. */
@@ -32,24 +31,6 @@ export function winnersOf(state: SyncState, ids: ReadonlySet<string>): Map<strin
   return winners
 }
 
-/**
- * The knowledge signature of the index before the sync touched any file, when the
- * index exists and was fresh: only then can the sync's delta keep it fresh.
- */
-export async function freshIndexSignature(workspace: Workspace): Promise<string | undefined> {
-  // The path openWorkspaceIndex uses; importing it from there would load SQLite on every sync.
-  if (!existsSync(join(workspace.stateDir, 'index.db'))) return undefined
-  const { knowledgeSignature } = await import('../indexing/refresh.js')
-  return knowledgeSignature(workspace)
-}
-
-export interface ReindexResult {
-  upserted: number
-  removed: number
-  /** False when the index did not exist yet or was already behind: the next search re-reads all knowledge. */
-  keptFresh: boolean
-}
-
 async function parseWinner(workspace: Workspace, winner: Winner): Promise<KnowledgeItem | undefined> {
   const source = resolveSources(workspace).find((candidate) => candidate.name === winner.source)
   if (source === undefined) return undefined
@@ -70,39 +51,32 @@ async function parseWinner(workspace: Workspace, winner: Winner): Promise<Knowle
 }
 
 /**
- * Apply a sync's changes to the search index: upsert the items whose files changed,
- * remove ids that are gone, and where a change uncovers or hides a shadowed item, index
- * whichever layer now wins. Unchanged items are not read.
+ * Hand a sync's changes to the store's index: the items whose files changed, the ids that are
+ * gone, and where a change uncovers or hides a shadowed item, whichever layer now wins.
+ * Unchanged items are not read.
  */
 export async function reindexChanges(
   workspace: Workspace,
-  openIndex: () => Promise<SearchIndex>,
-  change: { items: readonly KnowledgeItem[]; deletedIds: readonly string[]; state: SyncState; signatureBefore: string | undefined },
-): Promise<ReindexResult> {
+  index: StoreIndex,
+  change: { items: readonly KnowledgeItem[]; deletedIds: readonly string[]; state: SyncState; mark: string | undefined; warn(message: string): void },
+): Promise<KnowledgeReindex> {
   const affected = new Set([...change.items.map((item) => item.id), ...change.deletedIds])
-  if (affected.size === 0 || change.signatureBefore === undefined) return { upserted: 0, removed: 0, keptFresh: false }
-  const index = await openIndex()
-  const wasFresh = index.state('knowledge') === change.signatureBefore
-  const { knowledgeDocument, knowledgeSignature } = await import('../indexing/refresh.js')
+  if (affected.size === 0 || change.mark === undefined) return { upserted: 0, removed: 0, keptFresh: false }
   const winners = winnersOf(change.state, affected)
   const parsed = new Map(change.items.map((item) => [`${item.source}\0${item.absolutePath}`, item]))
-  const documents = []
-  const gone: string[] = []
+  const upsert: KnowledgeItem[] = []
+  const remove: string[] = []
   for (const id of affected) {
     const winner = winners.get(id)
     if (winner === undefined) {
-      gone.push(id)
+      remove.push(id)
       continue
     }
     const source = resolveSources(workspace).find((candidate) => candidate.name === winner.source)
     const fromSync = source === undefined ? undefined : parsed.get(`${winner.source}\0${resolve(source.directory, winner.path)}`)
     const item = fromSync ?? (await parseWinner(workspace, winner))
-    if (item === undefined) gone.push(id)
-    else documents.push(knowledgeDocument(item))
+    if (item === undefined) remove.push(id)
+    else upsert.push(item)
   }
-  index.upsert(documents)
-  const removed = index.remove(gone)
-  // The index was current before the sync, so with the delta applied it is current now.
-  if (wasFresh) index.setState('knowledge', await knowledgeSignature(workspace))
-  return { upserted: documents.length, removed, keptFresh: wasFresh }
+  return index.applyKnowledge({ upsert, remove, mark: change.mark }, change.warn)
 }

@@ -1,16 +1,17 @@
 import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import type { MemoryIdentity } from '../memory/locations.js'
-import type { SearchIndex } from '../search/search-index.js'
+import type { KnowledgeReindex } from '../stores/index-store.js'
+import type { Store } from '../stores/store.js'
 import { withLock } from '../fs/lock.js'
-import { freshIndexSignature, reindexChanges, winnersOf, type ReindexResult } from './reindex.js'
+import { reindexChanges, winnersOf } from './reindex.js'
 import { memoriesReferring, type StaleMemory } from './stale.js'
 import type { SyncOptions, SyncReport } from './report.js'
 import { syncKnowledge } from './sync.js'
 
 export interface SyncRun {
   report: SyncReport
-  reindex: ReindexResult
+  reindex: KnowledgeReindex
   /** Memories whose refs name an item this sync superseded, deprecated or deleted. */
   staleMemories: StaleMemory[]
 }
@@ -32,20 +33,26 @@ function newlyRetired(report: SyncReport): Set<string> {
  * memories the changes made stale. The index and the memory scan never fail a sync:
  * a problem there is a warning, and the next search catches up from the files.
  */
-export function runSync(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; openIndex: () => Promise<SearchIndex> }): Promise<SyncRun> {
+export function runSync(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; store: Store }): Promise<SyncRun> {
   // One sync per workspace at a time: two would each write the state from the same starting point.
   return withLock(join(workspace.stateDir, 'sync.lock'), { what: 'this workspace', onBusy: 'fail', retry: 'mk sync' }, () => syncAll(workspace, options))
 }
 
-async function syncAll(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; openIndex: () => Promise<SearchIndex> }): Promise<SyncRun> {
-  const signatureBefore = await freshIndexSignature(workspace)
+async function syncAll(workspace: Workspace, options: SyncOptions & { identity: MemoryIdentity; store: Store }): Promise<SyncRun> {
+  const mark = await options.store.index.knowledgeMark()
   const report = await syncKnowledge(workspace, options)
-  let reindex: ReindexResult = { upserted: 0, removed: 0, keptFresh: false }
+  let reindex: KnowledgeReindex = { upserted: 0, removed: 0, keptFresh: false }
   try {
-    if (signatureBefore !== undefined && report.items.length + report.deletedIds.length > 0) {
+    if (mark !== undefined && report.items.length + report.deletedIds.length > 0) {
       options.progress?.({ phase: 'index', done: 0, total: undefined, message: 'updating the search index' })
     }
-    reindex = await reindexChanges(workspace, options.openIndex, { items: report.items, deletedIds: report.deletedIds, state: report.state, signatureBefore })
+    reindex = await reindexChanges(workspace, options.store.index, {
+      items: report.items,
+      deletedIds: report.deletedIds,
+      state: report.state,
+      mark,
+      warn: options.warn,
+    })
   } catch (error) {
     options.warn(`the search index was not updated (${(error as Error).message}); the next search reads the changed files`)
   }
@@ -53,7 +60,7 @@ async function syncAll(workspace: Workspace, options: SyncOptions & { identity: 
   const retired = newlyRetired(report)
   try {
     const winners = winnersOf(report.state, retired)
-    staleMemories = await memoriesReferring(workspace, options.identity, retired, (id) => winners.get(id)?.status)
+    staleMemories = await memoriesReferring(workspace, options.store.memories, options.identity, retired, (id) => winners.get(id)?.status)
   } catch (error) {
     options.warn(`could not look for memories made stale by this sync: ${(error as Error).message}`)
   }

@@ -4,9 +4,8 @@ import type { Workspace } from '../config/workspace.js'
 import type { MemoryLayer } from '../config/layers.js'
 import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
 import { insideWorkspace, resolvesWithin } from '../fs/path-guard.js'
-
-/** What a memory's refs point at now: a knowledge item's status, or nothing. */
-export type KnowledgeStatusLookup = (id: string) => string | undefined
+import type { KnowledgeStatusLookup } from '../stores/index-store.js'
+import type { MemoryStore } from '../stores/memories.js'
 
 const staleStatuses: ReadonlySet<string> = new Set(['superseded', 'deprecated'])
 
@@ -71,20 +70,18 @@ export interface StaleMemory {
  */
 export async function memoriesReferring(
   workspace: Workspace,
+  memories: MemoryStore,
   identity: MemoryIdentity,
   ids: ReadonlySet<string>,
   statusOf: KnowledgeStatusLookup,
 ): Promise<StaleMemory[]> {
   if (ids.size === 0) return []
-  const [{ visibleFolders }, { isStored, listMemoryFiles, readMemoryFile }] = await Promise.all([
-    import('../memory/locations.js'),
-    import('../memory/store.js'),
-  ])
+  const { visibleFolders } = await import('../memory/locations.js')
   const stale: StaleMemory[] = []
   for (const folder of visibleFolders(workspace, identity)) {
-    for (const name of await listMemoryFiles(folder)) {
-      const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
-      if (!isStored(read) || !read.record.refs.some((ref) => ids.has(ref))) continue
+    for (const id of await memories.ids(folder)) {
+      const read = await memories.read(folder, id)
+      if (read === undefined || !('record' in read) || !read.record.refs.some((ref) => ids.has(ref))) continue
       const reason = staleReason(
         read.record.refs.filter((ref) => ids.has(ref)),
         statusOf,
@@ -102,14 +99,14 @@ export async function memoriesReferring(
  */
 export async function staleReasons(
   workspace: Workspace,
+  store: MemoryStore,
   memories: readonly { id: string; folder: MemoryFolder }[],
   lookup: () => Promise<KnowledgeStatusLookup>,
 ): Promise<Map<string, string>> {
-  const { isStored, memoryFile, readMemoryFile } = await import('../memory/store.js')
   const refs = new Map<string, string[]>()
   for (const memory of memories) {
-    const read = await readMemoryFile(workspace, memory.folder, memoryFile(memory.folder, memory.id))
-    if (isStored(read) && read.record.refs.length > 0) refs.set(memory.id, read.record.refs)
+    const read = await store.read(memory.folder, memory.id)
+    if (read !== undefined && 'record' in read && read.record.refs.length > 0) refs.set(memory.id, read.record.refs)
   }
   const reasons = new Map<string, string>()
   if (refs.size === 0) return reasons

@@ -1,4 +1,5 @@
 import type { RuntimeEnv, Workspace } from '../config/workspace.js'
+import type { Store } from '../stores/store.js'
 import type { Style } from '../style.js'
 
 export interface ProgressEvent {
@@ -58,6 +59,8 @@ export interface ToolContext {
   runtime: RuntimeEnv
   style: Style
   resources: Resources
+  /** Where the tenant's memories, their history, the index and the ledgers are kept: tools reach data only through it. */
+  store: Store
   /** Aborted when the call times out. */
   signal: AbortSignal
   requestId: string

@@ -4,6 +4,7 @@ import { describeIssues } from '../validation.js'
 import { requireApproval } from './approval.js'
 import type { ToolContext } from './context.js'
 import type { AnyTool } from './define.js'
+import { openStore } from './open-store.js'
 import { requireRoleAllows } from './roles.js'
 
 export type DispatchOutcome =
@@ -11,7 +12,7 @@ export type DispatchOutcome =
   { ok: true; output: unknown; display: string; exitCode: 0 | 1 | 2; warnings: string[] } | { ok: false; error: ErrorObject; warnings: string[] }
 
 /** What a caller provides; the dispatcher adds the request id, the abort signal and warning collection. */
-export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn'> & {
+export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn' | 'store'> & {
   warn?: (message: string) => void
   /** Aborted when the caller gives up (an MCP client cancels the request): the tool's signal aborts with it. */
   cancel?: AbortSignal
@@ -96,6 +97,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
   if (cancel?.aborted === true) controller.abort(cancel.reason)
   const ctx: ToolContext = {
     ...callerContext,
+    store: openStore({ workspace: caller.workspace, resources: caller.resources }),
     requestId,
     signal: controller.signal,
     warn(message) {

@@ -41,6 +41,7 @@ import { toolsSelect } from './policy-rules/select.js'
 import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
 import { toolsSearch } from './catalog/search.js'
+import { handOverToolList } from './catalog/tool-list.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
@@ -105,3 +106,4 @@ export const typedTools = [
 
 /** The registry with each tool's schemas erased, for hosts that serve tools by name. */
 export const tools: readonly AnyTool[] = typedTools
+handOverToolList(tools)

@@ -3,6 +3,7 @@ import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
 import { tiers } from '../define.js'
 import { rankTools } from './rank-tools.js'
+import { registeredToolList } from './tool-list.js'
 
 const maxLoad = 10
 
@@ -62,8 +63,7 @@ export const toolsSearch = defineTool({
         details: { field: 'query', hint: 'e.g. {"query":"sync knowledge sources"}, then {"load":["sync_now"]}' },
       })
     }
-    const { registeredTools } = await import('./registered.js')
-    const registered = await registeredTools()
+    const registered = registeredToolList()
     const unknown = (input.load ?? []).filter((name) => !registered.some((tool) => tool.name === name))
     if (unknown.length > 0) {
       throw new MkError('NOT_FOUND', `no mk tool named ${unknown.join(', ')}`, {

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { aliased } from '../aliases.js'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
-import { workspaceIndex } from '../search-index.js'
 import { directiveSet } from './directive-set.js'
 import { modeSlugSchema, taskTextSchema } from './schemas.js'
 
@@ -43,9 +42,9 @@ export const rulesDetectContext = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh }, { detectContext }] = await Promise.all([import('../../indexing/workspace-index.js'), import('../../directives/context.js')])
-    const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, {
+    const { detectContext } = await import('../../directives/context.js')
+    const index = await ctx.store.index.open(ctx.warn)
+    await ctx.store.index.refresh({
       identity: identityOf({}, ctx),
       folders: [],
       memory: false,

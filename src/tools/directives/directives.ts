@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { directiveSeverities } from '../../directives/model.js'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
-import { workspaceIndex } from '../search-index.js'
 import { modeSlugSchema, taskTextSchema } from './schemas.js'
 import type { DirectiveDiagnostics } from '../../directives/query.js'
 import { directiveSet } from './directive-set.js'
@@ -96,20 +95,16 @@ export const rulesQueryDirectives = defineTool({
     const { loadTokenCounter } = await import('../../token-count.js')
     // Started first: reading the tokenizer's files overlaps the index's file checks below.
     const counter = ctx.resources.get('token-counter', loadTokenCounter)
-    const [{ ensureFresh, embedBeforeSearch }, { queryDirectives }, { visibleFolders }] = await Promise.all([
-      import('../../indexing/workspace-index.js'),
-      import('../../directives/query.js'),
-      import('../../memory/locations.js'),
-    ])
+    const [{ queryDirectives }, { visibleFolders }] = await Promise.all([import('../../directives/query.js'), import('../../memory/locations.js')])
     const { options } = input
     const identity = identityOf({}, ctx)
     const folders = options.includeMemories ? visibleFolders(ctx.workspace, identity) : []
-    const index = await workspaceIndex(ctx)
-    const fresh = await ensureFresh(index, ctx.workspace, { identity, folders, memory: options.includeMemories, warn: ctx.warn })
+    const index = await ctx.store.index.open(ctx.warn)
+    const fresh = await ctx.store.index.refresh({ identity, folders, memory: options.includeMemories, warn: ctx.warn })
     // A knowledge file that did not load has no directives in the block: say which, as knowledge_query does.
     const [{ problemsToReport }, { reportLoadProblems }] = await Promise.all([import('../../knowledge/load.js'), import('../knowledge/schemas.js')])
     reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
-    const { searchMode } = await embedBeforeSearch(index, {
+    const { searchMode } = await ctx.store.index.embedPending({
       warn: ctx.warn,
       progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
       signal: ctx.signal,

@@ -48,7 +48,13 @@ export const doctorCheck = defineTool({
   ],
   async run(input, ctx) {
     const { runDoctor } = await import('../../doctor/doctor.js')
-    const checks = await runDoctor(ctx.workspace, { probe: !input.offline, env: ctx.env, timeoutMs: probeTimeoutMs, warn: (message) => ctx.warn(message) })
+    const checks = await runDoctor(ctx.workspace, {
+      probe: !input.offline,
+      env: ctx.env,
+      timeoutMs: probeTimeoutMs,
+      warn: (message) => ctx.warn(message),
+      store: ctx.store,
+    })
     const count = (status: string): number => checks.filter((check) => check.status === status).length
     const summary = { ok: count('ok'), warn: count('warn'), fail: count('fail') }
     const { style } = ctx

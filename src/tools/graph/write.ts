@@ -15,21 +15,11 @@ export const createEntities = defineTool({
   output: z.strictObject({ entities: z.array(entitySchema) }),
   examples: [{ title: 'Add a person', input: { entities: exampleGraph.entities }, output: { entities: exampleGraph.entities } }],
   async run(input, ctx) {
-    const [state, { addEntity, entityRecord }, { memoryDocument }] = await Promise.all([
-      loadGraphState(ctx),
-      import('../../memory/graph-store.js'),
-      import('../../indexing/refresh.js'),
-    ])
+    const state = await loadGraphState(ctx)
     const created: z.output<typeof entitySchema>[] = []
     for (const entity of input.entities) {
       if (state.byName.has(entity.name) || created.some((other) => other.name === entity.name)) continue
-      await addEntity(
-        ctx.workspace,
-        state.folder,
-        entityRecord(state.folder, entity, sourceOf(ctx.runtime.agentId)),
-        (stored) => state.index.upsert([memoryDocument(stored.record, stored.folder)]),
-        ctx.runtime.author,
-      )
+      await ctx.store.graph.addEntity(state.folder, entity, sourceOf(ctx.runtime.agentId), { author: ctx.runtime.author, warn: ctx.warn })
       created.push(entity)
     }
     return { output: { entities: created }, display: json(created) }
@@ -46,17 +36,13 @@ export const createRelations = defineTool({
   output: z.strictObject({ relations: z.array(relationSchema) }),
   examples: [{ title: 'Alice owns billing', input: { relations: exampleGraph.relations }, output: { relations: exampleGraph.relations } }],
   async run(input, ctx) {
-    const [state, { appendRelations }, { sameRelation }] = await Promise.all([
-      loadGraphState(ctx),
-      import('../../memory/graph-store.js'),
-      import('../../memory/graph.js'),
-    ])
+    const [state, { sameRelation }] = await Promise.all([loadGraphState(ctx), import('../../memory/graph.js')])
     const created = input.relations.filter(
       (relation, position) =>
         !state.graph.relations.some((existing) => sameRelation(existing, relation)) &&
         !input.relations.slice(0, position).some((earlier) => sameRelation(earlier, relation)),
     )
-    await appendRelations(ctx.workspace, state.folder, created)
+    await ctx.store.graph.appendRelations(state.folder, created)
     return { output: { relations: created }, display: json(created) }
   },
 })
@@ -84,12 +70,7 @@ export const addObservations = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [state, { saveEntities }, { memoryDocument }, { MkError }] = await Promise.all([
-      loadGraphState(ctx),
-      import('../../memory/graph-store.js'),
-      import('../../indexing/refresh.js'),
-      import('../../errors.js'),
-    ])
+    const [state, { MkError }] = await Promise.all([loadGraphState(ctx), import('../../errors.js')])
     const missing = input.observations.find((entry) => !state.byName.has(entry.entityName))
     if (missing !== undefined)
       throw new MkError('NOT_FOUND', `Entity with name ${missing.entityName} not found`, { details: { field: 'observations.entityName' } })
@@ -103,8 +84,7 @@ export const addObservations = defineTool({
     const changed = [...state.byName.values()].filter((stored) =>
       results.some((result) => result.entityName === stored.entity.name && result.addedObservations.length > 0),
     )
-    const records = await saveEntities(ctx.workspace, state.folder, changed, `add observations (${state.folder.key})`, ctx.runtime.author)
-    state.index.upsert(records.map((record) => memoryDocument(record, state.folder)))
+    await ctx.store.graph.saveEntities(state.folder, changed, `add observations (${state.folder.key})`, { author: ctx.runtime.author, warn: ctx.warn })
     return { output: { results }, display: json(results) }
   },
 })
@@ -120,16 +100,12 @@ export const deleteEntities = defineTool({
   output: doneSchema,
   examples: [{ title: 'Forget Alice', input: { entityNames: ['Alice'] }, output: { success: true, message: 'Entities deleted successfully' } }],
   async run(input, ctx) {
-    const [state, { replaceRelations }, { deleteMemory }] = await Promise.all([
-      loadGraphState(ctx),
-      import('../../memory/graph-store.js'),
-      import('../../memory/store.js'),
-    ])
+    const state = await loadGraphState(ctx)
     for (const name of input.entityNames) {
       const stored = state.byName.get(name)
-      if (stored !== undefined) await deleteMemory(ctx.workspace, stored, () => state.index.remove([stored.record.id]), ctx.runtime.author)
+      if (stored !== undefined) await ctx.store.memories.delete(stored, { author: ctx.runtime.author, warn: ctx.warn })
     }
-    await replaceRelations(ctx.workspace, state.folder, (relation) => !input.entityNames.includes(relation.from) && !input.entityNames.includes(relation.to))
+    await ctx.store.graph.replaceRelations(state.folder, (relation) => !input.entityNames.includes(relation.from) && !input.entityNames.includes(relation.to))
     const message = 'Entities deleted successfully'
     return { output: { success: true, message }, display: message }
   },
@@ -159,11 +135,7 @@ export const deleteObservations = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [state, { saveEntities }, { memoryDocument }] = await Promise.all([
-      loadGraphState(ctx),
-      import('../../memory/graph-store.js'),
-      import('../../indexing/refresh.js'),
-    ])
+    const state = await loadGraphState(ctx)
     const changed = input.deletions.flatMap((deletion) => {
       const stored = state.byName.get(deletion.entityName)
       if (stored === undefined) return []
@@ -172,8 +144,7 @@ export const deleteObservations = defineTool({
       stored.entity.observations = kept
       return [stored]
     })
-    const records = await saveEntities(ctx.workspace, state.folder, changed, `delete observations (${state.folder.key})`, ctx.runtime.author)
-    state.index.upsert(records.map((record) => memoryDocument(record, state.folder)))
+    await ctx.store.graph.saveEntities(state.folder, changed, `delete observations (${state.folder.key})`, { author: ctx.runtime.author, warn: ctx.warn })
     const message = 'Observations deleted successfully'
     return { output: { success: true, message }, display: message }
   },
@@ -196,12 +167,8 @@ export const deleteRelations = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [state, { replaceRelations }, { sameRelation }] = await Promise.all([
-      loadGraphState(ctx),
-      import('../../memory/graph-store.js'),
-      import('../../memory/graph.js'),
-    ])
-    await replaceRelations(ctx.workspace, state.folder, (relation) => !input.relations.some((deleted) => sameRelation(deleted, relation)))
+    const [state, { sameRelation }] = await Promise.all([loadGraphState(ctx), import('../../memory/graph.js')])
+    await ctx.store.graph.replaceRelations(state.folder, (relation) => !input.relations.some((deleted) => sameRelation(deleted, relation)))
     const message = 'Relations deleted successfully'
     return { output: { success: true, message }, display: message }
   },

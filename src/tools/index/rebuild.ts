@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { workspaceIndex } from '../search-index.js'
-import { indexRefreshSchema, refreshAll, summarise } from './schemas.js'
+import { indexRefreshSchema, refillIndex, summarise } from './schemas.js'
 
 export const indexRebuild = defineTool({
   name: 'index_rebuild',
@@ -33,14 +32,8 @@ export const indexRebuild = defineTool({
   ],
   async run(_input, ctx) {
     const started = performance.now()
-    const index = await workspaceIndex(ctx)
-    let embedded = 0
-    let read = 0
-    await index.rebuildFrom(async (fresh) => {
-      const refreshed = await refreshAll(fresh, ctx)
-      embedded = refreshed.embedded
-      read = refreshed.read
-    })
+    const { read, embedded } = await refillIndex(ctx, 'rebuild')
+    const index = await ctx.store.index.open(ctx.warn)
     const output = { ...summarise(index), read, embedded, durationMs: Math.round(performance.now() - started) }
     return {
       output,

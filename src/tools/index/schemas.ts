@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { SearchIndex } from '../../search/search-index.js'
+import type { DocumentIndex } from '../../search/document-index.js'
+import type { IndexRefill } from '../../stores/index-store.js'
 import type { ToolContext } from '../context.js'
 import { identityOf } from '../memory/schemas.js'
 
@@ -25,7 +26,7 @@ export const indexRefreshSchema = indexSummarySchema.extend({
   durationMs: z.number().int(),
 })
 
-export function summarise(index: SearchIndex): IndexSummary {
+export function summarise(index: DocumentIndex): IndexSummary {
   const stats = index.stats()
   return {
     documents: stats.documents,
@@ -38,19 +39,11 @@ export function summarise(index: SearchIndex): IndexSummary {
   }
 }
 
-/** Read every visible memory folder and knowledge source again, then embed what has no vector, reporting progress. */
-export async function refreshAll(index: SearchIndex, ctx: ToolContext): Promise<{ read: number; embedded: number }> {
-  const { ensureFresh } = await import('../../indexing/workspace-index.js')
-  ctx.progress?.({ phase: 'reading files', done: 0, total: undefined })
-  const report = await ensureFresh(index, ctx.workspace, {
-    identity: identityOf({}, ctx),
-    force: true,
-    warn: ctx.warn,
-  })
+/** Read everything again into the store's index (update) or into a new one (rebuild), with progress; knowledge files that were not indexed are warned about. */
+export async function refillIndex(ctx: ToolContext, how: 'update' | 'rebuild'): Promise<IndexRefill> {
+  const options = { identity: identityOf({}, ctx), warn: ctx.warn, progress: ctx.progress, signal: ctx.signal }
+  const refill = how === 'update' ? await ctx.store.index.update(options) : await ctx.store.index.rebuild(options)
   const { formatProblem } = await import('../../knowledge/load.js')
-  for (const problem of report.knowledgeProblems) ctx.warn(`knowledge file not indexed: ${formatProblem(problem)}`)
-  const read = report.memoriesRead + (report.knowledgeReloaded ? index.stats().knowledge : 0)
-  ctx.progress?.({ phase: 'reading files', done: read, total: read })
-  const embedded = await index.embedPending((done, total) => ctx.progress?.({ phase: 'embedding', done, total }), ctx.signal)
-  return { read, embedded }
+  for (const problem of refill.knowledgeProblems) ctx.warn(`knowledge file not indexed: ${formatProblem(problem)}`)
+  return refill
 }

@@ -1,7 +1,5 @@
-import { relative } from 'node:path'
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { workspaceIndex } from '../search-index.js'
 import { indexSummarySchema, summarise } from './schemas.js'
 
 export const indexStatus = defineTool({
@@ -37,12 +35,12 @@ export const indexStatus = defineTool({
     },
   ],
   async run(_input, ctx) {
-    const index = await workspaceIndex(ctx)
+    const index = await ctx.store.index.open(ctx.warn)
     const stats = index.stats()
     const refreshedAt = index.state('refreshed_at')
     const output = {
       ...summarise(index),
-      path: relative(ctx.workspace.root, index.path),
+      path: ctx.store.index.where(),
       sizeBytes: stats.sizeBytes,
       schemaVersion: stats.schemaVersion,
       ...(refreshedAt === undefined ? {} : { refreshedAt }),

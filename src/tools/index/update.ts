@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { workspaceIndex } from '../search-index.js'
-import { indexRefreshSchema, refreshAll, summarise } from './schemas.js'
+import { indexRefreshSchema, refillIndex, summarise } from './schemas.js'
 
 export const indexUpdate = defineTool({
   name: 'index_update',
@@ -33,8 +32,8 @@ export const indexUpdate = defineTool({
   ],
   async run(_input, ctx) {
     const started = performance.now()
-    const index = await workspaceIndex(ctx)
-    const { read, embedded } = await refreshAll(index, ctx)
+    const { read, embedded } = await refillIndex(ctx, 'update')
+    const index = await ctx.store.index.open(ctx.warn)
     const output = { ...summarise(index), read, embedded, durationMs: Math.round(performance.now() - started) }
     return {
       output,

@@ -40,9 +40,8 @@ export const knowledgeLint = defineTool({
   async run(_input, ctx) {
     const { loadKnowledge } = await import('../../knowledge/load.js')
     const { lintKnowledge } = await import('../../knowledge/lint.js')
-    const { lintSharedMemories } = await import('../../memory/lint.js')
     const base = await loadKnowledge(ctx.workspace)
-    const memories = await lintSharedMemories(ctx.workspace)
+    const memories = await ctx.store.memories.lint()
     const problems = [...lintKnowledge(base), ...memories.problems]
     const errorCount = problems.filter((problem) => problem.severity === 'error').length
     const warningCount = problems.filter((problem) => problem.severity === 'warning').length
@@ -51,7 +50,7 @@ export const knowledgeLint = defineTool({
       (problem) =>
         `${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.severity === 'error' ? style.red('error') : problem.severity === 'warning' ? style.yellow('warning') : style.dim('info')} ${problem.message} ${style.dim(`[${problem.code}]`)}`,
     )
-    const filesRead = base.filesRead + memories.filesRead
+    const filesRead = base.filesRead + memories.read
     const files = `${filesRead} file${filesRead === 1 ? '' : 's'}`
     lines.push(
       problems.length === 0

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { aliased } from '../aliases.js'
 import { defineTool } from '../define.js'
 import { identityOf } from '../memory/schemas.js'
-import { workspaceIndex } from '../search-index.js'
 import {
   knowledgeLayerSchema,
   knowledgeStatusSchema,
@@ -47,12 +46,9 @@ export const knowledgeQuery = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ ensureFresh, embedBeforeSearch }, { readKnowledgeItems }] = await Promise.all([
-      import('../../indexing/workspace-index.js'),
-      import('../../knowledge/read-hits.js'),
-    ])
-    const index = await workspaceIndex(ctx)
-    const fresh = await ensureFresh(index, ctx.workspace, { identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
+    const { readKnowledgeItems } = await import('../../knowledge/read-hits.js')
+    const index = await ctx.store.index.open(ctx.warn)
+    const fresh = await ctx.store.index.refresh({ identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
     const { problemsToReport } = await import('../../knowledge/load.js')
     const problems = reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
     const filters = {
@@ -70,7 +66,7 @@ export const knowledgeQuery = defineTool({
         .map((doc) => doc.id)
         .sort((a, b) => a.localeCompare(b))
     } else {
-      const { searchMode } = await embedBeforeSearch(index, {
+      const { searchMode } = await ctx.store.index.embedPending({
         warn: ctx.warn,
         progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
         signal: ctx.signal,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { activationOutcomes } from '../../memory/activations.js'
+import { activationOutcomes } from '../../memory/counters.js'
 import { defineTool } from '../define.js'
 import { byFolder, resolveMemoryIds } from './resolve-ids.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema } from './schemas.js'
@@ -52,15 +52,14 @@ export const memoryActivate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ recordInLedger }, { readCounters, countersOf }] = await Promise.all([import('../../memory/store.js'), import('../../memory/activations.js')])
+    const { countersOf } = await import('../../memory/counters.js')
     const { resolved, missing } = await resolveMemoryIds(ctx, identityOf(input, ctx), consumerOf(input, ctx), input.ids)
     const at = new Date().toISOString()
     const counters: z.output<typeof countersSchema>[] = []
     for (const group of byFolder(resolved)) {
       const folder = group[0]?.folder
       if (folder === undefined) continue
-      await recordInLedger(
-        ctx.workspace,
+      await ctx.store.activations.append(
         folder,
         group.map(({ record }) => ({
           id: record.id,
@@ -71,7 +70,7 @@ export const memoryActivate = defineTool({
           ...(input.run_id === undefined ? {} : { run_id: input.run_id }),
         })),
       )
-      const folderCounters = await readCounters(folder)
+      const folderCounters = await ctx.store.activations.counters(folder)
       for (const { record } of group) {
         const counted = countersOf(folderCounters, record.id)
         counters.push({

@@ -4,7 +4,6 @@ import { plural } from '../../text.js'
 import { MkError } from '../../errors.js'
 import { memoryLanes } from '../../memory/model.js'
 import { identityFields, identityOf, maxContentLength, memoryLayerSchema } from './schemas.js'
-import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 /** Cosine similarity above which another memory is reported as a near duplicate. */
 const similarThreshold = 0.85
@@ -88,13 +87,11 @@ export const memoryAdd = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ folderForLayer }, { addMemory }, { redactFields }, { newMemoryId }, { memoryDocument }, { ensureFresh }] = await Promise.all([
+    const [{ folderForLayer }, { redactFields }, { newMemoryId }, { unownedPrivateProblem }] = await Promise.all([
       import('../../memory/locations.js'),
-      import('../../memory/store.js'),
       import('../../memory/redact.js'),
       import('../../memory/ids.js'),
-      import('../../indexing/refresh.js'),
-      import('../../indexing/workspace-index.js'),
+      import('../../memory/visibility.js'),
     ])
     const identity = identityOf(input, ctx)
     const folder = folderForLayer(ctx.workspace, identity, input.layer)
@@ -103,7 +100,6 @@ export const memoryAdd = defineTool({
       ownerAgentId: input.owner_agent_id,
       ownerTeamId: input.owner_team_id,
     }
-    const [{ unownedPrivateProblem }, { restrictionOf }] = await Promise.all([import('../../memory/store.js'), import('../../memory/visibility.js')])
     if (unownedPrivateProblem(ownership, folder) !== undefined) {
       throw new MkError('INVALID_INPUT', `a private memory in the ${input.layer} layer needs owner_agent_id or owner_team_id: otherwise nobody could see it`, {
         details: { field: 'lane', hint: 'pass --owner-agent ID or --owner-team ID, or --lane shared' },
@@ -112,16 +108,15 @@ export const memoryAdd = defineTool({
     // Every field that is written goes through the one redaction pass, not only the content.
     const { value: written, redactions } = await redactFields({ content: input.content, tags: input.tags, metadata: input.metadata, refs: input.refs })
     const { content } = written
-    const index = await workspaceIndex(ctx)
+    const index = await ctx.store.index.open(ctx.warn)
     if (written.refs.length > 0) {
       const { unresolvedRefs } = await import('../../sync/stale.js')
-      for (const { ref, missing } of unresolvedRefs(written.refs, await knowledgeStatusLookup(index, ctx, identity), ctx.workspace.root)) {
+      for (const { ref, missing } of unresolvedRefs(written.refs, await ctx.store.index.knowledgeStatus(identity, ctx.warn), ctx.workspace.root)) {
         ctx.warn(`ref ${ref} names no ${missing}${missing === 'file' ? ' in the workspace' : ' here'}; searches show this memory as stale until it exists`)
       }
     }
     const now = new Date().toISOString()
-    const outcome = await addMemory(
-      ctx.workspace,
+    const outcome = await ctx.store.memories.add(
       folder,
       {
         id: newMemoryId(),
@@ -139,16 +134,7 @@ export const memoryAdd = defineTool({
         producerAgentId: identity.agentId,
         metadata: written.metadata,
       },
-      {
-        async findDuplicate(text) {
-          await ensureFresh(index, ctx.workspace, { identity, folders: [folder], knowledge: false, warn: ctx.warn })
-          return index.findSameContent(text, [folder.key], restrictionOf(ownership, folder))?.id
-        },
-        written(stored) {
-          index.upsert([memoryDocument(stored.record, stored.folder)])
-        },
-      },
-      ctx.runtime.author,
+      { identity, author: ctx.runtime.author, warn: ctx.warn },
     )
     const memoryId = outcome.deduplicated ? outcome.id : outcome.stored.record.id
     const filters = { kind: 'memory' as const, sources: [folder.key], consumer: { agentId: identity.agentId, teamId: ctx.runtime.teamId } }

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
 
 export const memoryConsolidate = defineTool({
@@ -47,20 +46,18 @@ export const memoryConsolidate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFoldersOfLayers }, { ensureFresh, embedBeforeSearch }, { readCounters, countersOf }, { planConsolidation }, { MkError }] =
-      await Promise.all([
-        import('../../memory/locations.js'),
-        import('../../indexing/workspace-index.js'),
-        import('../../memory/activations.js'),
-        import('../../memory/consolidate.js'),
-        import('../../errors.js'),
-      ])
+    const [{ visibleFoldersOfLayers }, { countersOf }, { planConsolidation }, { MkError }] = await Promise.all([
+      import('../../memory/locations.js'),
+      import('../../memory/counters.js'),
+      import('../../memory/consolidate.js'),
+      import('../../errors.js'),
+    ])
     const identity = identityOf(input, ctx)
     const consumer = consumerOf(input, ctx)
     const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
-    const { searchMode } = await embedBeforeSearch(index, {
+    const index = await ctx.store.index.open(ctx.warn)
+    await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
+    const { searchMode } = await ctx.store.index.embedPending({
       warn: ctx.warn,
       progress: (done, total) => ctx.progress?.({ phase: 'embedding new memories', done, total }),
       signal: ctx.signal,
@@ -81,7 +78,7 @@ export const memoryConsolidate = defineTool({
       // Aliases are not candidates again; a fact is consolidated within its own layer.
       const filters = { kind: 'memory' as const, sources: [folder.key], consumer, statuses: ['hot', 'warm', 'cold', 'archive'], includeExpired: true }
       const docs = new Map(index.list({ ...filters, order: 'any' }).map((doc) => [doc.id, doc]))
-      const counters = await readCounters(folder)
+      const counters = await ctx.store.activations.counters(folder)
       const candidates = index.documentVectors(filters).flatMap(({ id, vector }) => {
         const doc = docs.get(id)
         return doc === undefined
@@ -93,26 +90,21 @@ export const memoryConsolidate = defineTool({
       output.clusters.push(...plan.clusters.map((cluster) => ({ layer: folder.layer, ...cluster })))
       output.contradictory_candidates.push(...plan.contradictory.map((pair) => ({ layer: folder.layer, ...pair })))
       if (!input.apply || plan.clusters.length === 0) continue
-      const [{ findMemory, rewriteMemories }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../indexing/refresh.js')])
       const records = []
       for (const cluster of plan.clusters) {
-        const canonical = (await findMemory(ctx.workspace, identity, cluster.canonical)).record
+        const canonical = (await ctx.store.memories.find(identity, cluster.canonical)).record
         records.push({ ...canonical, mergedFrom: [...new Set([...(canonical.mergedFrom ?? []), ...cluster.aliases])] })
-        for (const alias of cluster.aliases) records.push({ ...(await findMemory(ctx.workspace, identity, alias)).record, aliasOf: cluster.canonical })
+        for (const alias of cluster.aliases) records.push({ ...(await ctx.store.memories.find(identity, alias)).record, aliasOf: cluster.canonical })
       }
       const forced =
         input.allow_contradictory && plan.contradictory.length > 0
           ? `\n\n--allow-contradictory: merged ${plan.contradictory.length} pairs that look contradictory\n`
           : ''
-      const commit = await rewriteMemories(
-        ctx.workspace,
-        folder,
-        records,
-        `consolidate ${plan.clusters.length} clusters (${folder.key})${forced}`,
-        ctx.runtime.author,
-      )
+      const commit = await ctx.store.memories.rewrite(folder, records, `consolidate ${plan.clusters.length} clusters (${folder.key})${forced}`, {
+        author: ctx.runtime.author,
+        warn: ctx.warn,
+      })
       if (commit !== undefined) output.commits.push(commit)
-      index.upsert(records.map((record) => memoryDocument(record, folder)))
     }
     const aliasCount = output.clusters.reduce((sum, cluster) => sum + cluster.aliases.length, 0)
     const lines = [

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { requireApproval } from '../approval.js'
 import { defineTool } from '../define.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema } from './schemas.js'
-import { workspaceIndex } from '../search-index.js'
 import { oneLine } from '../../text.js'
 
 export const memoryDelete = defineTool({
@@ -32,8 +31,7 @@ export const memoryDelete = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { findVisibleMemory, deleteMemory } = await import('../../memory/store.js')
-    const stored = await findVisibleMemory(ctx.workspace, identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
+    const stored = await ctx.store.memories.findVisible(identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
     // Others read a shared layer: removing from it is a person's decision, not an agent's.
     if (!stored.folder.private) {
       const what = `deleting ${input.memoryId} from the shared ${stored.folder.layer} layer`
@@ -44,8 +42,7 @@ export const memoryDelete = defineTool({
         what,
       )
     }
-    const index = await workspaceIndex(ctx)
-    const commit = await deleteMemory(ctx.workspace, stored, () => index.remove([input.memoryId]), ctx.runtime.author)
+    const commit = await ctx.store.memories.delete(stored, { author: ctx.runtime.author, warn: ctx.warn })
     const message = `Deleted ${input.memoryId} from the ${stored.folder.layer} layer (restore with mk memory restore ${input.memoryId})`
     return { output: { success: true as const, message, commit }, display: message }
   },

@@ -3,7 +3,6 @@ import { defineTool } from '../define.js'
 import { renderTable } from '../table.js'
 import { oneOrMany } from '../knowledge/schemas.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
-import { workspaceIndex } from '../search-index.js'
 
 export const memoryList = defineTool({
   name: 'memory_list',
@@ -51,11 +50,11 @@ export const memoryList = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFoldersOfLayers }, { ensureFresh }] = await Promise.all([import('../../memory/locations.js'), import('../../indexing/workspace-index.js')])
+    const { visibleFoldersOfLayers } = await import('../../memory/locations.js')
     const identity = identityOf(input, ctx)
     const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
+    const index = await ctx.store.index.open(ctx.warn)
+    await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
     const documents = index.list({
       kind: 'memory',
       sources: folders.map((folder) => folder.key),

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
-import { workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
 
 const moveSchema = z.strictObject({
@@ -45,17 +44,15 @@ export const memoryMaintain = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFoldersOfLayers }, { ensureFresh }, { readCounters }, { planDecay }, { isMemoryTier }] = await Promise.all([
+    const [{ visibleFoldersOfLayers }, { planDecay }, { isMemoryTier }] = await Promise.all([
       import('../../memory/locations.js'),
-      import('../../indexing/workspace-index.js'),
-      import('../../memory/activations.js'),
       import('../../memory/maintain.js'),
       import('../../memory/decay.js'),
     ])
     const identity = identityOf(input, ctx)
     const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    const index = await workspaceIndex(ctx)
-    await ensureFresh(index, ctx.workspace, { identity, folders, knowledge: false, warn: ctx.warn })
+    const index = await ctx.store.index.open(ctx.warn)
+    await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
     // The index already holds every memory's tier and age: no file is read unless it moves.
     const documents = index.list({
       kind: 'memory',
@@ -64,7 +61,7 @@ export const memoryMaintain = defineTool({
       includeExpired: true,
       order: 'any',
     })
-    const counters = new Map(await Promise.all(folders.map(async (folder) => [folder.key, await readCounters(folder)] as const)))
+    const counters = new Map(await Promise.all(folders.map(async (folder) => [folder.key, await ctx.store.activations.counters(folder)] as const)))
     const memories = documents.map((doc) => ({
       id: doc.id,
       folderKey: doc.source ?? '',
@@ -74,13 +71,14 @@ export const memoryMaintain = defineTool({
     const moves = planDecay(memories, counters, Date.now(), ctx.workspace.config.memory.decay)
     const commits: string[] = []
     if (input.apply) {
-      const { retierMemories } = await import('../../memory/store.js')
       for (const folder of folders) {
         const here = moves.filter((move) => move.folderKey === folder.key).map((move) => ({ id: move.memoryId, tier: move.to }))
         if (here.length === 0) continue
-        const commit = await retierMemories(ctx.workspace, folder, here, `decay ${here.length} memories (${folder.key})`, ctx.runtime.author)
+        const commit = await ctx.store.memories.retier(folder, here, `decay ${here.length} memories (${folder.key})`, {
+          author: ctx.runtime.author,
+          warn: ctx.warn,
+        })
         if (commit !== undefined) commits.push(commit)
-        index.setStatuses(here.map((move) => ({ id: move.id, status: move.tier })))
       }
     }
     const layerOf = new Map(folders.map((folder) => [folder.key, folder.layer]))

@@ -3,7 +3,6 @@ import { memoryTiers } from '../../memory/model.js'
 import { edgeTypes, type RecallNode } from '../../memory/recall-graph.js'
 import { defineTool } from '../define.js'
 import { requireDebugAccess } from '../debug-channel.js'
-import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema } from './schemas.js'
 import { oneLine } from '../../text.js'
 import { MkError } from '../../errors.js'
@@ -196,8 +195,7 @@ export const memoryRecall = defineTool({
       {
         workspace: ctx.workspace,
         readOnly: ctx.runtime.readOnly,
-        openIndex: () => workspaceIndex(ctx),
-        knowledgeStatus: (index) => knowledgeStatusLookup(index, ctx, identity),
+        store: ctx.store,
         countTokens,
         warn: ctx.warn,
         signal: ctx.signal,

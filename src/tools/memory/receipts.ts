@@ -52,9 +52,8 @@ export const memoryReceipts = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { readReceipts } = await import('../../memory/receipts.js')
     const since = input.since === undefined ? undefined : new Date(input.since).toISOString()
-    const receipts = (await readReceipts(ctx.workspace, since)).filter(receiptsOf(input.agent_id, ctx.runtime.credential))
+    const receipts = (await ctx.store.receipts.since(since)).filter(receiptsOf(input.agent_id, ctx.runtime.credential))
     const enabled = ctx.workspace.config.memory.receipts
     const lines = receipts.map((receipt) => `${receipt.at} ${receipt.agent_id ?? '(no agent)'} ${receipt.query_sha256.slice(0, 12)} ${receipt.ids.join(', ')}`)
     if (!enabled) lines.push(ctx.style.dim('receipts are off: set memory.receipts: true in .mkrc to record recalls'))

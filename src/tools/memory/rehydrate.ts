@@ -41,19 +41,13 @@ export const memoryRehydrate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ rewriteMemories, recordInLedger }, { memoryDocument }, { workspaceIndex }, { redactSecrets }] = await Promise.all([
-      import('../../memory/store.js'),
-      import('../../indexing/refresh.js'),
-      import('../search-index.js'),
-      import('../../memory/redact.js'),
-    ])
+    const { redactSecrets } = await import('../../memory/redact.js')
     // The reason reaches the files, the ledger and the commit message: redacted once, first.
     const reason = input.reason === undefined ? undefined : (await redactSecrets(input.reason)).text
     const { resolved, missing } = await resolveMemoryIds(ctx, identityOf(input, ctx), consumerOf(input, ctx), input.ids)
     const at = new Date().toISOString()
     const moved: string[] = []
     const commits: string[] = []
-    const index = await workspaceIndex(ctx)
     for (const group of byFolder(resolved)) {
       const folder = group[0]?.folder
       if (folder === undefined) continue
@@ -66,20 +60,17 @@ export const memoryRehydrate = defineTool({
         }))
       if (records.length === 0) continue
       // The ledger entry restarts the decay clock; the file says where the memory came from.
-      await recordInLedger(
-        ctx.workspace,
+      await ctx.store.activations.append(
         folder,
         records.map((record) => ({ id: record.id, at, event: 'rehydrate' as const, ...(reason === undefined ? {} : { reason }) })),
       )
-      const commit = await rewriteMemories(
-        ctx.workspace,
+      const commit = await ctx.store.memories.rewrite(
         folder,
         records,
         `rehydrate ${records.length} to ${input.target_tier} (${folder.key})${reason === undefined ? '' : `\n\n${reason}\n`}`,
-        ctx.runtime.author,
+        { author: ctx.runtime.author, warn: ctx.warn },
       )
       if (commit !== undefined) commits.push(commit)
-      index.upsert(records.map((record) => memoryDocument(record, folder)))
       moved.push(...records.map((record) => record.id))
     }
     const resolvedIds = resolved.map(({ record }) => record.id)

@@ -10,12 +10,12 @@ export async function resolveMemoryIds(
   consumer: MemoryConsumer,
   ids: readonly string[],
 ): Promise<{ resolved: StoredMemory[]; missing: string[] }> {
-  const [{ findVisibleMemory }, { MkError }] = await Promise.all([import('../../memory/store.js'), import('../../errors.js')])
+  const { MkError } = await import('../../errors.js')
   const resolved: StoredMemory[] = []
   const missing: string[] = []
   for (const id of new Set(ids)) {
     try {
-      resolved.push(await findVisibleMemory(ctx.workspace, identity, consumer, id))
+      resolved.push(await ctx.store.memories.findVisible(identity, consumer, id))
     } catch (error) {
       if (!(error instanceof MkError) || error.code !== 'NOT_FOUND') throw error
       missing.push(id)

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { identityFields, identityOf, memoryIdSchema, memoryLayerSchema } from './schemas.js'
-import { workspaceIndex } from '../search-index.js'
 
 export const memoryRestore = defineTool({
   name: 'memory_restore',
@@ -30,15 +29,7 @@ export const memoryRestore = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ restoreMemory }, { memoryDocument }] = await Promise.all([import('../../memory/store.js'), import('../../indexing/refresh.js')])
-    const index = await workspaceIndex(ctx)
-    const stored = await restoreMemory(
-      ctx.workspace,
-      identityOf(input, ctx),
-      input.memoryId,
-      (restored) => index.upsert([memoryDocument(restored.record, restored.folder)]),
-      ctx.runtime.author,
-    )
+    const stored = await ctx.store.memories.restore(identityOf(input, ctx), input.memoryId, { author: ctx.runtime.author, warn: ctx.warn })
     const message = `Restored ${input.memoryId} to the ${stored.folder.layer} layer`
     return {
       output: {

@@ -5,7 +5,6 @@ import { memoryTiers } from '../../memory/model.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema, scoresSchema } from './schemas.js'
-import { knowledgeStatusLookup, workspaceIndex } from '../search-index.js'
 
 /** How many ranked memories a search looks at before it collapses layers and applies the limit. */
 const candidatePool = 1000
@@ -106,8 +105,7 @@ export const memorySearch = defineTool({
       },
       {
         workspace: ctx.workspace,
-        openIndex: () => workspaceIndex(ctx),
-        knowledgeStatus: (index) => knowledgeStatusLookup(index, ctx, identity),
+        store: ctx.store,
         warn: ctx.warn,
         progress: (done, total) => ctx.progress?.({ phase: 'embedding new memories', done, total }),
         signal: ctx.signal,

@@ -64,12 +64,10 @@ export const memoryShow = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ findVisibleMemory, displayPath }, { readCounters, countersOf }] = await Promise.all([
-      import('../../memory/store.js'),
-      import('../../memory/activations.js'),
-    ])
-    const { record, file, folder } = await findVisibleMemory(ctx.workspace, identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
-    const counted = countersOf(await readCounters(folder), record.id)
+    const { countersOf } = await import('../../memory/counters.js')
+    const stored = await ctx.store.memories.findVisible(identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
+    const { record, folder } = stored
+    const counted = countersOf(await ctx.store.activations.counters(folder), record.id)
     const output = {
       memoryId: record.id,
       layer: record.layer,
@@ -92,7 +90,7 @@ export const memoryShow = defineTool({
       feedback_negative: counted.feedbackNegative,
       ...(counted.lastActivated === undefined ? {} : { last_activated: counted.lastActivated }),
       metadata: record.metadata,
-      file: displayPath(ctx.workspace, file),
+      file: await ctx.store.memories.placeOf(stored),
     }
     const { style } = ctx
     const fields: [string, string | undefined][] = [

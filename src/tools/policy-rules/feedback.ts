@@ -80,7 +80,6 @@ export const toolsFeedback = defineTool({
         display: `no matched rule names ${input.target === 'tool' ? input.selected_tool : 'any candidate'}: nothing recorded`,
       }
     }
-    const { outcomesFolder, recordOutcome } = await import('../../policy-rules/outcomes.js')
     const at = new Date().toISOString()
     const contextSha256 = sha256(JSON.stringify(input.context))
     const events = ruleIds.map((ruleId) => ({
@@ -94,7 +93,7 @@ export const toolsFeedback = defineTool({
       input_sha256: inputSha256,
       context_sha256: contextSha256,
     }))
-    const recorded = await recordOutcome(ctx.workspace.mkHome, outcomesFolder(ctx.workspace), events, ctx.runtime.author)
+    const recorded = await ctx.store.outcomes.record(events, ctx.runtime.author)
     return {
       output: { updated_rules: ruleIds.length, rule_ids: ruleIds, commit: recorded.commit },
       display: `recorded ${input.outcome} for ${input.selected_tool} on ${ruleIds.length} rule${ruleIds.length === 1 ? '' : 's'} (${ruleIds.join(', ')}) in MK_HOME commit ${recorded.commit.slice(0, 7)}`,

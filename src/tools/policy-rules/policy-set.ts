@@ -1,14 +1,13 @@
 import type { Evaluation } from '../../policy-rules/evaluate.js'
 import type { PolicyRules } from '../../policy-rules/load.js'
-import { noStats, type RuleStats } from '../../knowledge/policy-rule/model.js'
+import { noStats } from '../../knowledge/policy-rule/model.js'
 import type { ToolContext } from '../context.js'
 
 /**
- * The policy rules and their outcome counts, kept for the life of the process (the MCP server) while
- * the knowledge files and MK_HOME's history stay the same: a warm call reads no knowledge file.
+ * The policy rules, kept for the life of the process (the MCP server) while the knowledge files
+ * stay the same: a warm call reads no knowledge file. The store keeps their outcome counts.
  */
 let cachedRules: { key: string; rules: PolicyRules } | undefined
-let cachedStats: { key: string; stats: Map<string, RuleStats> } | undefined
 
 async function policyRules(ctx: ToolContext): Promise<PolicyRules> {
   const { policySignature, loadPolicyRules } = await import('../../policy-rules/load.js')
@@ -18,23 +17,13 @@ async function policyRules(ctx: ToolContext): Promise<PolicyRules> {
   return cachedRules.rules
 }
 
-async function ruleStats(ctx: ToolContext): Promise<Map<string, RuleStats>> {
-  const [{ outcomesFolder, readStats }, { headCommit }] = await Promise.all([import('../../policy-rules/outcomes.js'), import('../../git/head.js')])
-  const { mkHome } = ctx.workspace
-  const folder = outcomesFolder(ctx.workspace)
-  // Every outcome is a commit in MK_HOME, so its HEAD names the state of every ledger.
-  const key = JSON.stringify([mkHome, folder, headCommit(mkHome)])
-  if (cachedStats?.key !== key) cachedStats = { key, stats: await readStats(mkHome, folder) }
-  return cachedStats.stats
-}
-
 /** Evaluate the workspace's policy rules for a context; files that did not load and conditions that failed are warned about. */
 export async function evaluateForContext(ctx: ToolContext, context: Record<string, unknown>): Promise<Evaluation> {
   const [{ evaluateRules }, { formatProblem }, loaded, stats] = await Promise.all([
     import('../../policy-rules/evaluate.js'),
     import('../../knowledge/load.js'),
     policyRules(ctx),
-    ruleStats(ctx),
+    ctx.store.outcomes.stats(),
   ])
   for (const problem of loaded.problems) ctx.warn(`${formatProblem(problem)} (a rule in it may be missing)`)
   const evaluation = evaluateRules(loaded.rules, context, (id) => stats.get(id) ?? noStats)

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { knowledgeLayerSchema, knowledgeTypeSchema, oneOrMany } from '../knowledge/schemas.js'
 import { identityOf } from '../memory/schemas.js'
-import { workspaceIndex } from '../search-index.js'
 import { itemChangeSchema, sourceReportSchema, staleMemorySchema, syncFailureSchema } from './schemas.js'
 
 /** Per HTTP request to a remote; the whole sync may take longer. */
@@ -91,7 +90,7 @@ export const syncNow = defineTool({
       warn: (message) => ctx.warn(message),
       ...(ctx.progress === undefined ? {} : { progress: ctx.progress }),
       identity: identityOf({}, ctx),
-      openIndex: () => workspaceIndex(ctx),
+      store: ctx.store,
     })
     const output = {
       success: report.failures.length === 0,

@@ -27,7 +27,7 @@ function floorsOfPolicy(): string[][] {
   const constraints = (parse(frontmatter) as { constraints: PolicyConstraint[] }).constraints
   return constraints
     .filter((constraint) => constraint.id.startsWith('floor-'))
-    .map((constraint) => constraint.paths.map((path) => (path === topLevel ? topLevel : path.replace(/^src\//, '').replace(/\/\*\*$/, ''))))
+    .map((constraint) => constraint.paths.map((path) => (path === topLevel ? topLevel : path.replace(/^src\//, '').replace(/\/\*\*$|\/\*\.ts$/, ''))))
 }
 
 function sourceFiles(folder: string): string[] {
@@ -48,11 +48,13 @@ function resolveImport(from: string, specifier: string): string | undefined {
   return undefined
 }
 
-/** The folder a file's floor is decided by: `src/*.ts`, `memory`, or under hosts its host (`hosts/http`). */
+/** The folder a file's floor is decided by: `src/*.ts`, `memory`, under hosts its host (`hosts/http`), under stores an implementation (`stores/files`) or the interfaces (`stores`). */
 function folderOf(file: string): string {
   const parts = relative(src, file).split(sep)
   if (parts.length === 1) return topLevel
-  return parts[0] === 'hosts' ? `hosts/${parts[1] ?? ''}` : (parts[0] ?? '')
+  if (parts[0] === 'hosts') return `hosts/${parts[1] ?? ''}`
+  if (parts[0] === 'stores' && parts.length > 2) return `stores/${parts[1] ?? ''}`
+  return parts[0] ?? ''
 }
 
 function importGraph(): Map<string, string[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { MemoryCounters } from '../../../src/memory/activations.js'
+import type { MemoryCounters } from '../../../src/memory/counters.js'
 import { decayedTier, lastUsedMs } from '../../../src/memory/decay.js'
 
 const day = 24 * 60 * 60 * 1000

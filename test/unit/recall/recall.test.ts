@@ -2,19 +2,19 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ordersInPostgresAdr } from '../../fixtures/orders-adr.js'
 import { loadWorkspace } from '../../../src/config/load.js'
 import { openMk } from '../../../src/hosts/library/index.js'
-import { openWorkspaceIndex } from '../../../src/indexing/workspace-index.js'
 import { recall, type RecallRequest } from '../../../src/recall/recall.js'
 import { searchMemories } from '../../../src/recall/search-memories.js'
-import type { SearchIndex } from '../../../src/search/search-index.js'
+import { openFilesStore } from '../../../src/stores/files/files-store.js'
+import { Resources } from '../../../src/tools/context.js'
 import { loadTokenCounter } from '../../../src/token-count.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 let workspace: TempWorkspace | undefined
-let index: SearchIndex | undefined
+let resources: Resources | undefined
 afterEach(async () => {
-  index?.close()
+  await resources?.closeAll()
   await workspace?.cleanup()
-  index = undefined
+  resources = undefined
   workspace = undefined
 })
 
@@ -43,13 +43,11 @@ describe('recall, the use case', () => {
     const loaded = await loadWorkspace({ cwd: workspace.root, env })
     const warnings: string[] = []
     const warn = (message: string): void => void warnings.push(message)
-    const opened = await openWorkspaceIndex(loaded, warn)
-    index = opened
+    resources = new Resources()
     const recalled = await recall(request('orders table'), {
       workspace: loaded,
       readOnly: true,
-      openIndex: async () => opened,
-      knowledgeStatus: async () => (id) => (id === 'adr-0001-use-postgres' ? 'accepted' : undefined),
+      store: openFilesStore({ workspace: loaded, resources }),
       countTokens: loadTokenCounter(),
       warn,
       signal: new AbortController().signal,
@@ -77,8 +75,7 @@ describe('searchMemories, the use case', () => {
     const loaded = await loadWorkspace({ cwd: workspace.root, env })
     const warnings: string[] = []
     const warn = (message: string): void => void warnings.push(message)
-    const opened = await openWorkspaceIndex(loaded, warn)
-    index = opened
+    resources = new Resources()
     const found = await searchMemories(
       {
         query: 'invoices archived',
@@ -93,8 +90,7 @@ describe('searchMemories, the use case', () => {
       },
       {
         workspace: loaded,
-        openIndex: async () => opened,
-        knowledgeStatus: async () => () => undefined,
+        store: openFilesStore({ workspace: loaded, resources }),
         warn,
         progress: () => undefined,
         signal: new AbortController().signal,

@@ -2,10 +2,11 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
-import { knowledgeSignature } from '../../../src/indexing/refresh.js'
+import { knowledgeSignature } from '../../../src/stores/files/indexing/refresh.js'
 import type { StoredDocument } from '../../../src/search/documents.js'
-import { ensureFresh, openWorkspaceIndex } from '../../../src/indexing/workspace-index.js'
+import { openFilesStore } from '../../../src/stores/files/files-store.js'
 import { runSync } from '../../../src/sync/run.js'
+import { Resources } from '../../../src/tools/context.js'
 import { startGitServer, type GitServer } from '../../helpers/git-server.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
@@ -43,7 +44,9 @@ describe('sync keeps the search index fresh with only the changed items', () => 
     })
     const workspace = await loadWorkspace({ cwd: temp.root, env: { MK_HOME: temp.mkHome } })
     const identity = { agentId: undefined, sessionId: undefined }
-    const index = await openWorkspaceIndex(workspace, () => undefined)
+    const resources = new Resources()
+    const store = openFilesStore({ workspace, resources })
+    const index = await store.index.open(() => undefined)
     const doc = (id: string): StoredDocument | undefined => index.getMany([id])[0]
     const options = {
       force: false,
@@ -53,11 +56,11 @@ describe('sync keeps the search index fresh with only the changed items', () => 
       timeoutMs: 5_000,
       warn: () => undefined,
       identity,
-      openIndex: async () => index,
+      store,
     }
     try {
       await runSync(workspace, options)
-      await ensureFresh(index, workspace, { identity, memory: false, warn: () => undefined })
+      await store.index.refresh({ identity, memory: false, warn: () => undefined })
       expect(doc('adr-shared')?.title).toBe('Project version')
 
       await remote.commit({ 'adr/a.md': item('adr-a', 'Alpha', 'deprecated'), 'adr/b.md': null })
@@ -74,7 +77,7 @@ describe('sync keeps the search index fresh with only the changed items', () => 
       expect(local.reindex).toEqual({ upserted: 1, removed: 0, keptFresh: false })
       expect(doc('adr-shared')?.title).toBe('Company version')
     } finally {
-      index.close()
+      await resources.closeAll()
     }
   })
 })

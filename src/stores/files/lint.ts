@@ -1,10 +1,10 @@
 import { join } from 'node:path'
-import type { Workspace } from '../config/workspace.js'
-import type { KnowledgeProblem } from '../knowledge/model.js'
-import { visibleFolders } from './locations.js'
-import { readTextIfExists } from '../fs/read-if-exists.js'
-import { displayPath, isStored, listMemoryFiles, readMemoryFile } from './store.js'
-import { tierTableFile, tierTableProblems } from './tier-table.js'
+import type { Workspace } from '../../config/workspace.js'
+import type { KnowledgeProblem } from '../../knowledge/model.js'
+import { visibleFolders } from '../../memory/locations.js'
+import { readTextIfExists } from '../../fs/read-if-exists.js'
+import { displayPath, isStored, listMemoryFiles, readMemoryFile } from '../../memory/store.js'
+import { tierTableFile, tierTableProblems } from '../../memory/tier-table.js'
 
 /**
  * The memory files of the shared layers (those in the repository and its sources) that cannot be

@@ -1,17 +1,12 @@
-import { join } from 'node:path'
-import type { Workspace } from '../config/workspace.js'
-import type { KnowledgeProblem } from '../knowledge/model.js'
-import { MkError } from '../errors.js'
-import type { MemoryFolder, MemoryIdentity } from '../memory/locations.js'
-import { visibleFolders } from '../memory/locations.js'
-import { loadEmbedder } from '../search/embedder.js'
-import type { EmbeddingProvider } from '../search/embedding/provider.js'
-import { refreshKnowledge, refreshMemoryFolder, type RefreshOptions } from './refresh.js'
-import { openIndex, type SearchIndex } from '../search/search-index.js'
-
-export function indexPathOf(workspace: Workspace): string {
-  return join(workspace.stateDir, 'index.db')
-}
+import type { Workspace } from '../../../config/workspace.js'
+import { MkError } from '../../../errors.js'
+import { visibleFolders } from '../../../memory/locations.js'
+import { loadEmbedder } from '../../../search/embedder.js'
+import type { EmbeddingProvider } from '../../../search/embedding/provider.js'
+import { indexPathOf } from './index-path.js'
+import type { EmbedOptions, FreshnessOptions, FreshnessReport, SearchReadiness } from '../../index-store.js'
+import { refreshKnowledge, refreshMemoryFolder } from './refresh.js'
+import { openIndex, type SearchIndex } from '../../../search/search-index.js'
 
 /**
  * The workspace's index with the configured embedder (which loads its model only when it first embeds).
@@ -27,21 +22,6 @@ export async function openWorkspaceIndex(workspace: Workspace, warn: (message: s
     warn(`${error.message}; searching full text only until the embedding model is fixed`)
   }
   return openIndex(indexPathOf(workspace), { embedder })
-}
-
-export interface FreshnessOptions extends RefreshOptions {
-  identity: MemoryIdentity
-  memory?: boolean
-  knowledge?: boolean
-  /** Only these memory folders (default: every visible one). */
-  folders?: readonly MemoryFolder[]
-}
-
-export interface FreshnessReport {
-  memoriesRead: number
-  documentsRemoved: number
-  knowledgeReloaded: boolean
-  knowledgeProblems: KnowledgeProblem[]
 }
 
 /**
@@ -67,22 +47,12 @@ export async function ensureFresh(index: SearchIndex, workspace: Workspace, opti
   return report
 }
 
-export interface SearchReadiness {
-  /** What the search really runs as: hybrid only when a model is configured and answered. */
-  searchMode: 'hybrid' | 'fulltext'
-  /** Documents still without a vector (found by full text only): the embedding was stopped or failed. */
-  pendingEmbeddings: number
-}
-
 /**
  * Embed every document still waiting for a vector before a search, in committed batches with
  * progress, so that no memory is searched by full text alone after a bulk add, a fresh clone or
  * a pull. A model that fails leaves the search on full text, with a warning, and says so.
  */
-export async function embedBeforeSearch(
-  index: SearchIndex,
-  options: { warn: (message: string) => void; progress?: ((done: number, total: number) => void) | undefined; signal?: AbortSignal },
-): Promise<SearchReadiness> {
+export async function embedBeforeSearch(index: SearchIndex, options: EmbedOptions): Promise<SearchReadiness> {
   if (!index.canSearchVectors) return { searchMode: 'fulltext', pendingEmbeddings: 0 }
   if (index.pendingCount() === 0) return { searchMode: 'hybrid', pendingEmbeddings: 0 }
   try {

@@ -2,20 +2,20 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Workspace } from '../config/workspace.js'
-import { isNodeError } from '../errors.js'
-import { walkFiles } from '../fs/walk.js'
-import type { KnowledgeItem, KnowledgeProblem } from '../knowledge/model.js'
-import { resolveSources } from '../knowledge/sources.js'
-import type { MemoryFolder } from '../memory/locations.js'
-import type { MemoryRecord } from '../memory/model.js'
-import { restrictionOf } from '../memory/visibility.js'
-import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../memory/store.js'
-import { readTierTable, tierTableFile } from '../memory/tier-table.js'
-import { wallClockNs } from '../fs/stat-signature.js'
-import { statFiles, type FileSignature } from '../search/file-signature.js'
-import type { SearchIndex } from '../search/search-index.js'
-import type { IndexDocument } from '../search/types.js'
+import type { Workspace } from '../../../config/workspace.js'
+import { isNodeError } from '../../../errors.js'
+import { walkFiles } from '../../../fs/walk.js'
+import type { KnowledgeItem, KnowledgeProblem } from '../../../knowledge/model.js'
+import { resolveSources } from '../../../knowledge/sources.js'
+import type { MemoryFolder } from '../../../memory/locations.js'
+import type { MemoryRecord } from '../../../memory/model.js'
+import { restrictionOf } from '../../../memory/visibility.js'
+import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../../../memory/store.js'
+import { readTierTable, tierTableFile } from '../../../memory/tier-table.js'
+import { wallClockNs } from '../../../fs/stat-signature.js'
+import { statFiles, type FileSignature } from '../../../search/file-signature.js'
+import type { SearchIndex } from '../../../search/search-index.js'
+import type { IndexDocument } from '../../../search/types.js'
 
 export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): IndexDocument {
   const expires = record.expires === undefined ? undefined : Date.parse(record.expires)
@@ -253,11 +253,11 @@ export async function refreshKnowledge(index: SearchIndex, workspace: Workspace,
     return { added: 0, removed: 0, knowledgeReloaded: false, problems: storedProblems(index.state('knowledge:problems')) }
   }
   const [{ loadKnowledge }, { extractDirectives }, { directiveDocument }, { rulesVocabulary }, { directiveTopics }] = await Promise.all([
-    import('../knowledge/load.js'),
-    import('../directives/extract.js'),
-    import('../directives/stored.js'),
-    import('../directives/query.js'),
-    import('../directives/rank.js'),
+    import('../../../knowledge/load.js'),
+    import('../../../directives/extract.js'),
+    import('../../../directives/stored.js'),
+    import('../../../directives/query.js'),
+    import('../../../directives/rank.js'),
   ])
   const base = await loadKnowledge(workspace)
   // Only the winning item of each id: a project item that overrides a company item replaces its directives too.

@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs'
+import type { Workspace } from '../../config/workspace.js'
+import type { KnowledgeProblem } from '../../knowledge/model.js'
+import type { DeletedVersion } from '../../memory/history.js'
+import type { MemoryFolder, MemoryIdentity } from '../../memory/locations.js'
+import type { MemoryRecord, MemoryTier } from '../../memory/model.js'
+import type { AddOutcome, StoredMemory, UnreadableMemory } from '../../memory/store.js'
+import type { MemoryConsumer } from '../../memory/visibility.js'
+import type { AddOptions, MemoryStore, WriteOptions } from '../memories.js'
+import type { FilesIndex } from './search-index.js'
+
+// Loaded on first use: a command that reads no memory never pays for the memory modules.
+const fileStore = () => import('../../memory/store.js')
+const documents = () => import('./indexing/refresh.js')
+
+/** Memories as Markdown files per folder; private folders' changes are commits of MK_HOME's git history. Every write keeps the index in step. */
+export class FilesMemories implements MemoryStore {
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly index: FilesIndex,
+  ) {}
+
+  async ids(folder: MemoryFolder): Promise<string[]> {
+    const { listMemoryFiles } = await fileStore()
+    return (await listMemoryFiles(folder)).map((name) => name.slice(0, -'.md'.length))
+  }
+
+  async read(folder: MemoryFolder, id: string): Promise<StoredMemory | UnreadableMemory | undefined> {
+    const { memoryFile, readMemoryFile } = await fileStore()
+    const file = memoryFile(folder, id)
+    return existsSync(file) ? readMemoryFile(this.workspace, folder, file) : undefined
+  }
+
+  async find(identity: MemoryIdentity, id: string): Promise<StoredMemory> {
+    return (await fileStore()).findMemory(this.workspace, identity, id)
+  }
+
+  async findVisible(identity: MemoryIdentity, consumer: MemoryConsumer, id: string): Promise<StoredMemory> {
+    return (await fileStore()).findVisibleMemory(this.workspace, identity, consumer, id)
+  }
+
+  async add(folder: MemoryFolder, record: MemoryRecord, options: AddOptions): Promise<AddOutcome> {
+    const [{ addMemory }, { memoryDocument }, { restrictionOf }, index] = await Promise.all([
+      fileStore(),
+      documents(),
+      import('../../memory/visibility.js'),
+      this.index.open(options.warn),
+    ])
+    return addMemory(
+      this.workspace,
+      folder,
+      record,
+      {
+        findDuplicate: async (content) => {
+          await this.index.refresh({ identity: options.identity, folders: [folder], knowledge: false, warn: options.warn })
+          return index.findSameContent(content, [folder.key], restrictionOf(record, folder))?.id
+        },
+        written: (stored) => index.upsert([memoryDocument(stored.record, stored.folder)]),
+      },
+      options.author,
+    )
+  }
+
+  async rewrite(folder: MemoryFolder, records: readonly MemoryRecord[], message: string, options: WriteOptions): Promise<string | undefined> {
+    const [{ rewriteMemories }, { memoryDocument }] = await Promise.all([fileStore(), documents()])
+    const commit = await rewriteMemories(this.workspace, folder, records, message, options.author)
+    if (records.length > 0) (await this.index.open(options.warn)).upsert(records.map((record) => memoryDocument(record, folder)))
+    return commit
+  }
+
+  async retier(folder: MemoryFolder, moves: readonly { id: string; tier: MemoryTier }[], message: string, options: WriteOptions): Promise<string | undefined> {
+    const commit = await (await fileStore()).retierMemories(this.workspace, folder, moves, message, options.author)
+    if (moves.length > 0) (await this.index.open(options.warn)).setStatuses(moves.map((move) => ({ id: move.id, status: move.tier })))
+    return commit
+  }
+
+  async delete(stored: StoredMemory, options: WriteOptions): Promise<string> {
+    const [{ deleteMemory }, index] = await Promise.all([fileStore(), this.index.open(options.warn)])
+    return deleteMemory(this.workspace, stored, () => index.remove([stored.record.id]), options.author)
+  }
+
+  async restore(identity: MemoryIdentity, id: string, options: WriteOptions): Promise<StoredMemory & { commit: string | undefined }> {
+    const [{ restoreMemory }, { memoryDocument }, index] = await Promise.all([fileStore(), documents(), this.index.open(options.warn)])
+    return restoreMemory(this.workspace, identity, id, (restored) => index.upsert([memoryDocument(restored.record, restored.folder)]), options.author)
+  }
+
+  async findDeletion(id: string): Promise<DeletedVersion | undefined> {
+    const { findDeletion } = await import('../../memory/history.js')
+    return findDeletion(this.workspace.mkHome, id)
+  }
+
+  async lint(): Promise<{ problems: KnowledgeProblem[]; read: number }> {
+    const { problems, filesRead } = await (await import('./lint.js')).lintSharedMemories(this.workspace)
+    return { problems, read: filesRead }
+  }
+
+  async placeOf(stored: StoredMemory): Promise<string> {
+    return (await fileStore()).displayPath(this.workspace, stored.file)
+  }
+}
