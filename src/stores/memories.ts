@@ -27,6 +27,11 @@ export interface MemoryStore {
   ids(folder: MemoryFolder): Promise<string[]>
   /** One memory of a folder; undefined when there is none; unreadable when it cannot be read as a memory. */
   read(folder: MemoryFolder, id: string): Promise<StoredMemory | UnreadableMemory | undefined>
+  /**
+   * The refs of these memories of one folder, by id (a memory with none, or none readable, is
+   * absent): what a search's staleness marks are judged by, answered without reading each whole.
+   */
+  refs(folder: MemoryFolder, ids: readonly string[]): Promise<Map<string, string[]>>
   /** A memory by id in the folders visible to the identity. NOT_FOUND when there is none; INVALID_INPUT for a bad id. */
   find(identity: MemoryIdentity, id: string): Promise<StoredMemory>
   /** As find, and NOT_FOUND for a memory the consumer may not see (another agent's private memory). */

@@ -94,8 +94,8 @@ export async function memoriesReferring(
 }
 
 /**
- * Stale reasons for a few memories (search hits), by id. Their files are read for the refs;
- * `lookup` (which may refresh the knowledge index) is only called when some memory has refs.
+ * Stale reasons for a few memories (search hits), by id, from their refs; `lookup` (which may
+ * refresh the knowledge index) is only called when some memory has refs.
  */
 export async function staleReasons(
   workspace: Workspace,
@@ -103,11 +103,10 @@ export async function staleReasons(
   memories: readonly { id: string; folder: MemoryFolder }[],
   lookup: () => Promise<KnowledgeStatusLookup>,
 ): Promise<Map<string, string>> {
+  const byFolder = new Map<MemoryFolder, string[]>()
+  for (const { id, folder } of memories) byFolder.set(folder, [...(byFolder.get(folder) ?? []), id])
   const refs = new Map<string, string[]>()
-  for (const memory of memories) {
-    const read = await store.read(memory.folder, memory.id)
-    if (read !== undefined && 'record' in read && read.record.refs.length > 0) refs.set(memory.id, read.record.refs)
-  }
+  for (const [folder, ids] of byFolder) for (const [id, list] of await store.refs(folder, ids)) refs.set(id, list)
   const reasons = new Map<string, string>()
   if (refs.size === 0) return reasons
   const statusOf = await lookup()

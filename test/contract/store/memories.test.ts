@@ -73,6 +73,21 @@ describe.each(storeFactories)('the $name store: memories and their history', (fa
     await expect(memories.restore(nobody, stored.record.id, write)).rejects.toMatchObject({ code: 'CONFLICT' })
   })
 
+  it("answers the refs of a folder's memories, and their new refs once a memory is rewritten", async () => {
+    const folder = user()
+    const outcome = await opened.store.memories.add(folder, memoryRecord(folder, 'Orders publish through the outbox', { refs: ['adr-0007'] }), {
+      ...write,
+      identity: nobody,
+    })
+    if (outcome.deduplicated) throw new Error('expected a new memory')
+    const plain = await added(folder, 'The CI runners have two cores')
+    const { memories } = opened.store
+    const ids = [outcome.stored.record.id, plain.record.id, 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3']
+    expect(Object.fromEntries(await memories.refs(folder, ids))).toEqual({ [outcome.stored.record.id]: ['adr-0007'] })
+    await memories.rewrite(folder, [{ ...outcome.stored.record, refs: ['adr-0009', 'src/outbox.ts'] }], 'point at the new decision', write)
+    expect(Object.fromEntries(await memories.refs(folder, ids))).toEqual({ [outcome.stored.record.id]: ['adr-0009', 'src/outbox.ts'] })
+  })
+
   it('answers a bad id as invalid input and an unknown one as not found', async () => {
     await expect(opened.store.memories.find(nobody, '../etc/passwd')).rejects.toBeInstanceOf(MkError)
     await expect(opened.store.memories.find(nobody, '../etc/passwd')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
