@@ -42,8 +42,8 @@ export function graphSvg(items: readonly SiteItem[], pagePrefix: string): Html {
     const { x, y } = at(item.id)
     return html`<a href="${pagePrefix}${page}" class="node status-${item.status.replace(/[^a-z]/g, '-')}" data-id="${item.id}"
       ><title>${item.id}: ${item.title} (${item.status})</title><rect x="${x}" y="${y}" width="${nodeWidth}" height="${nodeHeight}" rx="6"></rect
-      ><text x="${x + 10}" y="${y + 19}" class="node-title">${oneLine(item.title, 30)}</text
-      ><text x="${x + 10}" y="${y + 37}" class="node-id">${oneLine(item.id, 24)} · ${item.status}</text></a
+      ><text x="${x + 10}" y="${y + 19}" class="node-title">${oneLine(item.title, 27)}</text
+      ><text x="${x + 10}" y="${y + 37}" class="node-id">${oneLine(item.id, 22)} · ${item.status}</text></a
     >`
   })
   return html`<svg

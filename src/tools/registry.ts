@@ -40,6 +40,7 @@ import { toolsFeedback } from './policy-rules/feedback.js'
 import { toolsSelect } from './policy-rules/select.js'
 import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
+import { siteBuild } from './site/build.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
@@ -98,6 +99,8 @@ export const typedTools = [
   rulesEvaluate,
   toolsSelect,
   toolsFeedback,
+  // the knowledge site
+  siteBuild,
 ] as const satisfies readonly AnyTool[]
 
 /** The registry with each tool's schemas erased, for hosts that serve tools by name. */

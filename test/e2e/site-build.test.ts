@@ -1,0 +1,33 @@
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
+import { workspacesRemovedAfterEach } from '../helpers/workspace.js'
+import { siteRepo } from '../fixtures/site-repo.js'
+
+const workspace = workspacesRemovedAfterEach()
+
+describe('mk site build', () => {
+  it('writes the log, the graph, the constraint map and a page per item into .mk/site by default', async () => {
+    const { root, mkHome } = await workspace(siteRepo)
+    const run = await runMk(['site', 'build', '--json'], { cwd: root, env: { MK_HOME: mkHome } })
+    expect(run.exitCode, run.stderr).toBe(0)
+    const built = parseJson<{ out: string; items: number; violations: number }>(run)
+    expect(built).toMatchObject({ out: join(root, '.mk', 'site'), items: 6, violations: 1 })
+    expect((await readdir(join(built.out, 'items'))).length).toBe(6)
+    const policy = await readFile(join(built.out, 'items', 'no-float-money.html'), 'utf8')
+    expect(policy).toContain('<code class="violation-file">src/ledger/import.ts:2</code>')
+  })
+
+  it('refuses a folder outside the workspace and MK_HOME, and a non-empty folder it did not build', async () => {
+    const { root, mkHome } = await workspace({ ...siteRepo, 'public/keep.txt': 'mine' })
+    const outside = expectCleanError(await runMk(['site', 'build', '--out', '/tmp'], { cwd: root, env: { MK_HOME: mkHome } }))
+    expect(outside).toContain('outside')
+    const foreign = expectCleanError(await runMk(['site', 'build', '--out', 'public'], { cwd: root, env: { MK_HOME: mkHome } }))
+    expect(foreign).toContain('was not built by mk site build')
+    expect(await readFile(join(root, 'public', 'keep.txt'), 'utf8')).toBe('mine')
+    // A second build replaces the first.
+    expect((await runMk(['site', 'build', '--out', 'site'], { cwd: root, env: { MK_HOME: mkHome } })).exitCode).toBe(0)
+    expect((await runMk(['site', 'build', '--out', 'site'], { cwd: root, env: { MK_HOME: mkHome } })).exitCode).toBe(0)
+  })
+})
