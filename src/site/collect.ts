@@ -5,6 +5,7 @@ import { MkError } from '../errors.js'
 import { inBatches } from '../fs/in-batches.js'
 import { fileHistory } from '../git/history.js'
 import { loadKnowledge } from '../knowledge/load.js'
+import { baselineHistory } from './baseline-history.js'
 import type { SiteData, SiteViolation } from './model.js'
 import { pageNames, relatedItems } from './relations.js'
 
@@ -68,6 +69,7 @@ export async function collectSite(workspace: Workspace, options: CollectOptions)
     builtAt: options.now.toISOString(),
     checkProblem: checked.problem,
     totalViolations: checked.total,
+    baselineHistory: await baselineHistory(workspace),
     items: items.map((item, index) => ({
       item,
       page: pages.get(item.id) ?? 'item.html',

@@ -1,5 +1,6 @@
 import type { KnowledgeItem } from '../knowledge/model.js'
 import type { FileVersion } from '../git/history.js'
+import type { BaselinePoint } from './baseline-history.js'
 
 export interface SiteViolation {
   constraintId: string
@@ -29,4 +30,6 @@ export interface SiteData {
   checkProblem: string | undefined
   /** Violations whose constraint belongs to no item on the site, counted on the constraint map. */
   totalViolations: number
+  /** The baseline's count at each commit that changed it, oldest first; undefined without a committed baseline. */
+  baselineHistory: BaselinePoint[] | undefined
 }

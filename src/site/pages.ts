@@ -232,6 +232,65 @@ function bars(title: string, counts: ReadonlyMap<string, number>): Html {
   </section>`
 }
 
+/** The baseline's count per commit as columns, oldest left, with the same figures in a table for screen readers and print. */
+function baselineChart(points: SiteData['baselineHistory']): Html {
+  if (points === undefined)
+    return html`<section aria-labelledby="baseline">
+      <h2 id="baseline">Baseline over time</h2>
+      <p class="meta">No baseline file in the git history.</p>
+    </section>`
+  const max = Math.max(1, ...points.map((point) => point.count))
+  const width = 12
+  const height = 120
+  const columns = points.map((point, index) => {
+    const barHeight = Math.max(1, Math.round((height * point.count) / max))
+    return html`<rect x="${index * width + 1}" y="${height - barHeight}" width="${width - 2}" height="${barHeight}"
+      ><title>${point.date} ${point.version}: ${point.count}</title></rect
+    >`
+  })
+  const first = points[0]
+  const last = points.at(-1)
+  const trend = first === undefined || last === undefined ? '' : last.count < first.count ? 'falling' : last.count > first.count ? 'rising' : 'flat'
+  return html`<section aria-labelledby="baseline">
+    <h2 id="baseline">Baseline over time</h2>
+    <p>
+      Violations the committed baseline tolerated, at each of the ${points.length} commits that changed it: ${first?.count ?? 0} then, ${last?.count ?? 0} now
+      (${trend}).
+    </p>
+    <svg
+      class="columns"
+      viewBox="0 0 ${points.length * width} ${height}"
+      width="${Math.min(720, points.length * width * 2)}"
+      height="${height}"
+      aria-hidden="true"
+    >
+      ${columns}
+    </svg>
+    <table class="baseline-table">
+      <caption class="skip">
+        Baseline count per commit
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Date</th>
+          <th scope="col">Commit</th>
+          <th scope="col">Tolerated violations</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${[...points].reverse().map(
+          (point) =>
+            html`<tr>
+              <td>${point.date}</td>
+              <td><code>${point.version}</code></td>
+              <td class="count">${point.count}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </section>`
+}
+
 export function constraintsPage(data: SiteData): string {
   const byConstraint = new Map<string, number>()
   const byFolder = new Map<string, number>()
@@ -246,6 +305,6 @@ export function constraintsPage(data: SiteData): string {
   const body = html`<h1>Constraints</h1>
     ${data.checkProblem === undefined ? '' : html`<p>The check did not run: ${data.checkProblem}</p>`}
     <p class="meta">${data.totalViolations} current violation${data.totalViolations === 1 ? '' : 's'}, counted by the check run when the site was built.</p>
-    ${bars('Violations by constraint', byConstraint)} ${bars('Violations by folder', byFolder)}`
+    ${bars('Violations by constraint', byConstraint)} ${bars('Violations by folder', byFolder)} ${baselineChart(data.baselineHistory)}`
   return layout(data, { title: 'Constraints', root: '', section: 'constraints', body })
 }

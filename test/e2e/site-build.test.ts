@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
-import { workspacesRemovedAfterEach } from '../helpers/workspace.js'
+import { gitCommitAll, gitInit, workspacesRemovedAfterEach } from '../helpers/workspace.js'
 import { siteRepo } from '../fixtures/site-repo.js'
 
 const workspace = workspacesRemovedAfterEach()
@@ -29,5 +29,21 @@ describe('mk site build', () => {
     // A second build replaces the first.
     expect((await runMk(['site', 'build', '--out', 'site'], { cwd: root, env: { MK_HOME: mkHome } })).exitCode).toBe(0)
     expect((await runMk(['site', 'build', '--out', 'site'], { cwd: root, env: { MK_HOME: mkHome } })).exitCode).toBe(0)
+  })
+
+  it('charts the baseline count at each commit that changed it', async () => {
+    const ws = await workspace(siteRepo)
+    const baseline = (count: number): string =>
+      JSON.stringify({ version: 2, entries: [{ constraint: 'no-parse-float', file: 'src/ledger/import.ts', hash: 'h', count }] })
+    await gitInit(ws.root)
+    await ws.write('.mk-baseline.json', baseline(4))
+    await gitCommitAll(ws.root, 'Adopt mk with a baseline', 1_700_000_000)
+    await ws.write('.mk-baseline.json', baseline(1))
+    await gitCommitAll(ws.root, 'Fix three float parses', 1_700_100_000)
+    const run = await runMk(['site', 'build', '--json'], { cwd: ws.root, env: { MK_HOME: ws.mkHome } })
+    expect(run.exitCode, run.stderr).toBe(0)
+    const page = await readFile(join(ws.root, '.mk', 'site', 'constraints.html'), 'utf8')
+    expect(page.replace(/\s+/g, ' ')).toContain('at each of the 2 commits that changed it: 4 then, 1 now (falling)')
+    expect(page.match(/<td class="count">(\d+)<\/td>/g)).toEqual(['<td class="count">1</td>', '<td class="count">4</td>'])
   })
 })
