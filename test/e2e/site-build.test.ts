@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
+import { expectCleanError, mkBin, mkEnv, parseJson, runMk } from '../helpers/mk.js'
 import { gitCommitAll, gitInit, workspacesRemovedAfterEach } from '../helpers/workspace.js'
 import { siteRepo } from '../fixtures/site-repo.js'
 
@@ -45,5 +46,33 @@ describe('mk site build', () => {
     const page = await readFile(join(ws.root, '.mk', 'site', 'constraints.html'), 'utf8')
     expect(page.replace(/\s+/g, ' ')).toContain('at each of the 2 commits that changed it: 4 then, 1 now (falling)')
     expect(page.match(/<td class="count">(\d+)<\/td>/g)).toEqual(['<td class="count">1</td>', '<td class="count">4</td>'])
+  })
+})
+
+describe('mk site serve', () => {
+  it('builds the site and serves it on 127.0.0.1 until stopped', async () => {
+    const { root, mkHome } = await workspace(siteRepo)
+    const child = spawn(process.execPath, [mkBin, 'site', 'serve', '--port', '0', '--json'], { cwd: root, env: mkEnv({ MK_HOME: mkHome }) })
+    try {
+      let stdout = ''
+      // With --json the build's result comes first, then the preview's {url, out} once it listens.
+      const started = await new Promise<{ url: string; out: string }>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk
+          const url = /"url": ?"([^"]+)"/.exec(stdout)?.[1]
+          const out = /"url"[^}]*"out": ?"([^"]+)"/.exec(stdout)?.[1]
+          if (url !== undefined && out !== undefined) resolve({ url, out })
+        })
+        child.on('exit', (code) => reject(new Error(`mk site serve exited ${String(code)}: ${stdout}`)))
+      })
+      expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+      expect(started.out).toBe(join(root, '.mk', 'site'))
+      const page = await fetch(`${started.url}items/no-float-money.html`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('src/ledger/import.ts:2')
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+    }
   })
 })
