@@ -25,6 +25,7 @@ footer { border-top: 1px solid var(--line); padding: .75rem 1.5rem; color: var(-
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .875rem; color: var(--muted); }
+tr.year-heading th { font-size: 1.125rem; color: var(--fg); padding-top: 1rem; border-bottom: 2px solid var(--line); }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8125rem; color: var(--fg); background: var(--other); white-space: nowrap; }
 .badge.status-accepted { background: var(--accepted); } .badge.status-superseded { background: var(--superseded); }
 .badge.status-proposed, .badge.status-draft { background: var(--proposed); } .badge.status-deprecated, .badge.status-rejected { background: var(--deprecated); }
@@ -70,7 +71,8 @@ export const logScript = `
   var index = window.MK_SEARCH_INDEX || {};
   var form = document.getElementById('filters');
   if (!form) return;
-  var rows = Array.prototype.slice.call(document.querySelectorAll('#log tbody tr'));
+  var rows = Array.prototype.slice.call(document.querySelectorAll('#log tbody tr[data-id]'));
+  var years = Array.prototype.slice.call(document.querySelectorAll('#log tbody.year'));
   var status = document.getElementById('result-count');
   function words(text) { return text.toLowerCase().split(/[^\\p{L}\\p{N}]+/u).filter(Boolean); }
   function apply() {
@@ -84,6 +86,7 @@ export const logScript = `
       row.hidden = !matches;
       if (matches) shown++;
     });
+    years.forEach(function (year) { year.hidden = !year.querySelector('tr[data-id]:not([hidden])'); });
     status.textContent = shown + ' of ' + rows.length + ' items shown';
   }
   form.addEventListener('input', apply);

@@ -63,16 +63,29 @@ export function byDate(items: readonly SiteItem[]): SiteItem[] {
 
 export function logPage(data: SiteData): string {
   const items = byDate(data.items)
-  const rows = items.map(
-    ({ item, page, violations }) =>
-      html`<tr data-id="${item.id}" data-type="${item.type}" data-status="${item.status}" data-layer="${item.layer}">
-        <td>${item.date ?? '—'}</td>
-        <td><a href="items/${page}">${item.title}</a><br /><span class="meta">${item.id}</span></td>
-        <td>${item.type}</td>
-        <td><span class="${statusClass(item.status)}">${item.status}</span></td>
-        <td>${item.layer}</td>
-        <td class="count">${violations.length}</td>
-      </tr>`,
+  const row = ({ item, page, violations }: SiteItem): Html =>
+    html`<tr data-id="${item.id}" data-type="${item.type}" data-status="${item.status}" data-layer="${item.layer}">
+      <td>${item.date ?? '—'}</td>
+      <td><a href="items/${page}">${item.title}</a><br /><span class="meta">${item.id}</span></td>
+      <td>${item.type}</td>
+      <td><span class="${statusClass(item.status)}">${item.status}</span></td>
+      <td>${item.layer}</td>
+      <td class="count">${violations.length}</td>
+    </tr>`
+  // The timeline: one table body per year, newest first, headed by its year; undated items last.
+  const years = new Map<string, SiteItem[]>()
+  for (const site of items) {
+    const year = /^\d{4}/.exec(site.item.date ?? '')?.[0] ?? 'Undated'
+    years.set(year, [...(years.get(year) ?? []), site])
+  }
+  const groups = [...years].map(
+    ([year, members]) =>
+      html`<tbody class="year" data-year="${year}">
+        <tr class="year-heading">
+          <th colspan="6" scope="colgroup">${year}</th>
+        </tr>
+        ${members.map(row)}
+      </tbody>`,
   )
   const body = html`<h1>Decision log</h1>
     <p class="meta">
@@ -98,9 +111,7 @@ export function logPage(data: SiteData): string {
           <th scope="col">Violations</th>
         </tr>
       </thead>
-      <tbody>
-        ${rows}
-      </tbody>
+      ${groups}
     </table>`
   return layout(data, { title: 'Decision log', root: '', section: 'log', body, scripts: ['assets/search-index.js', 'assets/log.js'] })
 }
