@@ -25,6 +25,7 @@ footer { border-top: 1px solid var(--line); padding: .75rem 1.5rem; color: var(-
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .875rem; color: var(--muted); }
+#log td:first-child { white-space: nowrap; }
 tr.year-heading th { font-size: 1.125rem; color: var(--fg); padding-top: 1rem; border-bottom: 2px solid var(--line); }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8125rem; color: var(--fg); background: var(--other); white-space: nowrap; }
 .badge.status-accepted { background: var(--accepted); } .badge.status-superseded { background: var(--superseded); }
