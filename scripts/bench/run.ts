@@ -16,6 +16,7 @@ import { benchSync } from './sync.js'
 import { benchServe } from './serve.js'
 import { benchServeDurability } from './serve-durability.js'
 import { benchServeTenants } from './serve-tenants.js'
+import { benchSite } from './site.js'
 
 /** Each area of mk contributes one benchmark; all print as one JSON document. */
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -36,6 +37,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   library: benchLibrary,
   'agent-hooks': benchAgentHooks,
   index: benchIndex,
+  site: benchSite,
 }
 
 const only = process.argv.slice(2)

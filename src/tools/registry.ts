@@ -42,6 +42,7 @@ import { syncNow } from './sync/now.js'
 import { syncStatusTool } from './sync/status.js'
 import { toolsSearch } from './catalog/search.js'
 import { handOverToolList } from './catalog/tool-list.js'
+import { siteBuild } from './site/build.js'
 
 /**
  * Every tool mk offers. The MCP server, the manifest, the skill document and the
@@ -102,6 +103,8 @@ export const typedTools = [
   toolsFeedback,
   // finding and loading the tools an MCP session does not offer yet
   toolsSearch,
+  // the knowledge site
+  siteBuild,
 ] as const satisfies readonly AnyTool[]
 
 /** The registry with each tool's schemas erased, for hosts that serve tools by name. */

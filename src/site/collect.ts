@@ -1,0 +1,81 @@
+import { basename, join } from 'node:path'
+import type { Workspace } from '../config/workspace.js'
+import { runCheck } from '../constraints/check.js'
+import { MkError } from '../errors.js'
+import { inBatches } from '../fs/in-batches.js'
+import { fileHistory } from '../git/history.js'
+import { loadKnowledge } from '../knowledge/load.js'
+import { baselineHistory } from './baseline-history.js'
+import type { SiteData, SiteViolation } from './model.js'
+import { pageNames, relatedItems } from './relations.js'
+
+export interface CollectOptions {
+  /** mk's version: the check's scan cache depends on it. */
+  version: string
+  now: Date
+}
+
+/** Violations of every accepted constraint, the baseline ignored: the site shows where each decision is broken today. */
+async function currentViolations(
+  workspace: Workspace,
+  version: string,
+): Promise<{ byItem: Map<string, SiteViolation[]>; total: number; problem: string | undefined }> {
+  const byItem = new Map<string, SiteViolation[]>()
+  try {
+    const report = await runCheck(workspace, {
+      source: { kind: 'tree' },
+      minSeverity: 'info',
+      failOn: 'block',
+      useBaseline: false,
+      scanCache: { directory: join(workspace.stateDir, 'cache', 'check'), version },
+    })
+    for (const finding of report.findings) {
+      const id = finding.rule.item.id
+      const list = byItem.get(id) ?? []
+      list.push({
+        constraintId: finding.rule.constraint.id,
+        severity: finding.rule.constraint.severity,
+        file: finding.file,
+        line: finding.line,
+        message: finding.message,
+      })
+      byItem.set(id, list)
+    }
+    return { byItem, total: report.findings.length, problem: undefined }
+  } catch (error) {
+    // Knowledge whose constraints do not load stops the check; the site still shows the decisions, and says why there are no violations.
+    if (error instanceof MkError) return { byItem, total: 0, problem: error.message }
+    throw error
+  }
+}
+
+/** Everything the site shows, read once: the items, their relations, git history and current violations. */
+export async function collectSite(workspace: Workspace, options: CollectOptions): Promise<SiteData> {
+  const base = await loadKnowledge(workspace)
+  const items = base.items
+  const related = relatedItems(items)
+  const pages = pageNames(items)
+  const checked = await currentViolations(workspace, options.version)
+  const histories = await inBatches(items, 8, async (item) => {
+    try {
+      return await fileHistory(item.absolutePath)
+    } catch {
+      // A repository isomorphic-git cannot read (a shallow clone, a worktree) leaves the page without history, not the site unbuilt.
+      return undefined
+    }
+  })
+  return {
+    title: `${basename(workspace.root)} knowledge`,
+    builtAt: options.now.toISOString(),
+    checkProblem: checked.problem,
+    totalViolations: checked.total,
+    baselineHistory: await baselineHistory(workspace),
+    items: items.map((item, index) => ({
+      item,
+      page: pages.get(item.id) ?? 'item.html',
+      relatesTo: related.get(item.id) ?? [],
+      history: histories[index],
+      violations: checked.byItem.get(item.id) ?? [],
+    })),
+  }
+}

@@ -1,0 +1,35 @@
+import type { KnowledgeItem } from '../knowledge/model.js'
+import type { FileVersion } from '../git/history.js'
+import type { BaselinePoint } from './baseline-history.js'
+
+export interface SiteViolation {
+  constraintId: string
+  severity: string
+  file: string
+  line: number
+  message: string
+}
+
+export interface SiteItem {
+  item: KnowledgeItem
+  /** File name of its page under items/, unique on the site. */
+  page: string
+  /** Ids of items this one names in its text (besides supersedes), and those that name it. */
+  relatesTo: string[]
+  /** Undefined when the file is not in a git repository git can read. */
+  history: FileVersion[] | undefined
+  violations: SiteViolation[]
+}
+
+export interface SiteData {
+  title: string
+  items: SiteItem[]
+  /** When the check ran, ISO. */
+  builtAt: string
+  /** The check could not run (knowledge that does not load): why, shown on the site instead of violations. */
+  checkProblem: string | undefined
+  /** Violations whose constraint belongs to no item on the site, counted on the constraint map. */
+  totalViolations: number
+  /** The baseline's count at each commit that changed it, oldest first; undefined without a committed baseline. */
+  baselineHistory: BaselinePoint[] | undefined
+}

@@ -1,0 +1,55 @@
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+import { requireResolvesWithin, writableFolders } from '../../fs/path-guard.js'
+import { defineTool } from '../define.js'
+import { readPackageInfo } from '../generate/project.js'
+
+export const siteBuild = defineTool({
+  name: 'site_build',
+  title: 'Build the knowledge site',
+  description:
+    'Write a static, offline website of the workspace knowledge: the decision log (type, status, layer, date, filters and a search box), a page per item ' +
+    '(its text, relations both ways, its constraints with the current violations from a check run now, its git history), a graph of the items and ' +
+    'their relations drawn as SVG, and the violations by constraint and by folder. Nothing on it loads from the network; open index.html from ' +
+    'disk or serve the folder from any static host. The folder must be new, empty, or an earlier site build (it is replaced).',
+  tier: 'workspace',
+  idempotent: true,
+  // The build runs a whole-tree check, which on a large monorepo takes as long as `knowledge check`.
+  timeoutMs: 10 * 60 * 1000,
+  input: z.strictObject({
+    out: z.string().min(1).optional().describe('Folder to write the site into, inside the workspace or MK_HOME (default: .mk/site of the workspace)'),
+  }),
+  output: z.strictObject({
+    out: z.string().describe('Absolute path of the site folder; open index.html'),
+    items: z.number().int().describe('Knowledge items on the site'),
+    pages: z.number().int().describe('HTML pages written'),
+    violations: z.number().int().describe('Current constraint violations shown'),
+    indexWeight: z.number().int().describe('Bytes of the decision log page with its stylesheet, scripts and search index'),
+    totalBytes: z.number().int().describe('Bytes of every file written'),
+  }),
+  examples: [
+    {
+      title: 'Build the site into the default folder',
+      input: {},
+      output: { out: '/home/dev/project/.mk/site', items: 27, pages: 30, violations: 2, indexWeight: 61234, totalBytes: 402113 },
+    },
+  ],
+  async run(input, ctx) {
+    const out = input.out === undefined ? join(ctx.workspace.stateDir, 'site') : resolve(ctx.cwd, input.out)
+    requireResolvesWithin(writableFolders(ctx.workspace.root, ctx.workspace.mkHome), out, 'out')
+    const [{ collectSite }, { writeSite }, { version }] = await Promise.all([import('../../site/collect.js'), import('../../site/build.js'), readPackageInfo()])
+    const data = await collectSite(ctx.workspace, { version, now: new Date() })
+    if (data.checkProblem !== undefined) ctx.warn(`the site shows no violations: ${data.checkProblem}`)
+    const built = await writeSite(data, out)
+    const output = {
+      out,
+      items: data.items.length,
+      pages: built.pages,
+      violations: data.totalViolations,
+      indexWeight: built.indexWeight,
+      totalBytes: built.totalBytes,
+    }
+    const display = `Wrote ${built.pages} pages for ${data.items.length} knowledge items (${data.totalViolations} current violations) to ${out}\nOpen ${join(out, 'index.html')}`
+    return { output, display }
+  },
+})
