@@ -2,7 +2,7 @@ import type { SearchIndex } from '../search/search-index.js'
 import type { SearchMode } from '../search/types.js'
 import type { TokenCounter } from '../token-count.js'
 import { composeBlock, type Citation, type RememberedFact } from './block.js'
-import { buildVocabulary, detectContext, type ContextVocabulary, type VocabularyExtension } from './context.js'
+import { buildVocabulary, detectContext, headingTopics, type ContextVocabulary, type VocabularyExtension } from './context.js'
 import { severityRank, type Directive } from './model.js'
 import type { ModeSlug } from './modes.js'
 import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
@@ -42,8 +42,12 @@ export interface DirectiveSet {
 /** The vocabulary a task is read with: the shipped words, `.mkrc`'s, and every topic and tag the knowledge uses. */
 export function rulesVocabulary(settings: Pick<RulesSettings, 'topics' | 'layers'>, directives: readonly Directive[]): ContextVocabulary {
   const knowledgeTopics = new Set<string>()
-  for (const directive of directives) for (const topic of [...directive.topics, ...directive.authoritativeFor, ...directive.tags]) knowledgeTopics.add(topic)
-  return buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics: [...knowledgeTopics] })
+  const headings = new Set<string>()
+  for (const directive of directives) {
+    for (const topic of [...directive.topics, ...directive.authoritativeFor, ...directive.tags]) knowledgeTopics.add(topic)
+    for (const heading of directive.breadcrumb) headings.add(heading)
+  }
+  return buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics: [...knowledgeTopics], learnedTopics: headingTopics(headings) })
 }
 
 export function loadDirectiveSet(index: SearchIndex, settings: RulesSettings, statuses: readonly string[]): DirectiveSet {
@@ -104,8 +108,10 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
 
   const similarity = new Map<string, number>()
   if (set.directives.length > 0) {
+    // The paths a task names decide scope by their globs; as words they would match every rule that names a path like them.
+    const prose = context.paths.reduce((rest, path) => rest.split(path).join(' '), task).trim()
     const hits = await sources.index.search({
-      text: task,
+      text: prose === '' ? task : prose,
       mode: sources.searchMode,
       limit: 200,
       textWeight: sources.textWeight,
@@ -117,6 +123,8 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   const ranking = rankDirectives(set.directives, context, similarity, { strictLayer: query.strictLayer, similarityFloor })
   let ranked = ranking.ranked
   if (ranking.droppedByLayer > 0) notes.push(`${ranking.droppedByLayer} directives left out because they apply only to other layers (strictLayer)`)
+  if (ranking.droppedByScope > 0)
+    notes.push(`${ranking.droppedByScope} directives left out because they apply only to other folders or files than the task names`)
   if (ranking.duplicates > 0) notes.push(`${ranking.duplicates} near-duplicate directives removed`)
   if (ranked.length === 0) {
     ranked = coreFallback(set, settings.coreItems)
@@ -136,7 +144,9 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
     countTokens: sources.countTokens,
   })
   notes.push(...composed.cut.reason)
-  notes.push('ranked by authority on a detected topic, applies_to paths, layer, topic overlap, severity, similarity, then directive over rule over pattern')
+  notes.push(
+    'ranked by layer, relevance (similarity, topic overlap, a path in scope), a rule before a procedure step, severity, authority, then directive over rule over pattern',
+  )
   return {
     contextBlock: composed.contextBlock,
     citations: composed.citations,
