@@ -68,9 +68,10 @@ function memoryLine(fact: RememberedFact): string {
 export function composeBlock(
   ranked: readonly RankedDirective[],
   memories: readonly RememberedFact[],
-  options: { tokenBudget: number; maxItems: number; includeBreadcrumbs: boolean; countTokens: TokenCounter; heading?: string },
+  options: { tokenBudget: number; maxItems: number; includeBreadcrumbs: boolean; countTokens: TokenCounter; heading?: string; preface?: string },
 ): ComposedBlock {
-  const lines = [`# ${options.heading ?? blockTitle}`, '']
+  // A block that holds no rule matched to the task says so, rather than being silently empty.
+  const lines = [`# ${options.heading ?? blockTitle}`, '', ...(options.preface === undefined ? [] : [`_${oneLine(options.preface, 400)}._`, ''])]
   const citations: Citation[] = []
   const cut: ComposedBlock['cut'] = { directives: [], memories: [], reason: [] }
   const fits = (candidate: readonly string[]): boolean => options.countTokens(`${candidate.join('\n')}\n`) <= options.tokenBudget

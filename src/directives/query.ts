@@ -70,6 +70,8 @@ export interface DirectiveDiagnostics {
 
 export interface DirectiveAnswer {
   contextBlock: string
+  /** Why the block holds no rule matched to the task: what it holds instead, or why it is empty. */
+  fallback?: string
   citations: Citation[]
   tokens: number
   diagnostics: DirectiveDiagnostics
@@ -86,11 +88,25 @@ export interface DirectiveSources {
   recall: (text: string, limit: number) => Promise<(RememberedFact & { score: number })[]>
 }
 
-function coreFallback(set: DirectiveSet, coreItems: readonly string[]): RankedDirective[] {
+/**
+ * The rules served when none matches a task: the items `rules.coreItems` names, or by default the
+ * rules meant for every task (an `always` activation) and the MUST rules that no scope, layer or
+ * activation limits. A block is never empty while the knowledge states a rule for everyone.
+ */
+export function coreRules(set: DirectiveSet, coreItems: readonly string[]): RankedDirective[] {
   const core = new Set(coreItems)
+  const isCore = (directive: Directive): boolean =>
+    core.size > 0
+      ? core.has(directive.itemId)
+      : directive.activation === 'always' || (directive.activation === undefined && directive.severity === 'MUST' && directive.appliesTo.length === 0)
   return set.directives
-    .filter((candidate) => core.has(candidate.directive.itemId))
-    .sort((a, b) => severityRank(b.directive.severity) - severityRank(a.directive.severity) || a.directive.id.localeCompare(b.directive.id))
+    .filter((candidate) => isCore(candidate.directive))
+    .sort(
+      (a, b) =>
+        Number(b.directive.activation === 'always') - Number(a.directive.activation === 'always') ||
+        severityRank(b.directive.severity) - severityRank(a.directive.severity) ||
+        a.directive.id.localeCompare(b.directive.id),
+    )
     .map((candidate) => ({ directive: candidate.directive, rationale: 'core rule', keys: [] }))
 }
 
@@ -126,14 +142,18 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   if (ranking.droppedByScope > 0)
     notes.push(`${ranking.droppedByScope} directives left out because they apply only to other folders or files than the task names`)
   if (ranking.duplicates > 0) notes.push(`${ranking.duplicates} near-duplicate directives removed`)
+  let fallback: string | undefined
   if (ranked.length === 0) {
-    ranked = coreFallback(set, settings.coreItems)
-    notes.push(
+    ranked = coreRules(set, settings.coreItems)
+    fallback =
       set.directives.length === 0
-        ? 'no directives in the index: no accepted knowledge item states a rule yet'
-        : 'no directive matched the task: showing the core items (rules.coreItems in .mkrc)',
-    )
-    if (settings.coreItems.length === 0) notes.push('rules.coreItems is empty, so the block has no rules')
+        ? 'no accepted knowledge item states a rule yet (write one with MUST or SHOULD, or run mk rules ingest .)'
+        : ranked.length === 0
+          ? 'no rule matched the task, and no rule is meant for every task (set rules.coreItems in .mkrc)'
+          : settings.coreItems.length > 0
+            ? 'no rule matched the task: these are the core items named by rules.coreItems in .mkrc'
+            : 'no rule matched the task: these are the rules meant for every task (always-applied and unscoped MUST rules; rules.coreItems in .mkrc chooses others)'
+    notes.push(fallback)
   }
 
   const memories = query.includeMemories ? (await sources.recall(task, rememberedLimit)).filter((fact) => fact.score >= similarityFloor) : []
@@ -142,6 +162,7 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
     maxItems: query.maxItems,
     includeBreadcrumbs: query.includeBreadcrumbs,
     countTokens: sources.countTokens,
+    ...(fallback === undefined ? {} : { preface: `No rule matched this task: ${fallback.replace(/^no rule matched the task: /, '')}` }),
   })
   notes.push(...composed.cut.reason)
   notes.push(
@@ -149,6 +170,7 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   )
   return {
     contextBlock: composed.contextBlock,
+    ...(fallback === undefined ? {} : { fallback }),
     citations: composed.citations,
     tokens: composed.tokens,
     diagnostics: {

@@ -10,6 +10,7 @@ const task = 'add a new endpoint that stores customer addresses in Postgres'
 
 interface Answer {
   context_block: string
+  fallback?: string
   citations: { sourcePath: string; section: string; severity: string; itemId: string; directiveId: string }[]
   tokens: number
   diagnostics?: {
@@ -118,7 +119,32 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
   it('falls back to the core items, saying why, when nothing matches', async () => {
     const answer = await directives(['qwzx blorft', '--diagnostics'])
     expect(new Set(answer.citations.map((citation) => citation.itemId))).toEqual(new Set(['security-baseline']))
-    expect(answer.diagnostics?.scoringNotes.join('\n')).toContain('no directive matched the task')
+    expect(answer.diagnostics?.scoringNotes.join('\n')).toContain('no rule matched the task: these are the core items')
+    expect(answer.fallback).toContain('rules.coreItems')
+    expect(answer.context_block).toContain('_No rule matched this task: these are the core items')
+  })
+
+  it('serves the rules meant for every task when nothing matches and no core items are named, and says why an empty block is empty', async () => {
+    const bare = await makeWorkspace({
+      'knowledge/policies/commits.md': '---\nid: commits\ntype: policy\nstatus: accepted\n---\n# Commits\n\nEvery commit MUST pass the tests.\n',
+      'knowledge/policies/web.md': '---\nid: web\ntype: policy\nstatus: accepted\napplies_to: ["web/**"]\n---\n# Web\n\nPages MUST load in two seconds.\n',
+    })
+    const empty = await makeWorkspace()
+    try {
+      const run = await runMk(['rules', 'directives', 'qwzx blorft', '--json'], { cwd: bare.root, env: { MK_HOME: bare.mkHome } })
+      const answer = parseJson<Answer>(run)
+      expect(answer.citations.map((citation) => citation.itemId)).toEqual(['commits'])
+      expect(answer.fallback).toContain('rules meant for every task')
+      // Right after mk init no accepted item states a rule: the block says so instead of being silently empty.
+      expect((await runMk(['init'], { cwd: empty.root, env: { MK_HOME: empty.mkHome } })).exitCode).toBe(0)
+      const none = parseJson<Answer>(await runMk(['rules', 'directives', 'qwzx blorft', '--json'], { cwd: empty.root, env: { MK_HOME: empty.mkHome } }))
+      expect(none.citations).toEqual([])
+      expect(none.fallback).toContain('no accepted knowledge item states a rule yet')
+      expect(none.context_block).toContain('No rule matched this task')
+    } finally {
+      await bare.cleanup()
+      await empty.cleanup()
+    }
   })
 
   it('adds the most relevant memory after the rules', async () => {
