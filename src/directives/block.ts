@@ -29,12 +29,30 @@ export interface ComposedBlock {
 }
 
 const memoryCharacters = 240
+/** A rule longer than this is cut at a clause in the block (its citation leads to the whole text), so one long paragraph does not take a whole budget. */
+const ruleCharacters = 320
+/** A code example longer than this stays in the source: the block names where. */
+const codeLines = 14
+
+function shortRule(text: string): string {
+  if (text.length <= ruleCharacters) return text
+  const head = text.slice(0, ruleCharacters)
+  const stop = Math.max(head.lastIndexOf('. '), head.lastIndexOf('; '), head.lastIndexOf(' — '))
+  return `${(stop > ruleCharacters / 2 ? head.slice(0, stop + 1) : head.replace(/\s+\S*$/, '')).trimEnd()} …`
+}
+
+function codeUnder(code: string): string {
+  if (code.split('\n').length > codeLines + 2) return '\n  (a longer example follows it in the source)'
+  return `\n\n${code.replace(/^/gm, '  ')}\n`
+}
 
 function directiveLine(entry: RankedDirective, includeBreadcrumbs: boolean, citationNumber: number): string {
   const { directive } = entry
   const where = includeBreadcrumbs && directive.breadcrumb.length > 0 ? ` — ${directive.breadcrumb.join(' > ')}` : ''
   const why = entry.rationale === '' ? '' : ` (${entry.rationale})`
-  return `- [${directive.severity}] ${directive.text}${where}${why} [${citationNumber}: ${directive.path}#${directive.section}]`
+  const line = `- [${directive.severity}] ${shortRule(directive.text)}${where}${why} [${citationNumber}: ${directive.path}#${directive.section}]`
+  // The example written with the rule goes with it, indented under its bullet.
+  return directive.code === undefined ? line : `${line}${codeUnder(directive.code)}`
 }
 
 function memoryLine(fact: RememberedFact): string {
@@ -50,9 +68,10 @@ function memoryLine(fact: RememberedFact): string {
 export function composeBlock(
   ranked: readonly RankedDirective[],
   memories: readonly RememberedFact[],
-  options: { tokenBudget: number; maxItems: number; includeBreadcrumbs: boolean; countTokens: TokenCounter; heading?: string },
+  options: { tokenBudget: number; maxItems: number; includeBreadcrumbs: boolean; countTokens: TokenCounter; heading?: string; preface?: string },
 ): ComposedBlock {
-  const lines = [`# ${options.heading ?? blockTitle}`, '']
+  // A block that holds no rule matched to the task says so, rather than being silently empty.
+  const lines = [`# ${options.heading ?? blockTitle}`, '', ...(options.preface === undefined ? [] : [`_${oneLine(options.preface, 400)}._`, ''])]
   const citations: Citation[] = []
   const cut: ComposedBlock['cut'] = { directives: [], memories: [], reason: [] }
   const fits = (candidate: readonly string[]): boolean => options.countTokens(`${candidate.join('\n')}\n`) <= options.tokenBudget

@@ -61,12 +61,14 @@ export function buildVocabulary(options: {
   topics?: VocabularyExtension
   layers?: VocabularyExtension
   knowledgeTopics?: readonly string[]
+  learnedTopics?: VocabularyExtension
 }): ContextVocabulary {
   const topicsByTerm = new Map<string, string[]>()
   const layersByTerm = new Map<string, string[]>()
   for (const [name, phrases] of Object.entries(shipped.topics)) addTerms(topicsByTerm, name, [name, ...phrases])
   for (const [name, phrases] of Object.entries(options.topics ?? {})) addTerms(topicsByTerm, name, [name, ...phrases])
   for (const topic of options.knowledgeTopics ?? []) addTerms(topicsByTerm, topic.toLowerCase(), [topic])
+  for (const [name, phrases] of Object.entries(options.learnedTopics ?? {})) addTerms(topicsByTerm, name, phrases)
   for (const [name, phrases] of Object.entries(shipped.layers)) addTerms(layersByTerm, name, [name, ...phrases])
   for (const [name, phrases] of Object.entries(options.layers ?? {})) addTerms(layersByTerm, name, [name, ...phrases])
   return {
@@ -76,6 +78,35 @@ export function buildVocabulary(options: {
     layerGlobs: globsOf(options.layers ?? {}),
     layers: new Set([...Object.keys(shipped.layers), ...Object.keys(options.layers ?? {})]),
   }
+}
+
+/** Heading words that name no subject: every rules file has an "Overview" or "Quick commands". */
+const headingFillers = new Set(
+  'overview purpose notes note guide guides guidelines rules rule general info information specific key quick high signal entry points important additional reference references documentation docs structure contract maintenance other misc tips section agent agents claude codex copilot cursor package packages repo repository project start here using use how what when why new'.split(
+    ' ',
+  ),
+)
+
+/** A word and its base form without -ing or -ed ("linting" and "lint", "formatting" and "format"), so a task's "lint" meets a heading's "Linting". */
+function withBase(word: string): string[] {
+  const base = /^(.{3,}?)(\w)\2?(ing|ed)$/.exec(word)
+  return base === null ? [word] : [word, `${base[1] ?? ''}${base[2] ?? ''}`]
+}
+
+/**
+ * Topics learned from the knowledge itself: each heading a rule sits under ("Linting & Formatting",
+ * "Pull Requests", "Queue Playbook") is a topic named by its words, so a task that says "lint" or
+ * "pull request" is about the rules under it, whatever words the rules themselves use.
+ */
+export function headingTopics(headings: Iterable<string>): Record<string, string[]> {
+  const learned: Record<string, string[]> = {}
+  for (const heading of headings) {
+    const terms = words(heading).filter((word) => word.length >= 3 && !isStopWord(word) && !headingFillers.has(word) && !/^\d+$/.test(word))
+    if (terms.length === 0 || terms.length > 4) continue
+    const name = terms.join(' ')
+    learned[name] = [...new Set([...(learned[name] ?? []), ...terms.flatMap(withBase)])]
+  }
+  return learned
 }
 
 /** How many distinct vocabulary terms of the text name each topic or layer. */
@@ -111,8 +142,10 @@ function specificKeywords(text: string, vocabulary: ContextVocabulary, limit: nu
 /** Which topics and architecture layer a task is about: vocabulary words, path globs, and the agent's mode. */
 export function detectContext(text: string, vocabulary: ContextVocabulary, modeSlug?: ModeSlug): DetectedContext {
   const paths = pathsIn(text)
-  const topicCounts = tally(text, vocabulary.topicsByTerm)
-  const layerCounts = tally(text, vocabulary.layersByTerm)
+  // The words of a path are for its globs, not its topics: `packages/core/x.ts` is not about dependencies.
+  const prose = paths.reduce((rest, path) => rest.split(path).join(' '), text)
+  const topicCounts = tally(prose, vocabulary.topicsByTerm)
+  const layerCounts = tally(prose, vocabulary.layersByTerm)
   for (const path of paths) {
     for (const { name, glob } of vocabulary.topicGlobs) if (glob.match(path)) topicCounts.set(name, (topicCounts.get(name) ?? 0) + 2)
     for (const { name, glob } of vocabulary.layerGlobs) if (glob.match(path)) layerCounts.set(name, (layerCounts.get(name) ?? 0) + 2)

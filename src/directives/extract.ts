@@ -1,7 +1,8 @@
 import type { ListItem, Root, RootContent } from 'mdast'
 import { remark } from 'remark'
 import type { KnowledgeItem } from '../knowledge/model.js'
-import { severityRank, type Directive, type DirectiveSeverity } from './model.js'
+import { activationOf, severityRank, type Directive, type DirectiveSeverity } from './model.js'
+import { plainWordsAreStrict, statementKind } from './statement-kind.js'
 
 /** BCP 14 keywords, longest first so "MUST NOT" wins over "MUST". Only capitals carry the meaning (RFC 8174). */
 const keywords = 'MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL'
@@ -21,11 +22,8 @@ const severityOfKeyword: Readonly<Record<string, DirectiveSeverity>> = {
   OPTIONAL: 'MAY',
 }
 
-/** Rule lists are written in plain words ("Never commit secrets"); these make a list item a MUST, anything else is a SHOULD. */
-const plainMustWords = /\b(must|shall|never|required|do not|don't|forbidden|prohibited)\b/i
-
 /** Headings whose list items are rules in policy and rule items. */
-const normativeHeading = /\b(rules?|decisions?|polic(y|ies)|guidelines?|requirements?|conventions?|standards?|constraints?|do'?s|don'?ts)\b/i
+const normativeHeading = /\b(rules?|decisions?|polic(y|ies)|guidelines?|requirements?|conventions?|standards?|constraints?|do'?s|don'?ts|anti-?patterns?)\b/i
 
 export interface NormativeKeyword {
   keyword: string
@@ -56,10 +54,18 @@ export function headingAnchor(text: string): string {
   return anchor === '' ? 'section' : anchor
 }
 
-/** The text of a node as a reader sees it; inline code keeps its backticks, because `service` in a rule names a thing. */
+/**
+ * The text of a node as a reader sees it; inline code keeps its backticks, because `service` in a
+ * rule names a thing, and a link keeps its target, because "see [the convention](./commit.md)" is
+ * no use without it.
+ */
 function plainText(node: RootContent | Root): string {
   if (node.type === 'code' || node.type === 'html') return ''
   if (node.type === 'inlineCode') return `\`${node.value}\``
+  if (node.type === 'link') {
+    const label = node.children.map(plainText).join('')
+    return label === node.url || label === '' ? node.url : `[${label}](${node.url})`
+  }
   if ('value' in node && typeof node.value === 'string') return node.value
   if ('children' in node) return (node.children as RootContent[]).map(plainText).join(node.type === 'root' ? '\n' : '')
   return ''
@@ -84,35 +90,95 @@ export function sentences(text: string): string[] {
   return joined.map((sentence) => sentence.trim()).filter((sentence) => sentence !== '')
 }
 
+/** Longest list a sentence ending in a colon takes in as its own ("Never emit either of the following: ..."). */
+const completingItems = 6
+const completedLength = 600
+
+/**
+ * A sentence that ends in a colon and the short list after it say one thing ("Never emit either
+ * of the following: a `Co-Authored-By:` trailer; a "Generated with" footer"): the items read
+ * alone would lose the "never". Undefined when the list is too long to be one statement, or when
+ * its items are rules of their own.
+ */
+function completedBy(intro: string, items: readonly ListItem[]): string | undefined {
+  if (items.length === 0 || items.length > completingItems) return undefined
+  const texts = items.map((item) => squeeze(item.children.map(plainText).join(' ')).replace(/[.;]$/, ''))
+  // Items that are rules on their own ("Use X as a wrapper") stay rules of their own.
+  if (texts.filter((text) => statementKind(text) === 'rule').length * 2 >= texts.length) return undefined
+  const text = `${intro} ${texts.join('; ')}.`
+  return text.length > completedLength ? undefined : text
+}
+
+/**
+ * A rules file writes a rule and its reasons as one paragraph ("Bundle size is critical. Be mindful
+ * of imports."): in rule items a paragraph up to this long is one statement, so no sentence loses
+ * what the one before it said.
+ */
+const longestParagraph = 700
+
 interface Statement {
   text: string
   line: number
   inList: boolean
+  /** The code block that goes with it: inside its list item, or right after the paragraph that introduces it. */
+  code?: string
+  /** An item of a numbered list: a step of a procedure rather than a rule that stands alone. */
+  step?: boolean
+}
+
+/** A code block as written, fenced, so it reads back as the same block. */
+function fenced(node: { lang?: string | null; value: string }): string {
+  const longest = Math.max(2, ...[...node.value.matchAll(/`+/g)].map((run) => run[0].length))
+  const fence = '`'.repeat(longest + 1)
+  return `${fence}${node.lang ?? ''}\n${node.value}\n${fence}`
 }
 
 /** Paragraph sentences and list items in document order, each under its heading path. Code, HTML and tables say nothing normative. */
-function statementsBySection(body: string, bodyStartLine: number): { headingPath: string[]; statements: Statement[] }[] {
+function statementsBySection(body: string, bodyStartLine: number, wholeParagraphs: boolean): { headingPath: string[]; statements: Statement[] }[] {
   const tree = remark().parse(body)
   const sections: { headingPath: string[]; statements: Statement[] }[] = [{ headingPath: [], statements: [] }]
   const headings: { depth: number; text: string }[] = []
   const lineOf = (node: RootContent): number => (node.position?.start.line ?? 1) + bodyStartLine - 1
   const current = (): Statement[] => sections.at(-1)?.statements ?? []
 
-  const visitListItem = (item: ListItem): void => {
-    const own = item.children.filter((child) => child.type !== 'list')
+  // The statement the previous block node ended with, while a code block right after it may belong to it.
+  let lastStatement: Statement | undefined
+  const visitListItem = (item: ListItem, ordered: boolean): void => {
+    const own = item.children.filter((child) => child.type !== 'list' && child.type !== 'code')
     const text = squeeze(own.map(plainText).join(' '))
-    if (text !== '') current().push({ text, line: lineOf(item), inList: true })
-    for (const child of item.children) if (child.type === 'list') for (const nested of child.children) visitListItem(nested)
+    const code = item.children.filter((child) => child.type === 'code').map(fenced)
+    const nested = item.children.flatMap((child) => (child.type === 'list' ? child.children : []))
+    const completed = text.endsWith(':') ? completedBy(text, nested) : undefined
+    if (text !== '')
+      current().push({
+        text: completed ?? text,
+        line: lineOf(item),
+        inList: true,
+        ...(code.length === 0 ? {} : { code: code.join('\n') }),
+        ...(ordered ? { step: true } : {}),
+      })
+    if (completed === undefined)
+      for (const child of item.children) if (child.type === 'list') for (const entry of child.children) visitListItem(entry, child.ordered === true)
   }
   const visit = (node: RootContent): void => {
-    if (node.type === 'heading') {
+    const previous = lastStatement
+    lastStatement = undefined
+    if (node.type === 'code') {
+      if (previous !== undefined && previous.code === undefined) previous.code = fenced(node)
+    } else if (node.type === 'heading') {
       while (headings.length > 0 && (headings.at(-1)?.depth ?? 0) >= node.depth) headings.pop()
       headings.push({ depth: node.depth, text: squeeze(plainText(node)) })
       sections.push({ headingPath: headings.map((heading) => heading.text), statements: [] })
     } else if (node.type === 'paragraph') {
-      for (const sentence of sentences(plainText(node))) current().push({ text: sentence, line: lineOf(node), inList: false })
+      const text = squeeze(plainText(node))
+      const found = wholeParagraphs && text.length <= longestParagraph ? (text === '' ? [] : [text]) : sentences(text)
+      for (const sentence of found) current().push({ text: sentence, line: lineOf(node), inList: false })
+      lastStatement = found.length > 0 ? current().at(-1) : undefined
     } else if (node.type === 'list') {
-      for (const item of node.children) visitListItem(item)
+      const completed = previous !== undefined && previous.text.endsWith(':') ? completedBy(previous.text, node.children) : undefined
+      if (previous !== undefined && completed !== undefined) previous.text = completed
+      else for (const item of node.children) visitListItem(item, node.ordered === true)
+      lastStatement = current().at(-1)
     } else if (node.type === 'blockquote') {
       for (const child of node.children) visit(child)
     }
@@ -134,21 +200,27 @@ function uniqueAnchors(headingPaths: readonly string[][]): string[] {
 }
 
 /**
- * The normative statements of one item: every sentence or list item with a BCP 14 keyword, and in
- * rule items every list item (in policies, those under a heading such as "Rules" or "Decision"),
- * which count as SHOULD unless written with a plain "must"/"never".
+ * The normative statements of one item: every sentence or list item with a BCP 14 keyword; in rule
+ * items every sentence or list item that reads as a rule (an instruction or a requirement, not a
+ * description, a file map or a link: statement-kind.ts); in policies every list item under a
+ * heading such as "Rules" or "Decision". Without a keyword they count as SHOULD unless written with
+ * a plain "must"/"never".
  */
 export function extractDirectives(item: KnowledgeItem): Directive[] {
-  const sections = statementsBySection(item.body, item.bodyStartLine)
+  const sections = statementsBySection(item.body, item.bodyStartLine, item.type === 'rule')
   const anchors = uniqueAnchors(sections.map((section) => section.headingPath))
   const directives: Directive[] = []
   sections.forEach((section, position) => {
     const anchor = anchors[position] ?? 'top'
-    const listsAreRules = item.type === 'rule' || (item.type === 'policy' && section.headingPath.some((heading) => normativeHeading.test(heading)))
+    const underRulesHeading = section.headingPath.some((heading) => normativeHeading.test(heading))
+    const listsAreRules = item.type === 'policy' && underRulesHeading
     let index = 0
     for (const statement of section.statements) {
       const found = strongestKeyword(statement.text)
-      if (found === undefined && !(statement.inList && listsAreRules)) continue
+      const isRule =
+        found !== undefined ||
+        (item.type === 'rule' ? statementKind(statement.text, statement.inList && underRulesHeading) === 'rule' : statement.inList && listsAreRules)
+      if (!isRule) continue
       index++
       directives.push({
         id: `${item.id}#${anchor}-${index}`,
@@ -162,9 +234,13 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
         section: anchor,
         breadcrumb: section.headingPath,
         text: statement.text,
-        severity: found?.severity ?? (plainMustWords.test(statement.text) ? 'MUST' : 'SHOULD'),
+        severity: found?.severity ?? (plainWordsAreStrict(statement.text) ? 'MUST' : 'SHOULD'),
         keyword: found?.keyword,
         line: statement.line,
+        code: statement.code,
+        activation: activationOf(item),
+        ...(statement.step === true ? { step: true } : {}),
+        ...(item.activation === 'requested' && item.summary !== undefined ? { requestedWhen: item.summary } : {}),
         tags: item.tags,
         topics: item.topics,
         appliesTo: item.appliesTo,

@@ -1,3 +1,5 @@
+import type { RuleActivation } from '../knowledge/model.js'
+
 /** MUST NOT counts as MUST, SHOULD NOT and NOT RECOMMENDED as SHOULD, OPTIONAL as MAY (RFC 2119 / BCP 14). */
 export const directiveSeverities = ['MUST', 'SHOULD', 'MAY'] as const
 export type DirectiveSeverity = (typeof directiveSeverities)[number]
@@ -5,6 +7,13 @@ export type DirectiveSeverity = (typeof directiveSeverities)[number]
 /** Higher is stronger: MUST 3, SHOULD 2, MAY 1. */
 export function severityRank(severity: DirectiveSeverity): number {
   return 3 - directiveSeverities.indexOf(severity)
+}
+
+/** Changes whenever extraction reads a file differently, so an index built by an older mk reads the knowledge again. */
+export const directiveExtraction = 2
+
+export function activationOf(item: { activation?: RuleActivation | undefined }): RuleActivation | undefined {
+  return item.activation
 }
 
 /** One normative statement inside a knowledge item. */
@@ -35,4 +44,12 @@ export interface Directive {
   topics: string[]
   appliesTo: string[]
   authoritativeFor: string[]
+  /** The code block written with the rule (fenced markdown), if any. */
+  code?: string | undefined
+  /** The item's activation, when it came from a rules file that states one. */
+  activation?: RuleActivation | undefined
+  /** A step of a numbered procedure: ranks after rules that stand alone. */
+  step?: boolean
+  /** For a rule the agent requests by its description (Cursor): that description, which relevance matches too. */
+  requestedWhen?: string
 }

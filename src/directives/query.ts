@@ -2,7 +2,7 @@ import type { DocumentIndex } from '../search/document-index.js'
 import type { SearchMode } from '../search/types.js'
 import type { TokenCounter } from '../token-count.js'
 import { composeBlock, type Citation, type RememberedFact } from './block.js'
-import { buildVocabulary, detectContext, type ContextVocabulary, type VocabularyExtension } from './context.js'
+import { buildVocabulary, detectContext, headingTopics, type ContextVocabulary, type VocabularyExtension } from './context.js'
 import { severityRank, type Directive } from './model.js'
 import type { ModeSlug } from './modes.js'
 import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
@@ -42,8 +42,12 @@ export interface DirectiveSet {
 /** The vocabulary a task is read with: the shipped words, `.mkrc`'s, and every topic and tag the knowledge uses. */
 export function rulesVocabulary(settings: Pick<RulesSettings, 'topics' | 'layers'>, directives: readonly Directive[]): ContextVocabulary {
   const knowledgeTopics = new Set<string>()
-  for (const directive of directives) for (const topic of [...directive.topics, ...directive.authoritativeFor, ...directive.tags]) knowledgeTopics.add(topic)
-  return buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics: [...knowledgeTopics] })
+  const headings = new Set<string>()
+  for (const directive of directives) {
+    for (const topic of [...directive.topics, ...directive.authoritativeFor, ...directive.tags]) knowledgeTopics.add(topic)
+    for (const heading of directive.breadcrumb) headings.add(heading)
+  }
+  return buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics: [...knowledgeTopics], learnedTopics: headingTopics(headings) })
 }
 
 export function loadDirectiveSet(index: DocumentIndex, settings: RulesSettings, statuses: readonly string[]): DirectiveSet {
@@ -66,6 +70,8 @@ export interface DirectiveDiagnostics {
 
 export interface DirectiveAnswer {
   contextBlock: string
+  /** Why the block holds no rule matched to the task: what it holds instead, or why it is empty. */
+  fallback?: string
   citations: Citation[]
   tokens: number
   diagnostics: DirectiveDiagnostics
@@ -82,11 +88,25 @@ export interface DirectiveSources {
   recall: (text: string, limit: number) => Promise<(RememberedFact & { score: number })[]>
 }
 
-function coreFallback(set: DirectiveSet, coreItems: readonly string[]): RankedDirective[] {
+/**
+ * The rules served when none matches a task: the items `rules.coreItems` names, or by default the
+ * rules meant for every task (an `always` activation) and the MUST rules that no scope, layer or
+ * activation limits. A block is never empty while the knowledge states a rule for everyone.
+ */
+export function coreRules(set: DirectiveSet, coreItems: readonly string[]): RankedDirective[] {
   const core = new Set(coreItems)
+  const isCore = (directive: Directive): boolean =>
+    core.size > 0
+      ? core.has(directive.itemId)
+      : directive.activation === 'always' || (directive.activation === undefined && directive.severity === 'MUST' && directive.appliesTo.length === 0)
   return set.directives
-    .filter((candidate) => core.has(candidate.directive.itemId))
-    .sort((a, b) => severityRank(b.directive.severity) - severityRank(a.directive.severity) || a.directive.id.localeCompare(b.directive.id))
+    .filter((candidate) => isCore(candidate.directive))
+    .sort(
+      (a, b) =>
+        Number(b.directive.activation === 'always') - Number(a.directive.activation === 'always') ||
+        severityRank(b.directive.severity) - severityRank(a.directive.severity) ||
+        a.directive.id.localeCompare(b.directive.id),
+    )
     .map((candidate) => ({ directive: candidate.directive, rationale: 'core rule', keys: [] }))
 }
 
@@ -104,8 +124,10 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
 
   const similarity = new Map<string, number>()
   if (set.directives.length > 0) {
+    // The paths a task names decide scope by their globs; as words they would match every rule that names a path like them.
+    const prose = context.paths.reduce((rest, path) => rest.split(path).join(' '), task).trim()
     const hits = await sources.index.search({
-      text: task,
+      text: prose === '' ? task : prose,
       mode: sources.searchMode,
       limit: 200,
       textWeight: sources.textWeight,
@@ -117,15 +139,21 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   const ranking = rankDirectives(set.directives, context, similarity, { strictLayer: query.strictLayer, similarityFloor })
   let ranked = ranking.ranked
   if (ranking.droppedByLayer > 0) notes.push(`${ranking.droppedByLayer} directives left out because they apply only to other layers (strictLayer)`)
+  if (ranking.droppedByScope > 0)
+    notes.push(`${ranking.droppedByScope} directives left out because they apply only to other folders or files than the task names`)
   if (ranking.duplicates > 0) notes.push(`${ranking.duplicates} near-duplicate directives removed`)
+  let fallback: string | undefined
   if (ranked.length === 0) {
-    ranked = coreFallback(set, settings.coreItems)
-    notes.push(
+    ranked = coreRules(set, settings.coreItems)
+    fallback =
       set.directives.length === 0
-        ? 'no directives in the index: no accepted knowledge item states a rule yet'
-        : 'no directive matched the task: showing the core items (rules.coreItems in .mkrc)',
-    )
-    if (settings.coreItems.length === 0) notes.push('rules.coreItems is empty, so the block has no rules')
+        ? 'no accepted knowledge item states a rule yet (write one with MUST or SHOULD, or run mk rules ingest .)'
+        : ranked.length === 0
+          ? 'no rule matched the task, and no rule is meant for every task (set rules.coreItems in .mkrc)'
+          : settings.coreItems.length > 0
+            ? 'no rule matched the task: these are the core items named by rules.coreItems in .mkrc'
+            : 'no rule matched the task: these are the rules meant for every task (always-applied and unscoped MUST rules; rules.coreItems in .mkrc chooses others)'
+    notes.push(fallback)
   }
 
   const memories = query.includeMemories ? (await sources.recall(task, rememberedLimit)).filter((fact) => fact.score >= similarityFloor) : []
@@ -134,11 +162,15 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
     maxItems: query.maxItems,
     includeBreadcrumbs: query.includeBreadcrumbs,
     countTokens: sources.countTokens,
+    ...(fallback === undefined ? {} : { preface: `No rule matched this task: ${fallback.replace(/^no rule matched the task: /, '')}` }),
   })
   notes.push(...composed.cut.reason)
-  notes.push('ranked by authority on a detected topic, applies_to paths, layer, topic overlap, severity, similarity, then directive over rule over pattern')
+  notes.push(
+    'ranked by layer, relevance (similarity, topic overlap, a path in scope), a rule before a procedure step, severity, authority, then directive over rule over pattern',
+  )
   return {
     contextBlock: composed.contextBlock,
+    ...(fallback === undefined ? {} : { fallback }),
     citations: composed.citations,
     tokens: composed.tokens,
     diagnostics: {

@@ -86,31 +86,61 @@ function duplicateKey(text: string): string {
     .slice(0, 100)
 }
 
+/** Width of a band of relevance: rules closer than this in relevance are told apart by severity and authority. */
+const bandWidth = 0.1
+
 /**
- * Rank in priority order: authority on a detected topic, applies_to paths, layer, topic overlap,
- * severity, similarity, entity. Only directives with a reason to be there take part.
+ * How relevant a rule is to the task, in bands: its similarity to the task (words and meaning), a
+ * tenth for each topic of the task its own words name (at most two), half that for one it has from
+ * its item, a tenth when a file the task names matches its file globs, and half a tenth for
+ * authority on a topic of the task. So authority tips rules that are about as relevant, and never
+ * puts a rule on the task's topic in general before one about the task itself; severity breaks
+ * the ties left.
+ */
+function relevanceBand(score: number, ownTopics: number, itemTopics: number, fileMatch: boolean, authority: boolean): number {
+  const relevance = score + 0.1 * Math.min(2, ownTopics) + 0.05 * Math.min(2, itemTopics) + (fileMatch ? 0.1 : 0) + (authority ? 0.05 : 0)
+  return Math.floor(relevance / bandWidth + 1e-9)
+}
+
+/**
+ * Rank in priority order: layer, relevance (similarity, topic overlap, a path in scope; in bands),
+ * a rule before a procedure step, severity, authority on a detected topic, similarity, entity.
+ * Only directives with a reason to be there take part, and none scoped to other paths.
  */
 export function rankDirectives(
   candidates: readonly RankableDirective[],
   context: DetectedContext,
   similarity: ReadonlyMap<string, number>,
   options: RankOptions,
-): { ranked: RankedDirective[]; considered: number; droppedByLayer: number; duplicates: number } {
+): { ranked: RankedDirective[]; considered: number; droppedByLayer: number; droppedByScope: number; duplicates: number } {
   const topics = new Set(context.topics)
   const layers = new Set(context.layers)
   const scored: RankedDirective[] = []
   let considered = 0
   let droppedByLayer = 0
+  let droppedByScope = 0
   for (const candidate of candidates) {
+    const { activation } = candidate.directive
+    // A manual rule is served only to someone who names it, never to a task.
+    if (activation === 'manual') continue
     // The item's authority counts for the directives that are about the topic, or that name no topic at all.
     const about = candidate.ownTopics.size > 0 ? candidate.ownTopics : candidate.itemTopics
     const authority = [...candidate.authoritativeFor].filter((topic) => topics.has(topic) && about.has(topic))
     const ownOverlap = [...candidate.ownTopics].filter((topic) => topics.has(topic))
     const itemOverlap = [...candidate.itemTopics].filter((topic) => topics.has(topic) && !candidate.ownTopics.has(topic))
     const overlap = [...ownOverlap, ...itemOverlap]
-    const pathMatch = candidate.appliesToGlobs.some((glob) => context.paths.some((path) => glob.match(path)))
+    const matching = candidate.appliesToGlobs.filter((glob) => context.paths.some((path) => glob.match(path)))
+    const pathMatch = matching.length > 0
+    // Being inside a folder's rules (`web/**`) is the condition for them, not evidence they matter; a file glob (`**/*.tsx`) is.
+    const fileMatch = matching.some((glob) => !/^[^*?[{]*\/\*\*$/.test(glob.pattern))
+    // Rules scoped to folders or files (a nested AGENTS.md, Cursor globs) stay out of a task that names only other paths.
+    if (candidate.appliesToGlobs.length > 0 && context.paths.length > 0 && !pathMatch) {
+      droppedByScope++
+      continue
+    }
+    const always = activation === 'always'
     const score = similarity.get(candidate.directive.id) ?? 0
-    if (authority.length === 0 && overlap.length === 0 && !pathMatch && score < options.similarityFloor) continue
+    if (authority.length === 0 && overlap.length === 0 && !pathMatch && !always && score < options.similarityFloor) continue
     considered++
     const layerMatches = candidate.appliesToLayers.filter((layer) => layers.has(layer))
     const layerMismatch = candidate.appliesToLayers.length > 0 && layers.size > 0 && layerMatches.length === 0
@@ -125,19 +155,20 @@ export function rankDirectives(
       pathMatch ? 'matches the paths named' : undefined,
       layerMatches.length > 0 ? `applies to ${layerMatches.join(', ')}` : undefined,
       covers.length > 0 ? `covers ${covers.slice(0, 2).join(', ')}` : undefined,
-      authority.length === 0 && overlap.length === 0 && !pathMatch ? 'similar wording' : undefined,
+      authority.length === 0 && overlap.length === 0 && !pathMatch && score >= options.similarityFloor ? 'similar wording' : undefined,
+      always && authority.length === 0 && overlap.length === 0 && !pathMatch && score < options.similarityFloor ? 'always applies' : undefined,
     ].filter((reason): reason is string => reason !== undefined)
     scored.push({
       directive: candidate.directive,
       rationale: reasons.join('; '),
       keys: [
-        authority.length > 0 ? 1 : 0,
-        pathMatch ? 1 : 0,
         // Strict mode has already dropped the rules for other layers; the rest (for this layer or for every layer) rank alike.
         layerMismatch ? -1 : 0,
-        // Topics its own words name count whole, those it has only from its item half: a rule on two of the task's topics beats one on one.
-        Math.min(2, Math.floor(ownOverlap.length + itemOverlap.length / 2)),
+        relevanceBand(score, ownOverlap.length, itemOverlap.length, fileMatch, authority.length > 0),
+        // Within a band: a rule that stands alone before a step of a procedure, then severity, then authority.
+        candidate.directive.step === true ? 0 : 1,
         severityRank(candidate.directive.severity),
+        authority.length > 0 ? 1 : 0,
         score,
         entityPreference(candidate.directive),
       ],
@@ -152,5 +183,5 @@ export function rankDirectives(
     seen.add(key)
     return true
   })
-  return { ranked, considered, droppedByLayer, duplicates: scored.length - ranked.length }
+  return { ranked, considered, droppedByLayer, droppedByScope, duplicates: scored.length - ranked.length }
 }

@@ -1,4 +1,5 @@
 import type { IndexDocument } from '../search/types.js'
+import { ruleActivations, type RuleActivation } from '../knowledge/model.js'
 import { directiveSeverities, type Directive, type DirectiveSeverity } from './model.js'
 import type { DirectiveTopics } from './rank.js'
 
@@ -14,6 +15,10 @@ interface DirectiveMeta extends DirectiveTopics {
   topics: string[]
   appliesTo: string[]
   authoritativeFor: string[]
+  code?: string
+  activation?: RuleActivation
+  step?: boolean
+  requestedWhen?: string
 }
 
 /** The index document of a directive: its text is what full text and vectors search; the breadcrumb is its title. */
@@ -29,6 +34,10 @@ export function directiveDocument(directive: Directive, topics: DirectiveTopics)
     topics: directive.topics,
     appliesTo: directive.appliesTo,
     authoritativeFor: directive.authoritativeFor,
+    ...(directive.code === undefined ? {} : { code: directive.code }),
+    ...(directive.activation === undefined ? {} : { activation: directive.activation }),
+    ...(directive.step === true ? { step: true } : {}),
+    ...(directive.requestedWhen === undefined ? {} : { requestedWhen: directive.requestedWhen }),
     ownTopics: topics.ownTopics,
     itemTopics: topics.itemTopics,
   }
@@ -36,7 +45,8 @@ export function directiveDocument(directive: Directive, topics: DirectiveTopics)
     id: directive.id,
     kind: 'directive',
     layer: directive.layer,
-    title: directive.breadcrumb.join(' > '),
+    // A requested rule is found by what its description says it is for, as well as by its own words.
+    title: [directive.breadcrumb.join(' > '), directive.requestedWhen ?? ''].filter((part) => part !== '').join(' — '),
     content: directive.text,
     tags: directive.tags,
     source: directive.source,
@@ -58,6 +68,9 @@ function parseMeta(json: string): DirectiveMeta | undefined {
     return undefined
   if (!(directiveSeverities as readonly unknown[]).includes(meta.severity) || !lists.every(isStrings)) return undefined
   if (meta.keyword !== undefined && typeof meta.keyword !== 'string') return undefined
+  if (meta.code !== undefined && typeof meta.code !== 'string') return undefined
+  if (meta.requestedWhen !== undefined && typeof meta.requestedWhen !== 'string') return undefined
+  if (meta.activation !== undefined && !(ruleActivations as readonly unknown[]).includes(meta.activation)) return undefined
   return meta as DirectiveMeta
 }
 
@@ -85,6 +98,10 @@ export function storedDirective(doc: IndexDocument): { directive: Directive; top
     topics: meta.topics,
     appliesTo: meta.appliesTo,
     authoritativeFor: meta.authoritativeFor,
+    code: meta.code,
+    activation: meta.activation,
+    ...(meta.step === true ? { step: true } : {}),
+    ...(meta.requestedWhen === undefined ? {} : { requestedWhen: meta.requestedWhen }),
   }
   return { directive, topics: { ownTopics: meta.ownTopics, itemTopics: meta.itemTopics } }
 }

@@ -13,6 +13,15 @@ export function isPending(status: string): boolean {
   return pendingStatuses.has(status)
 }
 
+/**
+ * How an agent's rules file says its rules come into play (Cursor's rule types): `always` for every
+ * task in its scope, `auto` when a file the task touches matches its globs, `requested` when the
+ * task is about what its description says, `manual` only when someone names it (never served by
+ * `rules directives`). Knowledge items without one are served by relevance.
+ */
+export const ruleActivations = ['always', 'auto', 'requested', 'manual'] as const
+export type RuleActivation = (typeof ruleActivations)[number]
+
 export const severities = ['info', 'warn', 'block'] as const
 export type Severity = (typeof severities)[number]
 
@@ -77,6 +86,8 @@ export interface KnowledgeItem {
   appliesTo: string[]
   /** Topics this item is the authority on: its directives rank first when a task touches them. */
   authoritativeFor: string[]
+  /** When an agent rules file's rules apply (frontmatter `activation`: always, auto, requested, manual); undefined for ordinary items. */
+  activation?: RuleActivation | undefined
   summary: string | undefined
   supersedes: string[]
   supersededBy: string[]

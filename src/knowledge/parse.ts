@@ -4,6 +4,7 @@ import { FrontmatterSyntaxError, parseFrontmatter, type Frontmatter } from './fr
 import {
   knowledgeStatuses,
   knowledgeTypes,
+  ruleActivations,
   severities,
   type KnowledgeFormat,
   type KnowledgeItem,
@@ -154,6 +155,7 @@ function parseKnowledgeText(file: KnowledgeFile): ParsedKnowledge {
     topics: listField('topics'),
     appliesTo: listField('applies_to'),
     authoritativeFor: listField('authoritative_for'),
+    activation: enumField(frontmatter, 'activation', ruleActivations, problems),
     summary: typeof data.summary === 'string' ? data.summary : undefined,
     supersedes: [...new Set(supersedes)],
     supersededBy: [...new Set(supersededBy)],

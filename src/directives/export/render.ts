@@ -11,13 +11,13 @@ export interface ExportedFile {
 }
 
 /**
- * Markdown that reads back as the text it was: outside code spans (which directives keep as
- * written), characters that would start emphasis, a link or HTML are escaped (`_` only at a word
+ * Markdown that reads back as the text it was: outside code spans and links (which directives keep
+ * as written, target and all), characters that would start emphasis, a link or HTML are escaped (`_` only at a word
  * edge, where it could start emphasis); a backtick with no partner is escaped too.
  */
 export function escapeMarkdown(text: string): string {
   return text
-    .split(/(`[^`]+`)/)
+    .split(/(`[^`]+`|\[[^\]\n]*\]\([^()\s]+\))/)
     .map((part, index) =>
       index % 2 === 1 ? part : part.replace(/[\\`*[\]<>]/g, '\\$&').replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (match) => match.replace('_', '\\_')),
     )
@@ -26,7 +26,9 @@ export function escapeMarkdown(text: string): string {
 
 /** `[MUST] text`: the severity as a keyword in capitals, so ingesting the exported file gives the same severity back. */
 function bullet(directive: Directive): string {
-  return `- [${directive.severity}] ${escapeMarkdown(directive.text)}`
+  const line = `- [${directive.severity}] ${escapeMarkdown(directive.text)}`
+  // The code block written with the rule stays with it, inside its list item, where ingest finds it again.
+  return directive.code === undefined ? line : `${line}\n\n${directive.code.replace(/^/gm, '  ')}\n`
 }
 
 /** How a generated file starts its notice: ingest skips such files, and export replaces only them. */
@@ -75,17 +77,38 @@ function copilotScoped(item: ExportedItem): ExportedFile {
   return { path: `.github/instructions/${fileStem(item.id)}.instructions.md`, content }
 }
 
+/** `web/**` alone is a folder's rules: they go back to that folder's AGENTS.md, as a nested file reads them. */
+function folderOf(item: ExportedItem): string {
+  const only = item.globs.length === 1 ? /^([^*?[{]+)\/\*\*$/.exec(item.globs[0] ?? '') : null
+  return only === null ? '' : `${only[1] ?? ''}/`
+}
+
+/** The items by the folder whose AGENTS.md (or CLAUDE.md) holds them, the root first, then folders by name. */
+function byFolder(items: readonly ExportedItem[]): [string, ExportedItem[]][] {
+  const folders = new Map<string, ExportedItem[]>([['', []]])
+  for (const item of items) folders.set(folderOf(item), [...(folders.get(folderOf(item)) ?? []), item])
+  return [...folders.entries()]
+    .filter(([folder, held]) => folder === '' || held.length > 0)
+    .sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)))
+}
+
 /**
  * The files of one agent format. AGENTS.md and CLAUDE.md hold every item, with its path scope
- * written out; Cursor gets one rule per item, scoped by its globs or always applied; Copilot gets
+ * written out, except a folder's items (`applies_to: ["web/**"]`), which go to that folder's file; Cursor gets one rule per item, scoped by its globs or always applied; Copilot gets
  * the unscoped items in copilot-instructions.md and one instructions file per scoped item.
  */
 export function renderExport(format: ExportFormat, items: readonly ExportedItem[]): ExportedFile[] {
   switch (format) {
     case 'agents-md':
-      return [{ path: 'AGENTS.md', content: document(format, 'Rules for coding agents', items, true) }]
+      return byFolder(items).map(([folder, held]) => ({
+        path: `${folder}AGENTS.md`,
+        content: document(format, 'Rules for coding agents', held, folder === ''),
+      }))
     case 'claude':
-      return [{ path: 'CLAUDE.md', content: document(format, 'Rules for coding agents', items, true) }]
+      return byFolder(items).map(([folder, held]) => ({
+        path: `${folder}CLAUDE.md`,
+        content: document(format, 'Rules for coding agents', held, folder === ''),
+      }))
     case 'cursor':
       return items.map(cursorRule)
     case 'copilot':

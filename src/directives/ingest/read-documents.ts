@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { MkError, isNodeError } from '../../errors.js'
-import { insideWorkspace, requireInsideWorkspace } from '../../fs/path-guard.js'
+import { insideWorkspace, requireInsideWorkspace, resolvesWithin } from '../../fs/path-guard.js'
 import { FileTooLargeError, maxRulesFileBytes, readRulesText } from '../../fs/read-capped.js'
 import { walkFiles } from '../../fs/walk.js'
+import { claudeImports, resolveImport } from './claude-imports.js'
 import { formatOf, knownRuleFiles, type RuleFormat } from './formats.js'
 
 export interface IngestDocument {
@@ -18,7 +19,14 @@ export interface SourceDocument {
   path: string
   format: RuleFormat
   text: string
+  /** The CLAUDE.md that imports it with `@path`, when it was read for that reason only. */
+  importedBy?: string
+  /** `@path` imports of this file that are not in the workspace. */
+  missingImports?: string[]
 }
+
+/** Claude Code follows imports five levels deep. */
+const importDepth = 5
 
 function unknownFormat(field: string, path: string): MkError {
   return new MkError('INVALID_INPUT', `${field}: ${JSON.stringify(path)} is not an agent rules file mk knows`, {
@@ -103,5 +111,38 @@ export async function readSourceDocuments(root: string, documents: readonly Inge
   for (const [index, document] of documents.entries()) {
     for (const source of await readOne(root, document, `documents[${index}].path`)) if (!byPath.has(source.path)) byPath.set(source.path, source)
   }
+  await followImports(root, byPath)
   return [...byPath.values()]
+}
+
+/**
+ * Read what each CLAUDE.md imports (`@AGENTS.md`), and what those import, as Claude Code does: a
+ * CLAUDE.md that only says `@AGENTS.md` means the rules of AGENTS.md. An imported file that is not
+ * an agent rules file mk knows (`@docs/testing.md`) is read as part of the Claude rules.
+ */
+async function followImports(root: string, byPath: Map<string, SourceDocument>): Promise<void> {
+  let wave = [...byPath.values()].filter((document) => document.format === 'claude')
+  for (let depth = 0; depth < importDepth && wave.length > 0; depth++) {
+    const next: SourceDocument[] = []
+    for (const importer of wave) {
+      for (const target of claudeImports(importer.text)) {
+        const path = resolveImport(importer.path, target)
+        const inside = path === undefined ? undefined : insideWorkspace(root, path)
+        if (inside === undefined || byPath.has(inside)) continue
+        // An import reached through a link to elsewhere is not the workspace's to read.
+        if (!resolvesWithin([{ path: root, name: 'the workspace' }], join(root, inside))) continue
+        let text: string
+        try {
+          text = await readRulesText(join(root, inside), inside)
+        } catch {
+          importer.missingImports = [...(importer.missingImports ?? []), target]
+          continue
+        }
+        const imported: SourceDocument = { path: inside, format: formatOf(inside) ?? 'claude', text, importedBy: importer.path }
+        byPath.set(inside, imported)
+        next.push(imported)
+      }
+    }
+    wave = next
+  }
 }

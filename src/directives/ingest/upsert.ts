@@ -68,7 +68,8 @@ async function plan(workspace: Workspace, directory: string, source: SourceDocum
   if (redactions.length > 0) {
     warnings.push(`${source.path}: redacted ${redactions.map((entry) => `${entry.count} ${entry.kind}`).join(', ')} before writing its rule item`)
   }
-  const rule = renderIngestedRule(source.path, source.format, text)
+  for (const missing of source.missingImports ?? []) warnings.push(`${source.path}: imports @${missing}, which is not a file in the workspace`)
+  const rule = renderIngestedRule(source.path, source.format, text, source.importedBy)
   const absolutePath = join(directory, `${rule.id}.md`)
   const path = toPosix(relative(workspace.root, absolutePath))
   // An item over the cap would load as no item at all, and stop every knowledge check.

@@ -60,6 +60,10 @@ export const rulesQueryDirectives = defineTool({
     context_block: z.string().describe('Markdown to put in front of the task: "Contextual rules for this task", one bullet per rule'),
     citations: z.array(citationSchema).describe('Where each bullet came from, in bullet order'),
     tokens: z.number().int().describe('Tokens of context_block (o200k)'),
+    fallback: z
+      .string()
+      .optional()
+      .describe('Present when no rule matched the task: why, and what the block holds instead (the core rules) or why it is empty'),
     diagnostics: z
       .strictObject({
         detectedLayer: z.string().optional(),
@@ -140,6 +144,7 @@ export const rulesQueryDirectives = defineTool({
       context_block: answer.contextBlock,
       citations: answer.citations,
       tokens: answer.tokens,
+      ...(answer.fallback === undefined ? {} : { fallback: answer.fallback }),
       ...(options.includeDiagnostics ? { diagnostics: { ...(detectedLayer === undefined ? {} : { detectedLayer }), ...diagnostics } } : {}),
     }
     return { output, display: options.includeDiagnostics ? `${answer.contextBlock}\n${diagnosticsText(answer.diagnostics)}` : answer.contextBlock }

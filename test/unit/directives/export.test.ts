@@ -6,6 +6,7 @@ import { runtimeEnvFrom } from '../../../src/config/workspace.js'
 import { collectAccepted } from '../../../src/directives/export/collect.js'
 import { escapeMarkdown, renderExport } from '../../../src/directives/export/render.js'
 import { extractDirectives } from '../../../src/directives/extract.js'
+import { renderIngestedRule } from '../../../src/directives/ingest/render.js'
 import { loadKnowledge } from '../../../src/knowledge/load.js'
 import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
 import { plainStyle } from '../../../src/style.js'
@@ -240,5 +241,31 @@ describe('rules_export_write', () => {
     await expect(call(rulesExportWrite, { format: 'agents-md', out: '../elsewhere' })).rejects.toThrow(
       /INVALID_INPUT: out: path "..\/elsewhere" is outside the workspace/,
     )
+  })
+})
+
+describe('export of ingested rules files', () => {
+  it('puts a folder’s rules back in its AGENTS.md and keeps code blocks and link targets, so ingest reads the same directives', async () => {
+    const nested = renderIngestedRule(
+      'web/AGENTS.md',
+      'agents-md',
+      '# Web\n\n- See [the convention](./commit-convention.md) before committing.\n- Use `top-banner-offset` for sticky headers:\n\n  ```tsx\n  <div className="sticky top-banner-offset" />\n  ```\n',
+    )
+    const parse = async (path: string, text: string) => {
+      const parsed = await parseKnowledgeFile({ path, absolutePath: `/ws/${path}`, source: 'project', layer: 'project', text })
+      if (parsed.item === undefined) throw new Error(JSON.stringify(parsed.problems))
+      return parsed.item
+    }
+    const item = await parse('knowledge/rules/web-agents.md', nested.content)
+    const directives = extractDirectives(item)
+    const files = renderExport('agents-md', [{ id: item.id, title: item.title, summary: undefined, globs: item.appliesTo, directives }])
+    expect(files.map((file) => file.path)).toEqual(['AGENTS.md', 'web/AGENTS.md'])
+    const back = renderIngestedRule('web/AGENTS.md', 'agents-md', files[1]?.content ?? '')
+    const again = extractDirectives(await parse('knowledge/rules/web-agents.md', back.content))
+    expect(back.appliesTo).toEqual(['web/**'])
+    expect(again.map((directive) => [directive.text.replace(/^\[(MUST|SHOULD|MAY)\] /, ''), directive.code])).toEqual(
+      directives.map((directive) => [directive.text, directive.code]),
+    )
+    expect(again[0]?.text).toContain('[the convention](./commit-convention.md)')
   })
 })

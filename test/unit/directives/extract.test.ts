@@ -107,3 +107,49 @@ describe('pieces', () => {
     expect(sentences('Use a cache, e.g. Redis. Prefer Postgres vs. MySQL. Done.')).toEqual(['Use a cache, e.g. Redis.', 'Prefer Postgres vs. MySQL.', 'Done.'])
   })
 })
+
+describe('extractDirectives on an agent rules file', () => {
+  const rulesFile = `---
+id: agents
+type: rule
+title: Agents
+---
+# Agents
+
+Monorepo with 40+ packages, managed with Yarn workspaces.
+
+## Architecture
+
+- \`packages/core/\` — Base SDK: interfaces, types, core functionality
+- \`packages/types/\` — Shared types (deprecated, never modify)
+
+## Commit Attribution
+
+AI commits MUST include a \`Co-Authored-By\` line when known:
+
+\`\`\`
+Co-Authored-By: <model> <noreply@example.com>
+\`\`\`
+
+Never emit either of the following, in any form:
+
+- A \`Co-Authored-By:\` trailer naming a tool.
+- A "Generated with" footer.
+
+## Links
+
+- See [the convention](./commit-convention.md) before committing.
+`
+
+  it('keeps rules, drops file maps and descriptions, keeps a rule its code block, its link target and the list that completes it', async () => {
+    const found = extractDirectives(await item('knowledge/rules/agents.md', rulesFile))
+    expect(found.map((directive) => directive.text)).toEqual([
+      '`packages/types/` — Shared types (deprecated, never modify)',
+      'AI commits MUST include a `Co-Authored-By` line when known:',
+      'Never emit either of the following, in any form: A `Co-Authored-By:` trailer naming a tool; A "Generated with" footer.',
+      'See [the convention](./commit-convention.md) before committing.',
+    ])
+    expect(found[1]?.code).toBe('```\nCo-Authored-By: <model> <noreply@example.com>\n```')
+    expect(found[2]?.severity).toBe('MUST')
+  })
+})

@@ -93,7 +93,7 @@ tags:
 applies_to:
   - apps/console/**/*.tsx
   - packages/ui/**/*.{ts,tsx}
-always_apply: false
+activation: auto
 source_path: .cursor/rules/react-components.mdc
 ingested_from: cursor
 ---
@@ -104,6 +104,17 @@ ingested_from: cursor
 - Name component files in PascalCase.
 `)
     expect(rule).toMatchObject({ title: 'React components', sections: 1, appliesTo: ['apps/console/**/*.tsx', 'packages/ui/**/*.{ts,tsx}'] })
+  })
+
+  it('scopes a nested AGENTS.md to its folder and records each Cursor rule type as an activation', () => {
+    expect(renderIngestedRule('web/AGENTS.md', 'agents-md', '# Web\n\n- Keep tests independent.\n').appliesTo).toEqual(['web/**'])
+    expect(renderIngestedRule('AGENTS.md', 'agents-md', '# Root\n').appliesTo).toEqual([])
+    const cursor = (frontmatter: string): string => renderIngestedRule('.cursor/rules/x.mdc', 'cursor', `---\n${frontmatter}\n---\n- Use pnpm.\n`).content
+    expect(cursor('alwaysApply: true')).toContain('activation: always')
+    expect(cursor('globs: "*.tsx"\nalwaysApply: false')).toMatch(/applies_to:\n {2}- "\*\*\/\*\.tsx"\nactivation: auto/)
+    expect(cursor('description: How to add API routes\nalwaysApply: false')).toContain('activation: requested')
+    expect(cursor('description:\nglobs:\nalwaysApply: false')).toContain('activation: manual')
+    expect(renderIngestedRule('web/.cursor/rules/x.mdc', 'cursor', '---\nglobs: src/**\n---\n- Use pnpm.\n').appliesTo).toEqual(['web/src/**'])
   })
 
   it('titles a file without a heading after its file name', () => {

@@ -44,11 +44,40 @@ const rankFor = (task: string, strictLayer = true): ReturnType<typeof rankDirect
   rankDirectives(all, detectContext(task, vocabulary), new Map(), { strictLayer, similarityFloor: 0.35 })
 
 describe('rankDirectives', () => {
-  it('puts authority first, then the applies_to paths and layer, then severity; drops other layers and unrelated rules', () => {
+  it('ranks by relevance with authority breaking the tie; drops other layers and unrelated rules', () => {
     const result = rankFor('add a customer address table in Postgres and a migration in db/migrations/002.sql')
-    expect(result.ranked.map((entry) => entry.directive.id)).toEqual(['pii#rules-1', 'migrations#rules-1', 'db#rules-1'])
+    expect(result.ranked.map((entry) => entry.directive.id)).toEqual(['pii#rules-1', 'db#rules-1', 'migrations#rules-1'])
     expect(result.ranked[0]?.rationale).toBe('authority on privacy')
     expect(result.duplicates).toBe(1)
+  })
+
+  it('lets authority break ties, never crowd out a rule about the task itself', () => {
+    const context = detectContext('fix the bug where the login form crashes when the password field is empty', vocabulary)
+    const candidates = [
+      directive('baseline#auth-1', 'Passwords MUST be hashed with argon2.', { topics: ['security'], authoritativeFor: ['security'] }),
+      directive('quality#bugs-1', 'Every bug fix MUST come with a regression test.', { itemTitle: 'Quality' }),
+    ].map((entry) => prepareDirective(entry, vocabulary))
+    const similarity = new Map([
+      ['baseline#auth-1', 0.2],
+      ['quality#bugs-1', 0.5],
+    ])
+    const ranked = rankDirectives(candidates, context, similarity, { strictLayer: true, similarityFloor: 0.35 }).ranked
+    expect(ranked.map((entry) => entry.directive.id)).toEqual(['quality#bugs-1', 'baseline#auth-1'])
+    const tied = rankDirectives(candidates, context, new Map([...similarity].map(([id]) => [id, 0.5])), { strictLayer: true, similarityFloor: 0.35 }).ranked
+    expect(tied[0]?.directive.id).toBe('baseline#auth-1')
+  })
+
+  it('leaves out rules scoped to other folders when the task names paths, and manual rules always', () => {
+    const candidates = [
+      directive('web#rules-1', 'Keep tests independent.', { appliesTo: ['web/**'] }),
+      directive('worker#rules-1', 'Keep queue handlers idempotent.', { appliesTo: ['worker/**'] }),
+      directive('manual#rules-1', 'Release from the release branch.', { activation: 'manual' }),
+      directive('always#rules-1', 'Write comments in English.', { activation: 'always' }),
+    ].map((entry) => prepareDirective(entry, vocabulary))
+    const context = detectContext('add a queue processor in worker/src/queues/refill.ts and release it', vocabulary)
+    const result = rankDirectives(candidates, context, new Map([['manual#rules-1', 0.9]]), { strictLayer: true, similarityFloor: 0.35 })
+    expect(result.ranked.map((entry) => entry.directive.id)).toEqual(['worker#rules-1', 'always#rules-1'])
+    expect(result.droppedByScope).toBe(1)
   })
 
   it('keeps rules for other layers, lower, when strictLayer is off', () => {

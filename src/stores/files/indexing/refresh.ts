@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Workspace } from '../../../config/workspace.js'
+import { directiveExtraction } from '../../../directives/model.js'
 import { isNodeError } from '../../../errors.js'
 import { walkFiles } from '../../../fs/walk.js'
 import type { KnowledgeItem, KnowledgeProblem } from '../../../knowledge/model.js'
@@ -219,7 +220,7 @@ async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, fold
 export async function knowledgeSignature(workspace: Workspace): Promise<string> {
   const hash = createHash('sha256')
   // Directives store their topics by this vocabulary: a change to it reads the knowledge again.
-  hash.update(`rules ${JSON.stringify([workspace.config.rules.topics, workspace.config.rules.layers])}\n`)
+  hash.update(`rules ${JSON.stringify([workspace.config.rules.topics, workspace.config.rules.layers, directiveExtraction])}\n`)
   const memoryDir = join(workspace.root, workspace.config.memory.dir)
   for (const source of resolveSources(workspace)) {
     hash.update(`source ${source.name} ${source.directory}\n`)

@@ -1,0 +1,90 @@
+/**
+ * Whether a sentence or list item of a rules file is a rule (an instruction, a requirement, a
+ * constraint) or something around the rules: a description, a file map, a command list, a link.
+ * Rules files mix them freely ("`packages/browser/` — Browser SDK + CDN bundles" sits next to
+ * "Never run `prettier`"); only the rules belong in the block an agent reads.
+ */
+
+/** Verbs an instruction starts with ("Use pnpm", "Keep tests independent"). */
+const imperativeVerbs = new Set(
+  (
+    'add adjust aim align apply ask assess assume avoid be build bump call cancel check choose cite clean coordinate commit configure confirm consider ' +
+    'consult copy cover create declare decide define delete describe design do document drop emit enable ensure exercise explain export ' +
+    'extend favor favour fetch find fix focus follow format gate generate give group handle ignore implement import include inspect install ' +
+    'introduce keep label lead leave limit link list lint locate log look make mark match mention merge migrate mind mock move name note ' +
+    'obtain omit open pass pin place plan point post prefer prepare preserve prompt push put read rebuild record reduce refer reference ' +
+    'register reject remember remind remove rename replace report require rerun reset resolve respect restart return reuse review revert ' +
+    'run search see select send set ship skip sort specify split start stay stick stop store structure submit suggest switch sync tag ' +
+    'target test think treat trigger try update upgrade use validate verify wait work wrap write'
+  ).split(' '),
+)
+
+/** Words that make any sentence a requirement, in any case ("Tests must never depend on ..."). */
+const normativeWords =
+  /\b(must|mustn't|shall|should|shouldn't|never|always|required?|mandatory|forbidden|prohibited|not allowed|do not|don't|avoid|prefer|only ever|need to|needs to|have to|has to|make sure|ensure|critical|important)\b/i
+
+/** Capitals that a rules file writes to insist, in any sentence: "(NOT `.test.ts`)", "NEVER push". */
+const insistingCapitals = /\b(NOT|NEVER|ALWAYS|ONLY|DO NOT)\b/
+
+/** Openings that carry the instruction themselves: "No `console.*` — use `logger`", "Only ...", "Please ...". */
+const instructionOpening = /^(no|not|never|always|only|please|don't|do not)\b/i
+
+/** A leading condition before the instruction: "When writing tests, focus on ..."; "If X, run Y". */
+const leadingCondition = /^(when|whenever|if|before|after|for|in|while|once|unless|during|to)\b[^,;:]{0,140}[,:]\s*/i
+
+/** `path` — what it is; Label: `command`; a bare link: the shape of maps and references. */
+const mapEntry = /^(`[^`]+`|\[[^\]]+\]\([^)]+\)|[\w@./{}*-]+\/[\w@./{}*-]*)\s*(—|–|-|:|=|→)\s*/
+const labelledValue = /^[\p{L}\p{N} ()/'-]{1,40}:\s*(`|\[|https?:)/u
+const bareLink = /^\[[^\]]+\]\([^)]+\)\.?$/
+/** A table, which CommonMark reads as a paragraph of pipes: a map or a matrix, never one rule. */
+const table = /^\||\|\s*:?-{3,}/
+
+/** Marks of emphasis a rules file writes in front of a rule: **CRITICAL**, **IMPORTANT - ...:**, MANDATORY. */
+const emphasisLabel = /^(\*\*)?(critical|important|mandatory|note|warning)\b[^:]*:\s*(\*\*)?\s*/i
+
+export type StatementKind = 'rule' | 'description'
+
+function firstWord(text: string): string {
+  return (/^[\p{L}']+/u.exec(text)?.[0] ?? '').toLowerCase()
+}
+
+/** The text with list numbering, emphasis labels and a leading condition taken off: what the instruction starts with. */
+function instructionPart(text: string): string {
+  const plain = text.replace(/^\d+[.)]\s+/, '').replace(emphasisLabel, '')
+  return plain.replace(leadingCondition, '')
+}
+
+/** A pointer to a file Claude Code imports (`See @AGENTS.md`), which ingest follows instead of serving. */
+export function isImportPointer(text: string): boolean {
+  return (
+    /@[\w./-]+\.md\b/.test(text) &&
+    text
+      .replace(/@[\w./-]+/g, '')
+      .replace(/[^\p{L}]+/gu, ' ')
+      .trim()
+      .split(' ').length <= 12
+  )
+}
+
+/** Rule or description, by the shape of the text alone; under a heading such as "Conventions" a plain statement is a rule too. */
+export function statementKind(text: string, underRulesHeading = false): StatementKind {
+  const trimmed = text.trim()
+  if (trimmed === '' || trimmed.endsWith('?') || bareLink.test(trimmed) || table.test(trimmed)) return 'description'
+  if (isImportPointer(trimmed)) return 'description'
+  const map = mapEntry.exec(trimmed) ?? labelledValue.exec(trimmed)
+  // A map entry is a rule only when what it says about the path is one ("`packages/types/` — deprecated, never modify").
+  if (map !== null) return normativeWords.test(trimmed.slice(map[0].length)) ? 'rule' : 'description'
+  if (normativeWords.test(trimmed) || insistingCapitals.test(trimmed) || underRulesHeading) return 'rule'
+  const instruction = instructionPart(trimmed)
+  if (instructionOpening.test(instruction)) return 'rule'
+  return imperativeVerbs.has(firstWord(instruction)) ? 'rule' : 'description'
+}
+
+/** Plain-word strength of a rule without a BCP 14 keyword: MUST when it forbids or insists, else SHOULD. */
+export function plainWordsAreStrict(text: string): boolean {
+  return (
+    /\b(must|shall|never|required|mandatory|do not|don't|forbidden|prohibited|not allowed|always)\b/i.test(text) ||
+    /^(\*\*)?(critical|mandatory)\b/i.test(text) ||
+    /^no\b/i.test(text)
+  )
+}

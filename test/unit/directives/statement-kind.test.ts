@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { claudeImports, resolveImport } from '../../../src/directives/ingest/claude-imports.js'
+import { statementKind } from '../../../src/directives/statement-kind.js'
+
+describe('statementKind', () => {
+  it('tells rules from file maps, command lists, descriptions and links (lines of real rules files)', () => {
+    const rules = [
+      'Never run `prettier` — use `yarn format` (Oxfmt) instead',
+      'No `console.*` — use `logger` singleton',
+      'Keep queue handlers idempotent where possible.',
+      'When writing tests, focus on decoupling each `it` or `test` block.',
+      'In Wrangler, use the logger rather than calling `console.*` directly.',
+      'Tests must never depend on the action or outcome of previous tests.',
+      'Bundle size is critical. Be mindful of imports and tree-shaking.',
+      '`packages/types/` — Shared types (deprecated, never modify – instead find types in packages/core)',
+      'Test files use `.spec.ts` (NOT `.test.ts`)',
+    ]
+    const descriptions = [
+      '`packages/browser/` — Browser SDK + CDN bundles',
+      'Dev: `pnpm --filter web run dev`',
+      'Main exports: `src/index.ts`',
+      '[Span Attributes](https://develop.sentry.dev/sdk/telemetry/attributes.md)',
+      'Next.js 15 application with UI, tRPC backend, and public REST API routes.',
+      '| Command | Purpose | | --- | --- |',
+      'Why?',
+      'Read @AGENTS.md for monorepo structure.',
+    ]
+    for (const text of rules) expect([text, statementKind(text)]).toEqual([text, 'rule'])
+    for (const text of descriptions) expect([text, statementKind(text)]).toEqual([text, 'description'])
+  })
+})
+
+describe('claudeImports', () => {
+  it('finds @path imports outside code, not e-mail addresses or package scopes', () => {
+    const text = 'See @AGENTS.md and @../docs/git.md.\nMail me@example.com, use `@scope/pkg`, @types/node.\n```\n@ignored.md\n```\n'
+    expect(claudeImports(text)).toEqual(['AGENTS.md', '../docs/git.md'])
+    expect(resolveImport('web/CLAUDE.md', '../AGENTS.md')).toBe('AGENTS.md')
+    expect(resolveImport('CLAUDE.md', '../outside.md')).toBeUndefined()
+  })
+})
