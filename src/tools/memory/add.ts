@@ -1,12 +1,8 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { plural } from '../../text.js'
-import { MkError } from '../../errors.js'
 import { memoryLanes } from '../../memory/model.js'
 import { identityFields, identityOf, maxContentLength, memoryLayerSchema } from './schemas.js'
-
-/** Cosine similarity above which another memory is reported as a near duplicate. */
-const similarThreshold = 0.85
 
 export const memoryAdd = defineTool({
   name: 'memory_add',
@@ -87,89 +83,33 @@ export const memoryAdd = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ folderForLayer }, { redactFields }, { newMemoryId }, { unownedPrivateProblem }] = await Promise.all([
-      import('../../memory/locations.js'),
-      import('../../memory/redact.js'),
-      import('../../memory/ids.js'),
-      import('../../memory/visibility.js'),
-    ])
-    const identity = identityOf(input, ctx)
-    const folder = folderForLayer(ctx.workspace, identity, input.layer)
-    const ownership = {
-      lane: input.lane ?? (folder.private ? ('private' as const) : ('shared' as const)),
-      ownerAgentId: input.owner_agent_id,
-      ownerTeamId: input.owner_team_id,
-    }
-    if (unownedPrivateProblem(ownership, folder) !== undefined) {
-      throw new MkError('INVALID_INPUT', `a private memory in the ${input.layer} layer needs owner_agent_id or owner_team_id: otherwise nobody could see it`, {
-        details: { field: 'lane', hint: 'pass --owner-agent ID or --owner-team ID, or --lane shared' },
-      })
-    }
-    // Every field that is written goes through the one redaction pass, not only the content.
-    const { value: written, redactions } = await redactFields({ content: input.content, tags: input.tags, metadata: input.metadata, refs: input.refs })
-    const { content } = written
-    const index = await ctx.store.index.open(ctx.warn)
-    if (written.refs.length > 0) {
-      const { unresolvedRefs } = await import('../../sync/stale.js')
-      for (const { ref, missing } of unresolvedRefs(written.refs, await ctx.store.index.knowledgeStatus(identity, ctx.warn), ctx.workspace.root)) {
-        ctx.warn(`ref ${ref} names no ${missing}${missing === 'file' ? ' in the workspace' : ' here'}; searches show this memory as stale until it exists`)
-      }
-    }
-    const now = new Date().toISOString()
-    const outcome = await ctx.store.memories.add(
-      folder,
+    const { addMemory } = await import('../../recall/add-memory.js')
+    const added = await addMemory(
       {
-        id: newMemoryId(),
+        content: input.content,
         layer: input.layer,
-        content,
-        tags: [...new Set(written.tags)],
-        created: now,
-        updated: now,
-        source: identity.agentId !== undefined ? `agent:${identity.agentId}` : identity.sessionId !== undefined ? `session:${identity.sessionId}` : 'cli',
-        refs: written.refs,
-        supersedes: [],
-        expires: input.expires === undefined ? undefined : new Date(input.expires).toISOString(),
-        ...ownership,
-        owner: folder.owner,
-        producerAgentId: identity.agentId,
-        metadata: written.metadata,
+        tags: input.tags,
+        metadata: input.metadata,
+        refs: input.refs,
+        expires: input.expires,
+        lane: input.lane,
+        ownerAgentId: input.owner_agent_id,
+        ownerTeamId: input.owner_team_id,
+        identity: identityOf(input, ctx),
+        teamId: ctx.runtime.teamId,
       },
-      { identity, author: ctx.runtime.author, warn: ctx.warn },
+      { workspace: ctx.workspace, store: ctx.store, author: ctx.runtime.author, warn: ctx.warn },
     )
-    const memoryId = outcome.deduplicated ? outcome.id : outcome.stored.record.id
-    const filters = { kind: 'memory' as const, sources: [folder.key], consumer: { agentId: identity.agentId, teamId: ctx.runtime.teamId } }
-    // Words find restatements without a model; only a process that already has the model loaded (the MCP server) adds meaning: the write path never loads it.
-    const [byWords, byMeaning] = await Promise.all([
-      index.search({ text: content, mode: 'fulltext', limit: 10, filters }),
-      index.embedderWarm ? index.nearDuplicates(content, filters, similarThreshold) : Promise.resolve([]),
-    ])
-    const cosineOf = new Map(byMeaning.map((hit) => [hit.id, hit.score]))
-    const neighbours = index
-      .getMany([...new Set([...byMeaning, ...byWords].map((hit) => hit.id))].filter((id) => id !== memoryId))
-      .map((doc) => ({ memoryId: doc.id, content: doc.content, cosine: cosineOf.get(doc.id) }))
-    const { classifyNeighbours } = await import('../../memory/neighbours.js')
-    const found = classifyNeighbours(content, neighbours, similarThreshold)
-    const similar = found.similar.map((entry) => ({ memoryId: entry.memoryId, content: entry.content, score: entry.score }))
-    const contradicts = found.contradicts.map((entry) => ({ memoryId: entry.memoryId, content: entry.content, reason: entry.reason }))
-    const message = outcome.deduplicated
+    const { memoryId, deduplicated, redactions, similar, contradicts, commit } = added
+    const message = deduplicated
       ? `The same content is already stored as ${memoryId} in the ${input.layer} layer; nothing was written`
       : `Added ${memoryId} to the ${input.layer} layer`
-    const lines = [outcome.deduplicated ? ctx.style.yellow(message) : ctx.style.green(message)]
+    const lines = [deduplicated ? ctx.style.yellow(message) : ctx.style.green(message)]
     if (redactions.length > 0) lines.push(`Redacted ${redactions.map((entry) => `${plural(entry.count, entry.kind)}`).join(', ')} before writing`)
     for (const entry of similar) lines.push(ctx.style.dim(`similar: ${entry.memoryId} ${entry.content.slice(0, 80)}`))
     for (const entry of contradicts) lines.push(ctx.style.yellow(`contradicts ${entry.memoryId} (${entry.reason}): ${entry.content.slice(0, 80)}`))
-    const commit = outcome.deduplicated ? undefined : outcome.commit
     return {
-      output: {
-        success: true as const,
-        memoryId,
-        message,
-        deduplicated: outcome.deduplicated,
-        redactions,
-        similar,
-        contradicts,
-        ...(commit === undefined ? {} : { commit }),
-      },
+      output: { success: true as const, memoryId, message, deduplicated, redactions, similar, contradicts, ...(commit === undefined ? {} : { commit }) },
       display: lines.join('\n'),
     }
   },
