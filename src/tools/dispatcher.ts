@@ -3,7 +3,7 @@ import { MkError, toErrorObject, type ErrorObject } from '../errors.js'
 import { describeIssues } from '../validation.js'
 import { requireApproval } from './approval.js'
 import type { ToolContext } from './context.js'
-import type { AnyTool } from './define.js'
+import type { AnyTool, ToolResult } from './define.js'
 import { openStore } from './open-store.js'
 import { requireRoleAllows } from './roles.js'
 
@@ -113,10 +113,12 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     await checkTier(tool, caller)
     // Cancelled while it waited for approval: never start it.
     if (cancel?.aborted === true) throw cancelledError(tool, cancel)
-    const result = await withTimeout(tool.run(parsed.data, ctx), tool.timeoutMs ?? defaultTimeoutMs, controller, tool.name)
+    const running: Promise<ToolResult<unknown>> = tool.run(parsed.data, ctx)
+    const result = await withTimeout(running, tool.timeoutMs ?? defaultTimeoutMs, controller, tool.name)
     const output = displayOnly === true ? undefined : checkedOutput(tool, result.output)
     logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(performance.now() - started), status: 'ok' })
-    return { ok: true, output, display: result.display, exitCode: result.exitCode ?? 0, warnings }
+    const display = result.display ?? tool.render?.(result.output, ctx.style) ?? ''
+    return { ok: true, output, display, exitCode: result.exitCode ?? 0, warnings }
   } catch (thrown) {
     const cancelled = cancel?.aborted === true
     const error = toErrorObject(cancelled ? cancelledError(tool, cancel) : thrown)

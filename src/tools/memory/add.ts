@@ -104,13 +104,15 @@ export const memoryAdd = defineTool({
     const message = deduplicated
       ? `The same content is already stored as ${memoryId} in the ${input.layer} layer; nothing was written`
       : `Added ${memoryId} to the ${input.layer} layer`
-    const lines = [deduplicated ? ctx.style.yellow(message) : ctx.style.green(message)]
-    if (redactions.length > 0) lines.push(`Redacted ${redactions.map((entry) => `${plural(entry.count, entry.kind)}`).join(', ')} before writing`)
-    for (const entry of similar) lines.push(ctx.style.dim(`similar: ${entry.memoryId} ${entry.content.slice(0, 80)}`))
-    for (const entry of contradicts) lines.push(ctx.style.yellow(`contradicts ${entry.memoryId} (${entry.reason}): ${entry.content.slice(0, 80)}`))
     return {
       output: { success: true as const, memoryId, message, deduplicated, redactions, similar, contradicts, ...(commit === undefined ? {} : { commit }) },
-      display: lines.join('\n'),
     }
+  },
+  render(output, style) {
+    const lines = [output.deduplicated ? style.yellow(output.message) : style.green(output.message)]
+    if (output.redactions.length > 0) lines.push(`Redacted ${output.redactions.map((entry) => plural(entry.count, entry.kind)).join(', ')} before writing`)
+    for (const entry of output.similar) lines.push(style.dim(`similar: ${entry.memoryId} ${entry.content.slice(0, 80)}`))
+    for (const entry of output.contradicts) lines.push(style.yellow(`contradicts ${entry.memoryId} (${entry.reason}): ${entry.content.slice(0, 80)}`))
+    return lines.join('\n')
   },
 })

@@ -145,6 +145,7 @@ describe('the MCP tool host', () => {
     })
     const writer = defineTool({
       ...counter,
+      render: undefined,
       name: 'test_writer',
       async run(_input, ctx) {
         await ctx.resources.get(

@@ -42,6 +42,20 @@ describe('dispatch', () => {
     expect(outcome).toMatchObject({ ok: true, output: { echoed: 'abab' }, display: 'ab', exitCode: 0 })
   })
 
+  it("renders a tool's display from its output, in the caller's style, when the tool renders", async () => {
+    const rendered = defineTool({
+      ...echo,
+      name: 'rendered',
+      async run(input: { message: string }) {
+        return { output: { echoed: input.message } }
+      },
+      render: (output: { echoed: string }, style) => style.bold(`said ${output.echoed}`),
+    }) as unknown as AnyTool
+    const bold = { ...plainStyle, bold: (text: string) => `*${text}*` }
+    expect(await dispatch(rendered, { message: 'hi' }, caller({ style: bold }))).toMatchObject({ ok: true, output: { echoed: 'hi' }, display: '*said hi*' })
+    expect(await dispatch(rendered, { message: 'hi' }, caller({ displayOnly: true }))).toMatchObject({ ok: true, output: undefined, display: 'said hi' })
+  })
+
   it('never returns a key the output schema does not name', async () => {
     const leaky = { ...echo, run: async () => ({ output: { echoed: 'x', home: '/home/user/.ssh' }, display: '' }) } as AnyTool
     const outcome = await dispatch(leaky, { message: 'x' }, caller())
