@@ -84,12 +84,13 @@ export const evalRun = defineTool({
         },
         build: { ...report.build, embeddedDocuments: embedder?.stats.embedded ?? 0, cachedDocuments: embedder?.stats.cached ?? 0 },
       }
-      return { output, display: renderEvalReport(output, ctx.style) }
+      return { output }
     } finally {
       await embedder?.close?.()
       await rm(workDir, { recursive: true, force: true })
     }
   },
+  render: renderEvalReport,
 })
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { errorCodes } from '../../errors.js'
 import { defineTool } from '../define.js'
+import { renderSyncStatus } from './render-status.js'
 import { knowledgeLayerSchema } from '../knowledge/schemas.js'
 import { sourceKindSchema } from './schemas.js'
 
@@ -83,7 +84,6 @@ export const syncStatusTool = defineTool({
   ],
   async run(input, ctx) {
     const { syncStatus, timeSince } = await import('../../sync/status.js')
-    const { renderSyncStatus } = await import('./render-status.js')
     const status = await syncStatus(ctx.workspace, { probe: !input.offline, env: ctx.env, timeoutMs: probeTimeoutMs, warn: (message) => ctx.warn(message) })
     const output = {
       healthy: status.healthy,
@@ -105,6 +105,7 @@ export const syncStatusTool = defineTool({
             : { reachable: source.remote.reachable, commit: source.remote.commit ?? null, behind: source.remote.behind, error: source.remote.error ?? null },
       })),
     }
-    return { output, display: renderSyncStatus(output, ctx.style), ...(status.healthy ? {} : { exitCode: 1 as const }) }
+    return { output, ...(status.healthy ? {} : { exitCode: 1 as const }) }
   },
+  render: renderSyncStatus,
 })
