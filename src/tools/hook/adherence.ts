@@ -46,7 +46,9 @@ export const rulesAdherence = defineTool({
     const paths = input.transcripts ?? [claudeProjectFolder(ctx.workspace.root)]
     const transcripts = await readTranscripts(paths, input.transcripts === undefined ? 'the Claude Code project folder' : '--transcript', ctx.warn)
     const directives = collectAccepted(await loadKnowledge(ctx.workspace)).flatMap((item) => item.directives)
-    const report = await adherenceOf(ctx.workspace, transcripts, directives)
+    return { output: await adherenceOf(ctx.workspace, transcripts, directives) }
+  },
+  render(report) {
     const lines = [
       `${report.transcripts} transcripts, ${report.toolCalls} tool calls`,
       '',
@@ -58,6 +60,6 @@ export const rulesAdherence = defineTool({
       'directive                                         served',
       ...report.directives.map((row) => `${row.directiveId.padEnd(50)}${String(row.served).padStart(6)}`),
     ]
-    return { output: report, display: lines.join('\n') }
+    return lines.join('\n')
   },
 })

@@ -54,9 +54,11 @@ export const memoryReceipts = defineTool({
   async run(input, ctx) {
     const since = input.since === undefined ? undefined : new Date(input.since).toISOString()
     const receipts = (await ctx.store.receipts.since(since)).filter(receiptsOf(input.agent_id, ctx.runtime.credential))
-    const enabled = ctx.workspace.config.memory.receipts
+    return { output: { receipts, enabled: ctx.workspace.config.memory.receipts } }
+  },
+  render({ receipts, enabled }, style) {
     const lines = receipts.map((receipt) => `${receipt.at} ${receipt.agent_id ?? '(no agent)'} ${receipt.query_sha256.slice(0, 12)} ${receipt.ids.join(', ')}`)
-    if (!enabled) lines.push(ctx.style.dim('receipts are off: set memory.receipts: true in .mkrc to record recalls'))
-    return { output: { receipts, enabled }, display: lines.join('\n') || 'No receipts.' }
+    if (!enabled) lines.push(style.dim('receipts are off: set memory.receipts: true in .mkrc to record recalls'))
+    return lines.join('\n') || 'No receipts.'
   },
 })
