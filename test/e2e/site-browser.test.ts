@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serveSite, type StaticSite } from '../../src/site/static-server.js'
-import { browserSkipReason, launchChromium, screenshot, seriousAxeViolations, watchedPage, type WatchedPage } from '../helpers/browser.js'
+import { browserSkipReason, launchChromium, onCleanPage, screenshot, seriousAxeViolations, watchedPage, type WatchedPage } from '../helpers/browser.js'
 import { parseJson, runMk } from '../helpers/mk.js'
 import { gitCommitAll, gitInit, makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 import { siteRepo } from '../fixtures/site-repo.js'
@@ -84,121 +84,108 @@ describe.skipIf(skipReason !== undefined)('the knowledge site of an adr-tools pr
 
   it(
     'shows the decision log with every item, and search and filters narrow it',
-    async () => {
-      const watched = await watchedPage(browser)
-      const { page } = watched
-      await page.goto(site.url)
-      await expect.poll(() => page.locator('#log tbody tr[data-id]:visible').count()).toBe(6)
-      const years = async (): Promise<string[]> => (await page.locator('#log tr.year-heading:visible').allTextContents()).map((text) => text.trim())
-      expect(await years()).toEqual(['2025', '2024', '2023', 'Undated'])
-      await page.getByLabel('Search').fill('replication')
-      await expect.poll(() => page.locator('#log tbody tr[data-id]:visible').count()).toBe(1)
-      expect(await page.locator('#log tbody tr[data-id]:visible a').textContent()).toBe('Store ledger entries in PostgreSQL')
-      await page.getByLabel('Search').fill('')
-      await page.getByLabel('Status').selectOption('superseded')
-      await expect.poll(() => page.locator('#log tbody tr[data-id]:visible').count()).toBe(1)
-      expect(await page.locator('#result-count').textContent()).toBe('1 of 6 items shown')
-      expect(await years()).toEqual(['2023'])
-      await page.getByLabel('Status').selectOption('')
-      await screenshot(page, 'adr-tools-log')
-      expect(await seriousAxeViolations(page)).toEqual([])
-      expect(watched.errors).toEqual([])
-      expect(watched.offMachine).toEqual([])
-      await watched.close()
-    },
+    () =>
+      onCleanPage(browser, async (watched) => {
+        const { page } = watched
+        await page.goto(site.url)
+        await expect.poll(() => page.locator('#log tbody tr[data-id]:visible').count()).toBe(6)
+        const years = async (): Promise<string[]> => (await page.locator('#log tr.year-heading:visible').allTextContents()).map((text) => text.trim())
+        expect(await years()).toEqual(['2025', '2024', '2023', 'Undated'])
+        await page.getByLabel('Search').fill('replication')
+        await expect.poll(() => page.locator('#log tbody tr[data-id]:visible').count()).toBe(1)
+        expect(await page.locator('#log tbody tr[data-id]:visible a').textContent()).toBe('Store ledger entries in PostgreSQL')
+        await page.getByLabel('Search').fill('')
+        await page.getByLabel('Status').selectOption('superseded')
+        await expect.poll(() => page.locator('#log tbody tr[data-id]:visible').count()).toBe(1)
+        expect(await page.locator('#result-count').textContent()).toBe('1 of 6 items shown')
+        expect(await years()).toEqual(['2023'])
+        await page.getByLabel('Status').selectOption('')
+        await screenshot(page, 'adr-tools-log')
+        expect(await seriousAxeViolations(page)).toEqual([])
+      }),
     slow,
   )
 
   it(
     'links superseded and superseding decisions both ways, and related ones',
-    async () => {
-      const watched = await watchedPage(browser)
-      const { page } = watched
-      await page.goto(site.url)
-      await page.getByRole('link', { name: 'Store ledger entries in SQLite' }).click()
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Store ledger entries in SQLite')
-      await page.locator('dl.facts').getByRole('link', { name: 'Store ledger entries in PostgreSQL' }).click()
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Store ledger entries in PostgreSQL')
-      expect(await page.locator('dt', { hasText: 'Supersedes' }).count()).toBe(1)
-      await expect.poll(() => page.locator('dt:has-text("Relates to") + dd').textContent()).toContain('Money as integer minor units')
-      expect(await page.locator('.history li').count()).toBe(1)
-      await screenshot(page, 'adr-tools-item')
-      expect(await seriousAxeViolations(page)).toEqual([])
-      expect(watched.errors).toEqual([])
-      await watched.close()
-    },
+    () =>
+      onCleanPage(browser, async (watched) => {
+        const { page } = watched
+        await page.goto(site.url)
+        await page.getByRole('link', { name: 'Store ledger entries in SQLite' }).click()
+        await expect.poll(() => page.locator('h1').textContent()).toBe('Store ledger entries in SQLite')
+        await page.locator('dl.facts').getByRole('link', { name: 'Store ledger entries in PostgreSQL' }).click()
+        await expect.poll(() => page.locator('h1').textContent()).toBe('Store ledger entries in PostgreSQL')
+        expect(await page.locator('dt', { hasText: 'Supersedes' }).count()).toBe(1)
+        await expect.poll(() => page.locator('dt:has-text("Relates to") + dd').textContent()).toContain('Money as integer minor units')
+        expect(await page.locator('.history li').count()).toBe(1)
+        await screenshot(page, 'adr-tools-item')
+        expect(await seriousAxeViolations(page)).toEqual([])
+      }),
     slow,
   )
 
   it(
     'shows a violation with its file and line on the policy page and the constraint map',
-    async () => {
-      const watched = await watchedPage(browser)
-      const { page } = watched
-      await page.goto(`${site.url}items/no-float-money.html`)
-      expect(await page.locator('.violation-file').allTextContents()).toEqual(['src/ledger/import.ts:2'])
-      await page.goto(`${site.url}constraints.html`)
-      const bars = await page.locator('.bars li').allTextContents()
-      expect(bars.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual(['no-float-money / no-parse-float 1', 'src/ledger 1'])
-      await screenshot(page, 'adr-tools-constraints')
-      expect(await seriousAxeViolations(page)).toEqual([])
-      await watched.close()
-    },
+    () =>
+      onCleanPage(browser, async (watched) => {
+        const { page } = watched
+        await page.goto(`${site.url}items/no-float-money.html`)
+        expect(await page.locator('.violation-file').allTextContents()).toEqual(['src/ledger/import.ts:2'])
+        await page.goto(`${site.url}constraints.html`)
+        const bars = await page.locator('.bars li').allTextContents()
+        expect(bars.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual(['no-float-money / no-parse-float 1', 'src/ledger 1'])
+        await screenshot(page, 'adr-tools-constraints')
+        expect(await seriousAxeViolations(page)).toEqual([])
+      }),
     slow,
   )
 
   it(
     'draws the graph with a link per item, reachable from the keyboard',
-    async () => {
-      const watched = await watchedPage(browser)
-      const { page } = watched
-      await page.goto(`${site.url}graph.html`)
-      expect(await page.locator('svg.graph a.node').count()).toBe(6)
-      expect(await page.locator('svg.graph path.edge-supersedes').count()).toBe(1)
-      const older = await page.locator('a.node[data-id="0002-store-ledger-entries-in-sqlite"] rect').getAttribute('y')
-      const newer = await page.locator('a.node[data-id="0004-store-ledger-entries-in-postgresql"] rect').getAttribute('y')
-      expect(Number(older)).toBeLessThan(Number(newer))
-      await screenshot(page, 'adr-tools-graph')
-      expect(await seriousAxeViolations(page)).toEqual([])
-      await page.locator('a.node[data-id="0003-money-as-integer-minor-units"]').focus()
-      await page.keyboard.press('Enter')
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Money as integer minor units')
-      expect(watched.errors).toEqual([])
-      await watched.close()
-    },
+    () =>
+      onCleanPage(browser, async (watched) => {
+        const { page } = watched
+        await page.goto(`${site.url}graph.html`)
+        expect(await page.locator('svg.graph a.node').count()).toBe(6)
+        expect(await page.locator('svg.graph path.edge-supersedes').count()).toBe(1)
+        const older = await page.locator('a.node[data-id="0002-store-ledger-entries-in-sqlite"] rect').getAttribute('y')
+        const newer = await page.locator('a.node[data-id="0004-store-ledger-entries-in-postgresql"] rect').getAttribute('y')
+        expect(Number(older)).toBeLessThan(Number(newer))
+        await screenshot(page, 'adr-tools-graph')
+        expect(await seriousAxeViolations(page)).toEqual([])
+        await page.locator('a.node[data-id="0003-money-as-integer-minor-units"]').focus()
+        await page.keyboard.press('Enter')
+        await expect.poll(() => page.locator('h1').textContent()).toBe('Money as integer minor units')
+      }),
     slow,
   )
 
   it(
     'has no broken link, console error or request off the machine on any page',
-    async () => {
-      const watched = await watchedPage(browser)
-      expect(await crawl(watched, `${site.url}index.html`)).toEqual({ broken: [], pages: built.pages })
-      expect(watched.errors).toEqual([])
-      expect(watched.failed).toEqual([])
-      expect(watched.offMachine).toEqual([])
-      await watched.close()
-    },
+    () =>
+      onCleanPage(browser, async (watched) => {
+        expect(await crawl(watched, `${site.url}index.html`)).toEqual({ broken: [], pages: built.pages })
+      }),
     slow,
   )
   it(
     'keeps its contrast in dark mode and drops the navigation when printed',
-    async () => {
-      const watched = await watchedPage(browser)
-      const { page } = watched
-      await page.emulateMedia({ colorScheme: 'dark' })
-      for (const path of ['index.html', 'items/0004-store-ledger-entries-in-postgresql.html', 'graph.html']) {
-        await page.goto(`${site.url}${path}`)
-        expect(await seriousAxeViolations(page), path).toEqual([])
-      }
-      expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(15, 20, 25)')
-      await screenshot(page, 'adr-tools-graph-dark')
-      await page.emulateMedia({ media: 'print', colorScheme: 'light' })
-      await page.goto(`${site.url}index.html`)
-      expect(await page.locator('nav').isVisible()).toBe(false)
-      expect(await page.locator('#filters').isVisible()).toBe(false)
-      await watched.close()
-    },
+    () =>
+      onCleanPage(browser, async (watched) => {
+        const { page } = watched
+        await page.emulateMedia({ colorScheme: 'dark' })
+        for (const path of ['index.html', 'items/0004-store-ledger-entries-in-postgresql.html', 'graph.html']) {
+          await page.goto(`${site.url}${path}`)
+          expect(await seriousAxeViolations(page), path).toEqual([])
+        }
+        expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(15, 20, 25)')
+        await screenshot(page, 'adr-tools-graph-dark')
+        await page.emulateMedia({ media: 'print', colorScheme: 'light' })
+        await page.goto(`${site.url}index.html`)
+        expect(await page.locator('nav').isVisible()).toBe(false)
+        expect(await page.locator('#filters').isVisible()).toBe(false)
+      }),
     slow,
   )
 
@@ -235,24 +222,20 @@ describe.skipIf(skipReason !== undefined)("the knowledge site of mk's own knowle
 
   it(
     'has every page reachable, accessible, and nothing loaded off the machine',
-    async () => {
-      const watched = await watchedPage(browser)
-      const { page } = watched
-      expect(await crawl(watched, `${site.url}index.html`)).toEqual({ broken: [], pages: built.pages })
-      for (const path of ['', 'graph.html', 'constraints.html', 'items/policy-layering.html']) {
-        await page.goto(`${site.url}${path}`)
-        expect(await seriousAxeViolations(page), path).toEqual([])
-      }
-      await page.goto(site.url)
-      await screenshot(page, 'mk-log')
-      await page.goto(`${site.url}graph.html`)
-      expect(await page.locator('svg.graph a.node').count()).toBeGreaterThan(25)
-      await screenshot(page, 'mk-graph')
-      expect(watched.errors).toEqual([])
-      expect(watched.failed).toEqual([])
-      expect(watched.offMachine).toEqual([])
-      await watched.close()
-    },
+    () =>
+      onCleanPage(browser, async (watched) => {
+        const { page } = watched
+        expect(await crawl(watched, `${site.url}index.html`)).toEqual({ broken: [], pages: built.pages })
+        for (const path of ['', 'graph.html', 'constraints.html', 'items/policy-layering.html']) {
+          await page.goto(`${site.url}${path}`)
+          expect(await seriousAxeViolations(page), path).toEqual([])
+        }
+        await page.goto(site.url)
+        await screenshot(page, 'mk-log')
+        await page.goto(`${site.url}graph.html`)
+        expect(await page.locator('svg.graph a.node').count()).toBeGreaterThan(25)
+        await screenshot(page, 'mk-graph')
+      }),
     slow,
   )
 })

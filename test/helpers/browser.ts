@@ -1,3 +1,4 @@
+import { expect } from 'vitest'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -55,6 +56,20 @@ export async function watchedPage(browser: Browser): Promise<WatchedPage> {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
   })
   return { page, errors, offMachine, failed, close: () => context.close() }
+}
+
+/**
+ * Runs `work` on a watched page and then requires that the page stayed clean: no console error,
+ * no failed request, nothing requested off the machine. The page closes whatever happens.
+ */
+export async function onCleanPage(browser: Browser, work: (watched: WatchedPage) => Promise<void>): Promise<void> {
+  const watched = await watchedPage(browser)
+  try {
+    await work(watched)
+    expect({ errors: watched.errors, failed: watched.failed, offMachine: watched.offMachine }).toEqual({ errors: [], failed: [], offMachine: [] })
+  } finally {
+    await watched.close()
+  }
 }
 
 const require = createRequire(import.meta.url)
