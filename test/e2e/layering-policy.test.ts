@@ -45,8 +45,8 @@ describe("the project's own layering policy", () => {
       'floor-06-knowledge src/knowledge/wrong.ts',
       'floor-07-domain src/constraints/scan/wrong.ts',
       'floor-07-domain src/memory/sideways.ts',
-      'floor-12-tools src/tools/wrong.ts',
-      'floor-13-hosts src/hosts/http/sideways.ts',
+      'floor-14-tools src/tools/wrong.ts',
+      'floor-15-hosts src/hosts/http/sideways.ts',
     ])
   })
 })
