@@ -104,7 +104,11 @@ export async function staleReasons(
   lookup: () => Promise<KnowledgeStatusLookup>,
 ): Promise<Map<string, string>> {
   const byFolder = new Map<MemoryFolder, string[]>()
-  for (const { id, folder } of memories) byFolder.set(folder, [...(byFolder.get(folder) ?? []), id])
+  for (const { id, folder } of memories) {
+    const ids = byFolder.get(folder)
+    if (ids === undefined) byFolder.set(folder, [id])
+    else ids.push(id)
+  }
   const refs = new Map<string, string[]>()
   for (const [folder, ids] of byFolder) for (const [id, list] of await store.refs(folder, ids)) refs.set(id, list)
   const reasons = new Map<string, string>()

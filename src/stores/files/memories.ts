@@ -41,9 +41,9 @@ export class FilesMemories implements MemoryStore {
   }
 
   async refs(folder: MemoryFolder, ids: readonly string[]): Promise<Map<string, string[]>> {
+    const { memoryFile } = await fileStore()
     const found = new Map<string, string[]>()
     for (const id of ids) {
-      const { memoryFile } = await fileStore()
       const file = memoryFile(folder, id)
       const info = await stat(file).catch(() => undefined)
       if (info === undefined) continue
