@@ -50,8 +50,8 @@ export function rulesVocabulary(settings: Pick<RulesSettings, 'topics' | 'layers
   return buildVocabulary({ topics: settings.topics, layers: settings.layers, knowledgeTopics: [...knowledgeTopics], learnedTopics: headingTopics(headings) })
 }
 
-export function loadDirectiveSet(index: DocumentIndex, settings: RulesSettings, statuses: readonly string[]): DirectiveSet {
-  const stored = index.list({ kind: 'directive', statuses, includeExpired: true, order: 'any' }).flatMap((doc) => storedDirective(doc) ?? [])
+export async function loadDirectiveSet(index: DocumentIndex, settings: RulesSettings, statuses: readonly string[]): Promise<DirectiveSet> {
+  const stored = (await index.list({ kind: 'directive', statuses, includeExpired: true, order: 'any' })).flatMap((doc) => storedDirective(doc) ?? [])
   const vocabulary = rulesVocabulary(
     settings,
     stored.map((entry) => entry.directive),

@@ -109,9 +109,11 @@ export async function addMemory(request: AddMemoryRequest, place: AddMemoryPlace
     index.embedderWarm ? index.nearDuplicates(content, filters, similarThreshold) : Promise.resolve([]),
   ])
   const cosineOf = new Map(byMeaning.map((hit) => [hit.id, hit.score]))
-  const neighbours = index
-    .getMany([...new Set([...byMeaning, ...byWords].map((hit) => hit.id))].filter((id) => id !== memoryId))
-    .map((doc) => ({ memoryId: doc.id, content: doc.content, cosine: cosineOf.get(doc.id) }))
+  const neighbours = (await index.getMany([...new Set([...byMeaning, ...byWords].map((hit) => hit.id))].filter((id) => id !== memoryId))).map((doc) => ({
+    memoryId: doc.id,
+    content: doc.content,
+    cosine: cosineOf.get(doc.id),
+  }))
   const { classifyNeighbours } = await import('../memory/neighbours.js')
   const found = classifyNeighbours(content, neighbours, similarThreshold)
   return {

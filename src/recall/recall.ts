@@ -134,7 +134,7 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
   const sources: RecallSources = {
     async memories(ids) {
       const nodes: Extract<RecallNode, { type: 'memory' }>[] = []
-      for (const doc of index.getMany(ids)) {
+      for (const doc of await index.getMany(ids)) {
         const folder = folderByKey.get(doc.source ?? '')
         if (doc.kind !== 'memory' || folder === undefined) continue
         const read = await store.memories.read(folder, doc.id)
@@ -156,7 +156,7 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
       return nodes
     },
     async knowledge(ids) {
-      const docs = index.getMany(ids).filter((doc) => doc.kind === 'knowledge')
+      const docs = (await index.getMany(ids)).filter((doc) => doc.kind === 'knowledge')
       return (await readKnowledgeItems(workspace, docs, warn)).map((item) => ({
         id: item.id,
         type: 'knowledge' as const,
@@ -168,7 +168,7 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
       }))
     },
     async taggedWith(tag, limit) {
-      return index.list({ ...memoryFilters, tags: [tag], limit }).map((doc) => doc.id)
+      return (await index.list({ ...memoryFilters, tags: [tag], limit })).map((doc) => doc.id)
     },
     isFileRef: looksLikePath,
   }
@@ -184,7 +184,7 @@ export async function recall(request: RecallRequest, place: RecallPlace): Promis
     ? {
         search_mode: searchMode,
         seed_count: hits.length,
-        ...(request.embeddings ? { embeddings: embeddingDigests(index.vectorsOf(seeds.slice(0, 5).map((seed) => seed.node.id))) } : {}),
+        ...(request.embeddings ? { embeddings: embeddingDigests(await index.vectorsOf(seeds.slice(0, 5).map((seed) => seed.node.id))) } : {}),
       }
     : undefined
   if (debug !== undefined && JSON.stringify(debug).length > maxDebugBytes) {

@@ -111,7 +111,7 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
   }))
   const collapsed = collapseAcrossLayers(found)
   const page = collapsed.slice(0, request.limit)
-  const documents = new Map(index.getMany(page.map((result) => result.memoryId)).map((doc) => [doc.id, doc]))
+  const documents = new Map((await index.getMany(page.map((result) => result.memoryId))).map((doc) => [doc.id, doc]))
   const results = page.flatMap(({ memoryId, layer, score, scores, shadows }) => {
     const doc = documents.get(memoryId)
     return doc === undefined ? [] : [{ memoryId, content: doc.content, layer, score, scores, tags: [...doc.tags], shadows }]

@@ -8,7 +8,7 @@ let cached: { key: string; set: DirectiveSet } | undefined
 export async function directiveSet(index: DocumentIndex, ctx: ToolContext, statuses: readonly string[]): Promise<DirectiveSet> {
   const { loadDirectiveSet } = await import('../../directives/query.js')
   const settings = ctx.workspace.config.rules
-  const key = JSON.stringify([ctx.workspace.stateDir, ctx.store.index.where(), index.state('knowledge'), statuses, settings.topics, settings.layers])
-  if (cached?.key !== key) cached = { key, set: loadDirectiveSet(index, settings, statuses) }
+  const key = JSON.stringify([ctx.workspace.stateDir, ctx.store.index.where(), await index.state('knowledge'), statuses, settings.topics, settings.layers])
+  if (cached?.key !== key) cached = { key, set: await loadDirectiveSet(index, settings, statuses) }
   return cached.set
 }

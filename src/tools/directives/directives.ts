@@ -132,7 +132,7 @@ export const rulesQueryDirectives = defineTool({
           textWeight,
           filters: { kind: 'memory', sources: folders.map((folder) => folder.key) },
         })
-        const docs = new Map(index.getMany(hits.map((hit) => hit.id)).map((doc) => [doc.id, doc]))
+        const docs = new Map((await index.getMany(hits.map((hit) => hit.id))).map((doc) => [doc.id, doc]))
         return hits.flatMap((hit) => {
           const doc = docs.get(hit.id)
           return doc === undefined ? [] : [{ memoryId: doc.id, content: doc.content, layer: doc.layer, score: hit.score }]

@@ -34,7 +34,7 @@ export const indexRebuild = defineTool({
     const started = performance.now()
     const { read, embedded } = await refillIndex(ctx, 'rebuild')
     const index = await ctx.store.index.open(ctx.warn)
-    const output = { ...summarise(index), read, embedded, durationMs: Math.round(performance.now() - started) }
+    const output = { ...(await summarise(index)), read, embedded, durationMs: Math.round(performance.now() - started) }
     return {
       output,
       display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge, ${output.directives} directives), ${embedded} embedded in ${output.durationMs} ms`,

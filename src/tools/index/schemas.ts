@@ -26,8 +26,8 @@ export const indexRefreshSchema = indexSummarySchema.extend({
   durationMs: z.number().int(),
 })
 
-export function summarise(index: DocumentIndex): IndexSummary {
-  const stats = index.stats()
+export async function summarise(index: DocumentIndex): Promise<IndexSummary> {
+  const stats = await index.stats()
   return {
     documents: stats.documents,
     memories: stats.memories,

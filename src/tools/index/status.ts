@@ -36,10 +36,10 @@ export const indexStatus = defineTool({
   ],
   async run(_input, ctx) {
     const index = await ctx.store.index.open(ctx.warn)
-    const stats = index.stats()
-    const refreshedAt = index.state('refreshed_at')
+    const stats = await index.stats()
+    const refreshedAt = await index.state('refreshed_at')
     const output = {
-      ...summarise(index),
+      ...(await summarise(index)),
       path: ctx.store.index.where(),
       sizeBytes: stats.sizeBytes,
       schemaVersion: stats.schemaVersion,

@@ -34,7 +34,7 @@ export const indexUpdate = defineTool({
     const started = performance.now()
     const { read, embedded } = await refillIndex(ctx, 'update')
     const index = await ctx.store.index.open(ctx.warn)
-    const output = { ...summarise(index), read, embedded, durationMs: Math.round(performance.now() - started) }
+    const output = { ...(await summarise(index)), read, embedded, durationMs: Math.round(performance.now() - started) }
     return {
       output,
       display: `Index up to date: ${output.documents} documents, ${read} read, ${embedded} embedded now (${output.searchMode}, ${output.durationMs} ms)`,

@@ -61,10 +61,7 @@ export const knowledgeQuery = defineTool({
     const text = aliased('text', 'query', input.text, input.query)
     let ids: string[]
     if (text === undefined || text.trim() === '') {
-      ids = index
-        .list(filters)
-        .map((doc) => doc.id)
-        .sort((a, b) => a.localeCompare(b))
+      ids = (await index.list(filters)).map((doc) => doc.id).sort((a, b) => a.localeCompare(b))
     } else {
       const { searchMode } = await ctx.store.index.embedPending({
         warn: ctx.warn,
@@ -76,7 +73,7 @@ export const knowledgeQuery = defineTool({
       // must contain a query word to match; meaning then decides the order among the matches.
       ids = hits.filter((hit) => hit.scores.text !== undefined).map((hit) => hit.id)
     }
-    const items = (await readKnowledgeItems(ctx.workspace, index.getMany(ids.slice(0, input.limit)), ctx.warn)).map(toSummary)
+    const items = (await readKnowledgeItems(ctx.workspace, await index.getMany(ids.slice(0, input.limit)), ctx.warn)).map(toSummary)
     const { style } = ctx
     const display =
       items.length === 0

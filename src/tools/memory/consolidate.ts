@@ -77,9 +77,9 @@ export const memoryConsolidate = defineTool({
     for (const folder of folders) {
       // Aliases are not candidates again; a fact is consolidated within its own layer.
       const filters = { kind: 'memory' as const, sources: [folder.key], consumer, statuses: ['hot', 'warm', 'cold', 'archive'], includeExpired: true }
-      const docs = new Map(index.list({ ...filters, order: 'any' }).map((doc) => [doc.id, doc]))
+      const docs = new Map((await index.list({ ...filters, order: 'any' })).map((doc) => [doc.id, doc]))
       const counters = await ctx.store.activations.counters(folder)
-      const candidates = index.documentVectors(filters).flatMap(({ id, vector }) => {
+      const candidates = (await index.documentVectors(filters)).flatMap(({ id, vector }) => {
         const doc = docs.get(id)
         return doc === undefined
           ? []

@@ -55,7 +55,7 @@ export const memoryList = defineTool({
     const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
     const index = await ctx.store.index.open(ctx.warn)
     await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
-    const documents = index.list({
+    const documents = await index.list({
       kind: 'memory',
       sources: folders.map((folder) => folder.key),
       consumer: consumerOf(input, ctx),

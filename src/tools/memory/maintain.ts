@@ -54,7 +54,7 @@ export const memoryMaintain = defineTool({
     const index = await ctx.store.index.open(ctx.warn)
     await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
     // The index already holds every memory's tier and age: no file is read unless it moves.
-    const documents = index.list({
+    const documents = await index.list({
       kind: 'memory',
       sources: folders.map((folder) => folder.key),
       consumer: consumerOf(input, ctx),

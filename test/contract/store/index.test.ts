@@ -24,8 +24,8 @@ describe.each(storeFactories)('the $name store: the search index', (factory) => 
     const documents = await index.open(write.warn)
     const search = () => documents.search({ text: 'when are releases cut', mode: 'fulltext', limit: 5, filters: { kind: 'memory', consumer } })
     expect((await search()).map((hit) => hit.id)).toEqual([outcome.stored.record.id])
-    expect(documents.getMany([outcome.stored.record.id]).map((doc) => doc.content)).toEqual(['Releases are cut from the trunk every Tuesday'])
-    expect(documents.stats().documents).toBeGreaterThanOrEqual(1)
+    expect((await documents.getMany([outcome.stored.record.id])).map((doc) => doc.content)).toEqual(['Releases are cut from the trunk every Tuesday'])
+    expect((await documents.stats()).documents).toBeGreaterThanOrEqual(1)
     expect(await index.embedPending({ warn: write.warn })).toEqual({ searchMode: 'fulltext', pendingEmbeddings: 0 })
 
     await opened.store.memories.delete(outcome.stored, write)

@@ -47,7 +47,7 @@ describe('sync keeps the search index fresh with only the changed items', () => 
     const resources = new Resources()
     const store = openFilesStore({ workspace, resources })
     const index = await store.index.open(() => undefined)
-    const doc = (id: string): StoredDocument | undefined => index.getMany([id])[0]
+    const doc = async (id: string): Promise<StoredDocument | undefined> => (await index.getMany([id]))[0]
     const options = {
       force: false,
       types: undefined,
@@ -61,21 +61,21 @@ describe('sync keeps the search index fresh with only the changed items', () => 
     try {
       await runSync(workspace, options)
       await store.index.refresh({ identity, memory: false, warn: () => undefined })
-      expect(doc('adr-shared')?.title).toBe('Project version')
+      expect((await doc('adr-shared'))?.title).toBe('Project version')
 
       await remote.commit({ 'adr/a.md': item('adr-a', 'Alpha', 'deprecated'), 'adr/b.md': null })
       const upstream = await runSync(workspace, options)
       expect(upstream.report.reparsed).toBe(1)
       expect(upstream.reindex).toEqual({ upserted: 1, removed: 1, keptFresh: true })
-      expect(doc('adr-a')?.status).toBe('deprecated')
-      expect(doc('adr-b')).toBeUndefined()
+      expect((await doc('adr-a'))?.status).toBe('deprecated')
+      expect(await doc('adr-b')).toBeUndefined()
       expect(index.state('knowledge')).toBe(await knowledgeSignature(workspace))
 
       // A local edit made before the sync: the index cannot vouch for the rest, so the next search re-reads everything.
       await rm(join(temp.root, 'knowledge', 'adr', 'shared.md'))
       const local = await runSync(workspace, options)
       expect(local.reindex).toEqual({ upserted: 1, removed: 0, keptFresh: false })
-      expect(doc('adr-shared')?.title).toBe('Company version')
+      expect((await doc('adr-shared'))?.title).toBe('Company version')
     } finally {
       await resources.closeAll()
     }
