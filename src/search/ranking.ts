@@ -6,6 +6,7 @@ import type { DocumentHead, SearchFilters, SearchHit, SearchRequest } from './ty
 import { vectorCalibration } from './vector-evidence.js'
 import { hasPartitions, nearestVectors } from './vector-partitions.js'
 import { statement } from './statements.js'
+import { nearestInMatrix, vectorMatrix } from './vector-matrix.js'
 import type { Embed } from './vector-store.js'
 
 /** How many candidates each list contributes to fusion, at least. */
@@ -54,6 +55,11 @@ export async function nearDuplicates(
  * search ranks up to a thousand, and callers group and page them without reading whole documents.
  */
 function headsOfRows(db: Database.Database, rows: readonly { rowid: number }[]): Map<number, DocumentHead> {
+  if (!hasPartitions(db)) {
+    // The vectors were compared in memory, and the matrix knows every document's head.
+    const { rows: known } = vectorMatrix(db)
+    return new Map(rows.map(({ rowid }) => [rowid, (known.get(rowid) as { head: DocumentHead }).head]))
+  }
   const heads = statement(db, 'SELECT rowid, id, layer, source, dedup_key FROM docs WHERE rowid IN (SELECT value FROM json_each(?))', 'raw').all(
     JSON.stringify(rows.map((row) => row.rowid)),
   ) as [number, string, string, string | null, string][]
@@ -88,8 +94,11 @@ async function vectorCandidates(
       `SELECT d.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM docs d JOIN vectors v ON v.rowid = d.rowid
        WHERE ${where.sql} ORDER BY score DESC, d.rowid LIMIT ?`,
     ).all(query, ...where.params, limit) as Scored[]
-  // Without partitions every vector is read anyway: the nearest ones the filters allow are the exact ranking.
-  if (!hasPartitions(db)) return { query, scored: exact() }
+  // Without partitions every vector is compared anyway: in memory, against the documents the filters allow.
+  if (!hasPartitions(db)) {
+    const allowed = statement(db, `SELECT d.rowid FROM docs d WHERE ${where.sql}`, 'pluck').all(...where.params) as number[]
+    return { query, scored: nearestInMatrix(vectorMatrix(db), query, allowed, limit) }
+  }
   const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
   const nearest = nearestVectors(db, query, k)
   const allowed = allowedRows(db, nearest, where)
@@ -111,6 +120,6 @@ async function vectorEvidence(
   const nearest = await vectorCandidates(db, embed, text, filters, limit)
   if (nearest.query === undefined) return []
   if (embed === undefined) return []
-  const calibrate = await vectorCalibration(db, embed, nearest.query)
+  const calibrate = await vectorCalibration(db, embed, nearest.query, hasPartitions(db) ? undefined : vectorMatrix(db).firstVectors)
   return nearest.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) }))
 }

@@ -37,8 +37,15 @@ async function backgroundVectors(db: Database.Database, embed: Embed): Promise<F
  * first vectors of the index by rowid, so the same query on the same index scores the same; a
  * small store adds a fixed set of sentences about nothing in particular.
  */
-export async function vectorCalibration(db: Database.Database, embed: Embed, query: Float32Array): Promise<(cosine: number) => number> {
-  const sample = (statement(db, 'SELECT embedding FROM vectors ORDER BY rowid LIMIT ?', 'pluck').all(backgroundSize) as Buffer[]).map(asVector)
+export async function vectorCalibration(
+  db: Database.Database,
+  embed: Embed,
+  query: Float32Array,
+  firstVectors?: (count: number) => Float32Array[],
+): Promise<(cosine: number) => number> {
+  const sample =
+    firstVectors?.(backgroundSize) ??
+    (statement(db, 'SELECT embedding FROM vectors ORDER BY rowid LIMIT ?', 'pluck').all(backgroundSize) as Buffer[]).map(asVector)
   if (sample.length < smallStore) sample.push(...(await backgroundVectors(db, embed)))
   const similarities = sample.map((vector) => dot(query, vector))
   const mean = similarities.reduce((sum, value) => sum + value, 0) / similarities.length

@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openIndex } from '../../../src/search/search-index.js'
+import type { IndexDocument } from '../../../src/search/types.js'
+import { wordEmbedder } from '../../helpers/word-embedder.js'
+
+// Issue 27: below the partitions' threshold, vectors are compared in memory. These tests hold
+// the in-memory ranking to a brute-force cosine over the same vectors, and check it follows
+// every way the index changes: this connection's writes and another process's commits.
+
+let dir: string
+let path: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mk-matrix-'))
+  path = join(dir, '.mk', 'index.db')
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+const embedder = wordEmbedder({ dimensions: 48 })
+const memory = (id: string, content: string): IndexDocument => ({ id, kind: 'memory', layer: 'user', content, tags: [], source: 'user', updatedAt: 1 })
+const texts = [
+  'the staging database is read-only on fridays',
+  'billing is owned by the payments team',
+  'runners have two cores and eight gigabytes',
+  'on-call escalates after fifteen minutes',
+  'the search latency budget is twenty milliseconds',
+  'deploys need two approvals from the owners',
+  'the database backups run nightly at two',
+  'payments retries use exponential backoff',
+]
+
+async function cosines(query: string, documents: readonly { id: string; content: string }[]): Promise<{ id: string; score: number }[]> {
+  const [queryVector, ...vectors] = await embedder.embed([query, ...documents.map((doc) => doc.content)])
+  const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * (b[i] as number), 0)
+  return documents.map((doc, n) => ({ id: doc.id, score: dot(queryVector as Float32Array, vectors[n] as Float32Array) })).sort((a, b) => b.score - a.score)
+}
+
+const nearest = async (index: ReturnType<typeof openIndex>, query: string) =>
+  (await index.nearDuplicates(query, { kind: 'memory' }, -1, 50)).map((hit) => ({ id: hit.id, score: hit.score }))
+
+describe('vectors compared in memory', () => {
+  it('rank every document as a brute-force cosine does', async () => {
+    const index = openIndex(path, { embedder })
+    const documents = texts.map((content, n) => ({ id: `m${n}`, content }))
+    index.upsert(documents.map((doc) => memory(doc.id, doc.content)))
+    await index.embedPending()
+    for (const query of ['who owns billing', 'database read-only', 'how fast must search be']) {
+      const found = await nearest(index, query)
+      const expected = (await cosines(query, documents)).filter((doc) => doc.score > 0 || found.some((hit) => hit.id === doc.id))
+      expect(found.map((hit) => hit.id).slice(0, 3)).toEqual(expected.map((doc) => doc.id).slice(0, 3))
+      for (const hit of found) expect(hit.score).toBeCloseTo(expected.find((doc) => doc.id === hit.id)?.score ?? Number.NaN, 5)
+    }
+    index.close()
+  })
+
+  it('follow this connection’s writes: a changed text, a removal, a new document', async () => {
+    const index = openIndex(path, { embedder })
+    index.upsert(texts.map((content, n) => memory(`m${n}`, content)))
+    await index.embedPending()
+    expect((await nearest(index, 'kubernetes cluster upgrade'))[0]?.id).not.toBe('m1')
+    index.upsert([memory('m1', 'the kubernetes cluster upgrade is on monday')])
+    await index.embedPending()
+    expect((await nearest(index, 'kubernetes cluster upgrade'))[0]?.id).toBe('m1')
+    index.remove(['m1'])
+    expect((await nearest(index, 'kubernetes cluster upgrade')).map((hit) => hit.id)).not.toContain('m1')
+    index.upsert([memory('new', 'kubernetes cluster upgrade runbook')])
+    await index.embedPending()
+    expect((await nearest(index, 'kubernetes cluster upgrade'))[0]?.id).toBe('new')
+    index.close()
+  })
+
+  it('follow another connection’s commits to the same index file', async () => {
+    const reader = openIndex(path, { embedder })
+    reader.upsert(texts.map((content, n) => memory(`m${n}`, content)))
+    await reader.embedPending()
+    expect((await nearest(reader, 'kubernetes cluster upgrade')).map((hit) => hit.id)).not.toContain('other')
+    const writer = openIndex(path, { embedder })
+    writer.upsert([memory('other', 'kubernetes cluster upgrade runbook'), memory('m2', 'kubernetes nodes are upgraded weekly')])
+    await writer.embedPending()
+    writer.close()
+    const found = (await nearest(reader, 'kubernetes cluster upgrade')).map((hit) => hit.id)
+    expect(found.slice(0, 2)).toEqual(['other', 'm2'])
+    reader.close()
+  })
+})
