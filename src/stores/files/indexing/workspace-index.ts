@@ -43,8 +43,18 @@ export async function ensureFresh(index: SearchIndex, workspace: Workspace, opti
     report.documentsRemoved += result.removed
     report.knowledgeProblems = result.problems
   }
-  index.setState('refreshed_at', new Date().toISOString())
+  markRefreshed(index, report)
   return report
+}
+
+/** A look that changed nothing is recorded at most once a minute: a write per search cost every search a transaction. */
+const refreshedAtResolutionMs = 60_000
+
+function markRefreshed(index: SearchIndex, report: FreshnessReport): void {
+  const changed = report.memoriesRead > 0 || report.documentsRemoved > 0 || report.knowledgeReloaded
+  const last = Date.parse(index.state('refreshed_at') ?? '')
+  const now = Date.now()
+  if (changed || !(now - last < refreshedAtResolutionMs)) index.setState('refreshed_at', new Date(now).toISOString())
 }
 
 /**
