@@ -4,7 +4,7 @@ import { unavailableOrSame } from './connection.js'
 /** Every table keeps one tenant's rows apart by row-level security on `mk.tenant`, forced on the owner too. */
 function tenantTable(name: string, columns: string, key: string): string {
   return `CREATE TABLE ${name} (
-  tenant_id text NOT NULL,
+  tenant_id text NOT NULL DEFAULT current_setting('mk.tenant', true),
   scope text NOT NULL,
   ${columns},
   PRIMARY KEY (tenant_id, scope${key === '' ? '' : `, ${key}`})
@@ -54,6 +54,36 @@ export const migrations: readonly { version: number; name: string; sql: string }
       tenantTable('mk_receipt_salts', 'salt bytea NOT NULL', ''),
       tenantTable('mk_outcomes', 'seq bigserial, commit_id text NOT NULL, rule_id text NOT NULL, outcome text NOT NULL, event jsonb NOT NULL', 'seq'),
       tenantTable('mk_relations', 'seq bigserial, folder text NOT NULL, relation jsonb NOT NULL', 'seq'),
+    ].join('\n'),
+  },
+  {
+    version: 2,
+    name: 'search documents',
+    sql: [
+      tenantTable(
+        'mk_documents',
+        `id text NOT NULL,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  kind text NOT NULL,
+  layer text NOT NULL,
+  title text,
+  content text NOT NULL,
+  tags text[] NOT NULL,
+  source text,
+  path text,
+  updated_at bigint NOT NULL,
+  expires_at bigint,
+  type text,
+  status text,
+  meta text,
+  dedup_key text NOT NULL,
+  embedding bytea,
+  tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', coalesce(title, '') || ' ' || content)) STORED`,
+        'id',
+      ),
+      'CREATE INDEX mk_documents_text ON mk_documents USING gin (tsv);',
+      'CREATE INDEX mk_documents_order ON mk_documents (tenant_id, scope, n);',
+      tenantTable('mk_index_state', 'key text NOT NULL, value text NOT NULL', 'key'),
     ].join('\n'),
   },
 ]
