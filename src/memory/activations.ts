@@ -25,8 +25,13 @@ function isEntry(value: unknown): value is LedgerEntry {
 
 /** The counters of every memory the ledger names. A line that does not parse (a merge gone wrong) is skipped, never fatal. */
 export async function readCounters(folder: Pick<MemoryFolder, 'dir'>): Promise<Map<string, MemoryCounters>> {
+  return countLedger(await readJsonLines(ledgerFile(folder)))
+}
+
+/** The counters of every memory these ledger entries name, in the order they were appended, whichever store kept them. */
+export function countLedger(entries: Iterable<unknown>): Map<string, MemoryCounters> {
   const counters = new Map<string, MemoryCounters>()
-  for (const entry of await readJsonLines(ledgerFile(folder))) {
+  for (const entry of entries) {
     if (!isEntry(entry)) continue
     const current = counters.get(entry.id) ?? emptyCounters()
     if (entry.event === 'rehydrate') {

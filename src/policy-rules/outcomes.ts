@@ -47,17 +47,19 @@ export async function readStats(mkHome: string, folder: string): Promise<Map<str
   const dir = join(mkHome, folder)
   const stats = new Map<string, RuleStats>()
   if (!existsSync(dir)) return stats
-  for (const file of (await readdir(dir)).filter((name) => name.endsWith('.jsonl'))) {
-    // A line cut by a crash, or a merge gone wrong, counts for nothing rather than failing every evaluation.
-    for (const value of await readJsonLines(join(dir, file))) {
-      const event = value as Partial<OutcomeEvent> | null
-      if (event === null || typeof event.rule_id !== 'string' || (event.outcome !== 'positive' && event.outcome !== 'negative')) continue
-      const counted = stats.get(event.rule_id) ?? { positive: 0, negative: 0 }
-      counted[event.outcome]++
-      stats.set(event.rule_id, counted)
-    }
-  }
+  for (const file of (await readdir(dir)).filter((name) => name.endsWith('.jsonl'))) countOutcomes(await readJsonLines(join(dir, file)), stats)
   return stats
+}
+
+/** Adds these ledger lines to the counts per rule id. A line cut by a crash, or a merge gone wrong, counts for nothing rather than failing every evaluation. */
+export function countOutcomes(values: Iterable<unknown>, stats: Map<string, RuleStats>): void {
+  for (const value of values) {
+    const event = value as Partial<OutcomeEvent> | null
+    if (event === null || typeof event.rule_id !== 'string' || (event.outcome !== 'positive' && event.outcome !== 'negative')) continue
+    const counted = stats.get(event.rule_id) ?? { positive: 0, negative: 0 }
+    counted[event.outcome]++
+    stats.set(event.rule_id, counted)
+  }
 }
 
 async function ensureUnionMerge(mkHome: string): Promise<string[]> {

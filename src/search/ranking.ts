@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3'
 import { filterClause, hasNarrowingFilter } from './filters.js'
 import { fuse, type Scored } from './fusion.js'
-import { textEvidence } from './text-evidence.js'
+import { textEvidence, type TextEvidence } from './text-evidence.js'
 import type { DocumentHead, SearchFilters, SearchHit, SearchRequest } from './types.js'
 import { vectorCalibration } from './vector-evidence.js'
 import { hasPartitions, nearestVectors } from './vector-partitions.js'
@@ -14,17 +14,36 @@ const minCandidates = 100
 /** The most candidates a vector search asks for. */
 const maxKnn = 4096
 
+/** Where a ranking's candidates come from: full-text and calibrated vector evidence, and the heads of the rows fused. */
+export interface CandidateSource {
+  text(text: string, filters: SearchFilters | undefined, limit: number): TextEvidence[] | Promise<TextEvidence[]>
+  vector(text: string, filters: SearchFilters | undefined, limit: number): Promise<Scored[]>
+  heads(rows: readonly { rowid: number }[]): Map<number, DocumentHead> | Promise<Map<number, DocumentHead>>
+}
+
 /** Rank documents for a request whose mode is the one it really runs in (see SearchIndex.effectiveMode). */
-export async function rank(db: Database.Database, embed: Embed | undefined, request: SearchRequest): Promise<SearchHit[]> {
+export function rank(db: Database.Database, embed: Embed | undefined, request: SearchRequest): Promise<SearchHit[]> {
+  return rankFrom(
+    {
+      text: (text, filters, limit) => textEvidence(db, text, filters, limit),
+      vector: (text, filters, limit) => vectorEvidence(db, embed, text, filters, limit),
+      heads: (rows) => headsOfRows(db, rows),
+    },
+    request,
+  )
+}
+
+/** The one fusion of every store's index: the same evidence ranks the same, whichever engine found it. */
+export async function rankFrom(source: CandidateSource, request: SearchRequest): Promise<SearchHit[]> {
   const mode = request.mode
   const candidates = Math.max(request.limit, minCandidates)
-  const textList = mode === 'vector' ? [] : textEvidence(db, request.text, request.filters, candidates)
-  const vectorList = mode === 'fulltext' ? [] : await vectorEvidence(db, embed, request.text, request.filters, candidates)
+  const textList = mode === 'vector' ? [] : await source.text(request.text, request.filters, candidates)
+  const vectorList = mode === 'fulltext' ? [] : await source.vector(request.text, request.filters, candidates)
   const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.8)
   const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
   const headOf = new Map(textList.map((evidence) => [evidence.rowid, evidence.head]))
   const unread = fused.filter((hit) => !headOf.has(hit.rowid))
-  if (unread.length > 0) for (const [rowid, head] of headsOfRows(db, unread)) headOf.set(rowid, head)
+  if (unread.length > 0) for (const [rowid, head] of await source.heads(unread)) headOf.set(rowid, head)
   // Plain object literals: a thousand hits built by spreading cost milliseconds a search.
   return fused.map((hit) => {
     const { id, layer, source, dedupKey } = headOf.get(hit.rowid) as DocumentHead

@@ -37,44 +37,66 @@ export function textEvidence(db: Database.Database, text: string, filters: Searc
   const holdersOf = (phrases: readonly string[]): Set<number> =>
     phrases.length === 0 ? new Set() : new Set(matching.all(phrases.map(quoted).join(' OR ')) as number[])
   const documents = statement(db, 'SELECT count(*) FROM docs', 'pluck').get() as number
-  const evidence = groups.map((group) => {
-    const full = holdersOf(group.full)
-    const partial = holdersOf(group.partial)
+  const held = groups.map((group) => ({ full: holdersOf(group.full), partial: holdersOf(group.partial) }))
+  const where = filterClause(filters)
+  const { phrases: allPhrases, ownWords: ownPhrases } = queryPhrases(groups)
+  const phrases = allPhrases.map(quoted).join(' OR ')
+  const rows = statement(
+    db,
+    `SELECT d.rowid, -bm25(docs_fts), d.id, d.layer, d.source, d.dedup_key FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
+     WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
+    'raw',
+  ).all(phrases, ...where.params, limit) as [number, number, string, string, string | null, string][]
+  const ownWords = ownPhrases.map(quoted).join(' OR ')
+  // BM25 depends on the query and the whole index, not on which rows are read: when the query is
+  // its own words alone (no category, no synonym) the candidates' BM25 is already the one wanted.
+  const ownBm25 =
+    ownWords === phrases
+      ? new Map(rows.map(([rowid, bm25]) => [rowid, bm25]))
+      : new Map(
+          ownWords === ''
+            ? []
+            : (statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(ownWords) as [number, number][]),
+        )
+  const candidates = rows.map(([rowid, , id, layer, source, dedupKey]) => ({ rowid, head: { id, layer, source: source ?? undefined, dedupKey } }))
+  return scoreTextEvidence(groups, held, documents, candidates, ownBm25)
+}
+
+/** The phrases a query's groups match (each once), and those that are the query's own words. */
+export function queryPhrases(groups: readonly QueryGroup[]): { phrases: string[]; ownWords: string[] } {
+  return {
+    phrases: [...new Set(groups.flatMap((group) => [...group.full, ...group.partial]))],
+    ownWords: groups.filter(isOwnWord).map((group) => group.full[0] ?? ''),
+  }
+}
+
+/**
+ * The scoring of textEvidence, whichever engine found the candidates: `held` says which documents
+ * hold each group's full and partial phrases (in the order of `groups`), `documents` how many the
+ * index holds, `ownBm25` the BM25 of the query's own words per candidate.
+ */
+export function scoreTextEvidence(
+  groups: readonly QueryGroup[],
+  held: readonly { full: ReadonlySet<number>; partial: ReadonlySet<number> }[],
+  documents: number,
+  candidates: readonly { rowid: number; head: DocumentHead }[],
+  ownBm25: ReadonlyMap<number, number>,
+): TextEvidence[] {
+  const evidence = groups.map((group, position) => {
+    const { full, partial } = held[position] ?? { full: new Set<number>(), partial: new Set<number>() }
     // A word no document holds weighs as a word one document holds: in a small store its idf would
     // otherwise outweigh every word that matched, and it says little about the ones that did.
     const weight = idf(documents, Math.max(1, new Set([...full, ...partial]).size))
     return { own: isOwnWord(group), weight, held: (rowid: number) => (full.has(rowid) ? 1 : partial.has(rowid) ? 0.5 : 0) * weight }
   })
   const total = evidence.reduce((sum, group) => sum + group.weight, 0)
-  const where = filterClause(filters)
-  const phrases = [...new Set(groups.flatMap((group) => [...group.full, ...group.partial]))].map(quoted).join(' OR ')
-  const candidates = statement(
-    db,
-    `SELECT d.rowid, -bm25(docs_fts), d.id, d.layer, d.source, d.dedup_key FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
-     WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
-    'raw',
-  ).all(phrases, ...where.params, limit) as [number, number, string, string, string | null, string][]
-  const ownWords = groups
-    .filter(isOwnWord)
-    .map((group) => quoted(group.full[0] ?? ''))
-    .join(' OR ')
-  // BM25 depends on the query and the whole index, not on which rows are read: when the query is
-  // its own words alone (no category, no synonym) the candidates' BM25 is already the one wanted.
-  const ownBm25 =
-    ownWords === phrases
-      ? new Map(candidates.map(([rowid, bm25]) => [rowid, bm25]))
-      : new Map(
-          ownWords === ''
-            ? []
-            : (statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(ownWords) as [number, number][]),
-        )
-  return candidates.map(([rowid, , id, layer, source, dedupKey]) => {
+  return candidates.map(({ rowid, head }) => {
     const share = evidence.reduce((sum, group) => sum + group.held(rowid), 0)
     const categories = evidence.reduce((sum, group) => sum + (group.own ? 0 : group.held(rowid)), 0)
     return {
       rowid,
       score: 0.5 * (share / total) + 0.5 * Math.min(1, ((ownBm25.get(rowid) ?? 0) + categories) / total),
-      head: { id, layer, source: source ?? undefined, dedupKey },
+      head,
     }
   })
 }

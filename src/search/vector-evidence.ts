@@ -4,9 +4,9 @@ import { statement } from './statements.js'
 import type { Embed } from './vector-store.js'
 
 /** How many stored vectors stand for "any document" when a query's typical similarity is estimated. */
-const backgroundSize = 256
+export const backgroundSize = 256
 /** Below this many stored vectors the sample says little, and the background sentences join it. */
-const smallStore = 64
+export const smallStore = 64
 /** A similarity this many standard deviations above the typical one counts as full evidence. */
 const fullEvidenceDeviations = 6
 
@@ -47,6 +47,11 @@ export async function vectorCalibration(
     firstVectors?.(backgroundSize) ??
     (statement(db, 'SELECT embedding FROM vectors ORDER BY rowid LIMIT ?', 'pluck').all(backgroundSize) as Buffer[]).map(asVector)
   if (sample.length < smallStore) sample.push(...(await backgroundVectors(db, embed)))
+  return calibrationFrom(query, sample)
+}
+
+/** The calibration of vectorCalibration, from the sample a store drew (its first `backgroundSize` vectors, the background sentences' added below `smallStore`). */
+export function calibrationFrom(query: Float32Array, sample: readonly Float32Array[]): (cosine: number) => number {
   const similarities = sample.map((vector) => dot(query, vector))
   const mean = similarities.reduce((sum, value) => sum + value, 0) / similarities.length
   const variance = similarities.reduce((sum, value) => sum + (value - mean) ** 2, 0) / similarities.length

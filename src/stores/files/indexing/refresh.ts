@@ -9,8 +9,6 @@ import { walkFiles } from '../../../fs/walk.js'
 import type { KnowledgeItem, KnowledgeProblem } from '../../../knowledge/model.js'
 import { resolveSources } from '../../../knowledge/sources.js'
 import type { MemoryFolder } from '../../../memory/locations.js'
-import type { MemoryRecord } from '../../../memory/model.js'
-import { restrictionOf } from '../../../memory/visibility.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../../../memory/store.js'
 import { readTierTable, tierTableFile } from '../../../memory/tier-table.js'
 import { wallClockNs } from '../../../fs/stat-signature.js'
@@ -18,25 +16,10 @@ import { statFiles, type FileSignature } from '../../../search/file-signature.js
 import type { SearchIndex } from '../../../search/search-index.js'
 import type { IndexDocument } from '../../../search/types.js'
 
-export function memoryDocument(record: MemoryRecord, folder: MemoryFolder): IndexDocument {
-  const expires = record.expires === undefined ? undefined : Date.parse(record.expires)
-  const restriction = restrictionOf(record, folder)
-  return {
-    id: record.id,
-    kind: 'memory',
-    layer: record.layer,
-    content: record.content,
-    tags: record.tags,
-    source: folder.key,
-    path: `${record.id}.md`,
-    updatedAt: Date.parse(record.updated) || Date.parse(record.created) || 0,
-    expiresAt: expires === undefined || Number.isNaN(expires) ? undefined : expires,
-    // A memory's tier is its status (an alias's is `alias`): default recall filters on it like knowledge on accepted.
-    status: record.aliasOf === undefined ? (record.tier ?? 'hot') : 'alias',
-    // Read by the visibility filter (src/search/filters.ts): only the owners find a restricted memory.
-    meta: restriction === undefined ? undefined : JSON.stringify(restriction),
-  }
-}
+import { memoryDocument } from '../../../memory/memory-document.js'
+
+/** A memory as the index holds it: the files store and a database store map memories alike. */
+export { memoryDocument }
 
 export function knowledgeDocument(item: KnowledgeItem): IndexDocument {
   return {

@@ -1,0 +1,56 @@
+import type { PoolClient } from 'pg'
+import { dedupKey } from '../../search/normalise.js'
+import type { IndexDocument } from '../../search/types.js'
+
+/** The channel a write announces changed documents on, so every replica drops its vectors of that tenant and scope. */
+export const documentsChannel = 'mk_documents'
+
+/** Announce (at commit) that a tenant's scope changed its documents. */
+export async function announceChange(client: PoolClient, scope: string): Promise<void> {
+  await client.query(`SELECT pg_notify('${documentsChannel}', current_setting('mk.tenant', true) || '/' || $1)`, [scope])
+}
+
+/** Insert or replace documents of one scope; a changed text loses its vector (it is embedded again). */
+export async function upsertDocuments(client: PoolClient, scope: string, docs: readonly IndexDocument[]): Promise<void> {
+  for (const doc of docs) {
+    await client.query(
+      `INSERT INTO mk_documents (scope, id, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       ON CONFLICT (tenant_id, scope, id) DO UPDATE SET kind = excluded.kind, layer = excluded.layer, title = excluded.title,
+         content = excluded.content, tags = excluded.tags, source = excluded.source, path = excluded.path, updated_at = excluded.updated_at,
+         expires_at = excluded.expires_at, type = excluded.type, status = excluded.status, meta = excluded.meta, dedup_key = excluded.dedup_key,
+         embedding = CASE WHEN mk_documents.content = excluded.content AND mk_documents.title IS NOT DISTINCT FROM excluded.title
+           THEN mk_documents.embedding ELSE NULL END`,
+      [
+        scope,
+        doc.id,
+        doc.kind,
+        doc.layer,
+        doc.title ?? null,
+        doc.content,
+        [...doc.tags],
+        doc.source ?? null,
+        doc.path ?? null,
+        doc.updatedAt,
+        doc.expiresAt ?? null,
+        doc.type ?? null,
+        doc.status ?? null,
+        doc.meta ?? null,
+        dedupKey(doc.content),
+      ],
+    )
+  }
+  if (docs.length > 0) await announceChange(client, scope)
+}
+
+export async function removeDocuments(client: PoolClient, scope: string, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0
+  const removed = (await client.query('DELETE FROM mk_documents WHERE scope = $1 AND id = ANY($2)', [scope, [...ids]])).rowCount ?? 0
+  if (removed > 0) await announceChange(client, scope)
+  return removed
+}
+
+/** Change only the status of documents (a memory's tier): text, tags and vectors stay. */
+export async function setStatuses(client: PoolClient, scope: string, updates: readonly { id: string; status: string }[]): Promise<void> {
+  for (const { id, status } of updates) await client.query('UPDATE mk_documents SET status = $3 WHERE scope = $1 AND id = $2', [scope, id, status])
+}

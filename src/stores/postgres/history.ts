@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto'
+import type { PoolClient } from 'pg'
+import type { GitIdentity } from '../../git/identity.js'
+
+/** One memory's part of a change: which memory, in which folder, with its text after the change (before it, for a deletion). */
+export interface HistoryEntry {
+  op: 'add' | 'rewrite' | 'retier' | 'delete' | 'restore' | 'outcome'
+  folder: string | undefined
+  memoryId: string | undefined
+  text: string | undefined
+}
+
+/** A commit id as git's look: 40 hex digits, unique per change, returned by every write. */
+const newCommitId = (): string => randomBytes(20).toString('hex')
+
+/** Append one change to the append-only history, in the write's transaction: its rows and its commit id stand or fall with it. */
+export async function recordChange(
+  client: PoolClient,
+  scope: string,
+  message: string,
+  author: GitIdentity | undefined,
+  entries: readonly HistoryEntry[],
+): Promise<string> {
+  const commit = newCommitId()
+  const by = author === undefined ? null : `${author.name} <${author.email}>`
+  for (const entry of entries) {
+    await client.query('INSERT INTO mk_history (scope, commit_id, author, message, op, folder, memory_id, text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+      scope,
+      commit,
+      by,
+      message,
+      entry.op,
+      entry.folder ?? null,
+      entry.memoryId ?? null,
+      entry.text ?? null,
+    ])
+  }
+  return commit
+}

@@ -1,0 +1,151 @@
+import type { Pool, PoolClient } from 'pg'
+import { unavailableOrSame } from './connection.js'
+
+/** Every table keeps one tenant's rows apart by row-level security on `mk.tenant`, forced on the owner too. */
+function tenantTable(name: string, columns: string, key: string): string {
+  return `CREATE TABLE ${name} (
+  tenant_id text NOT NULL DEFAULT current_setting('mk.tenant', true),
+  scope text NOT NULL,
+  ${columns},
+  PRIMARY KEY (tenant_id, scope${key === '' ? '' : `, ${key}`})
+);
+ALTER TABLE ${name} ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ${name} FORCE ROW LEVEL SECURITY;
+CREATE POLICY ${name}_tenant ON ${name} USING (tenant_id = current_setting('mk.tenant', true)) WITH CHECK (tenant_id = current_setting('mk.tenant', true));`
+}
+
+/**
+ * The schema, one version after another; a version once released never changes, a change is a
+ * new version. `mk_schema_versions` records what a database has.
+ */
+export const migrations: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'memories, history and ledgers',
+    sql: [
+      tenantTable(
+        'mk_memories',
+        `folder text NOT NULL,
+  id text NOT NULL,
+  record jsonb NOT NULL,
+  dedup_key text NOT NULL,
+  restriction text NOT NULL`,
+        'folder, id',
+      ),
+      'CREATE INDEX mk_memories_same_content ON mk_memories (tenant_id, scope, folder, dedup_key);',
+      'CREATE INDEX mk_memories_by_id ON mk_memories (tenant_id, scope, id);',
+      tenantTable(
+        'mk_history',
+        `seq bigserial,
+  commit_id text NOT NULL,
+  at timestamptz NOT NULL DEFAULT now(),
+  author text,
+  message text NOT NULL,
+  op text NOT NULL,
+  folder text,
+  memory_id text,
+  text text`,
+        'seq',
+      ),
+      'CREATE INDEX mk_history_by_memory ON mk_history (tenant_id, scope, memory_id, seq);',
+      tenantTable('mk_tiers', 'folder text NOT NULL, id text NOT NULL, tier text NOT NULL', 'folder, id'),
+      tenantTable('mk_activations', 'seq bigserial, folder text NOT NULL, entry jsonb NOT NULL', 'seq'),
+      tenantTable('mk_receipts', 'seq bigserial, at text NOT NULL, receipt jsonb NOT NULL', 'seq'),
+      tenantTable('mk_receipt_salts', 'salt bytea NOT NULL', ''),
+      tenantTable('mk_outcomes', 'seq bigserial, commit_id text NOT NULL, rule_id text NOT NULL, outcome text NOT NULL, event jsonb NOT NULL', 'seq'),
+      tenantTable('mk_relations', 'seq bigserial, folder text NOT NULL, relation jsonb NOT NULL', 'seq'),
+    ].join('\n'),
+  },
+  {
+    version: 2,
+    name: 'search documents',
+    sql: [
+      tenantTable(
+        'mk_documents',
+        `id text NOT NULL,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  kind text NOT NULL,
+  layer text NOT NULL,
+  title text,
+  content text NOT NULL,
+  tags text[] NOT NULL,
+  source text,
+  path text,
+  updated_at bigint NOT NULL,
+  expires_at bigint,
+  type text,
+  status text,
+  meta text,
+  dedup_key text NOT NULL,
+  embedding bytea,
+  tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', coalesce(title, '') || ' ' || content)) STORED`,
+        'id',
+      ),
+      'CREATE INDEX mk_documents_text ON mk_documents USING gin (tsv);',
+      'CREATE INDEX mk_documents_order ON mk_documents (tenant_id, scope, n);',
+      tenantTable('mk_index_state', 'key text NOT NULL, value text NOT NULL', 'key'),
+    ].join('\n'),
+  },
+]
+
+/** Any number that fits in a bigint and is mk's own: the advisory lock two replicas take to migrate one at a time. */
+const migrationLock = 0x6d6b_0031
+
+export interface MigrationReport {
+  applied: number[]
+  current: number
+}
+
+/** Bring the schema to the newest version, under an advisory lock so replicas starting together never race. */
+export async function migrate(pool: Pool): Promise<MigrationReport> {
+  let client: PoolClient
+  try {
+    client = await pool.connect()
+  } catch (error) {
+    throw unavailableOrSame(error)
+  }
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLock])
+    try {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS mk_schema_versions (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      )
+      const done = new Set((await client.query<{ version: number }>('SELECT version FROM mk_schema_versions')).rows.map((row) => row.version))
+      const applied: number[] = []
+      for (const migration of migrations) {
+        if (done.has(migration.version)) continue
+        await client.query('BEGIN')
+        try {
+          await client.query(migration.sql)
+          await client.query('INSERT INTO mk_schema_versions (version, name) VALUES ($1, $2)', [migration.version, migration.name])
+          await client.query('COMMIT')
+        } catch (error) {
+          await client.query('ROLLBACK')
+          throw error
+        }
+        applied.push(migration.version)
+      }
+      return { applied, current: Math.max(0, ...done, ...applied) }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [migrationLock])
+    }
+  } catch (error) {
+    throw unavailableOrSame(error)
+  } finally {
+    client.release()
+  }
+}
+
+/** The newest version this database has, 0 for none, without changing it. */
+export async function schemaVersion(pool: Pool): Promise<number> {
+  try {
+    const exists = await pool.query<{ found: string | null }>("SELECT to_regclass('mk_schema_versions') AS found")
+    if (exists.rows[0]?.found === null) return 0
+    const result = await pool.query<{ version: number | null }>('SELECT max(version) AS version FROM mk_schema_versions')
+    return result.rows[0]?.version ?? 0
+  } catch (error) {
+    throw unavailableOrSame(error)
+  }
+}
+
+export const newestSchema = Math.max(...migrations.map((migration) => migration.version))

@@ -1,0 +1,24 @@
+import type { Pool, PoolClient } from 'pg'
+import type { Workspace } from '../../config/workspace.js'
+import { inTenant } from './connection.js'
+
+/** One tenant's scope in the database: every row the store reads or writes is keyed by both. */
+export class TenantScope {
+  constructor(
+    readonly pool: Pool,
+    readonly tenantId: string,
+    readonly scope: string,
+    /** The tenant's workspace: its configuration says which memory folders and knowledge sources exist. */
+    readonly workspace: Workspace,
+  ) {}
+
+  /** Work in one transaction as this tenant (row-level security admits its rows only). */
+  run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTenant(this.pool, this.tenantId, work)
+  }
+
+  /** Hold one folder's lock until the transaction ends: the writes of a folder (a dedup check and its insert) go one at a time, on every replica. */
+  async lockFolder(client: PoolClient, folder: string): Promise<void> {
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended(current_setting('mk.tenant', true) || '/' || $1 || '/' || $2, 0))", [this.scope, folder])
+  }
+}
