@@ -32,7 +32,7 @@ const texts = [
 ]
 
 async function cosines(query: string, documents: readonly { id: string; content: string }[]): Promise<{ id: string; score: number }[]> {
-  const [queryVector, ...vectors] = await embedder.embed([query, ...documents.map((doc) => doc.content)])
+  const [queryVector, ...vectors] = await embedder.embed([query, ...documents.map((doc) => doc.content)], 'document')
   const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * (b[i] as number), 0)
   return documents.map((doc, n) => ({ id: doc.id, score: dot(queryVector as Float32Array, vectors[n] as Float32Array) })).sort((a, b) => b.score - a.score)
 }
