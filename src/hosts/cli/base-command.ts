@@ -9,9 +9,9 @@ import { toErrorObject, MkError, type ErrorObject } from '../../errors.js'
 import { Resources, type ProgressEvent } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
 import { dispatch, type DispatchOutcome } from '../../tools/dispatcher.js'
-import { localSocketPath } from '../http/socket.js'
 import { hookAnswerTimeoutMs, hookToolNames, localServerAsked, trustedHookAnswer } from './hook-answer.js'
-import { callRemoteTool, callSocketTool, remoteServerFrom, type LocalCaller, type RemoteServer } from './remote-client.js'
+import type { LocalCaller } from './remote-client.js'
+import { remoteServerFrom, type RemoteServer } from './remote-server.js'
 import { plainStyle } from '../../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
 import { terminalStyle } from './style.js'
@@ -128,12 +128,16 @@ export abstract class MkCommand extends Command {
  */
 const acceleratedTools: ReadonlySet<string> = new Set(['memory_search', 'knowledge_query', 'rules_query_directives', 'rules_detect_context', 'rules_evaluate'])
 
+// Loaded by the calls that go to a server: node:http and node:net cost every other command their start-up.
+const remoteClient = () => import('./remote-client.js')
+
 function interactive(): boolean {
   return process.stdin.isTTY === true && process.stderr.isTTY === true
 }
 
 /** MK_REMOTE: the call runs in that mk server; its warnings are printed here as local ones are. */
 async function runRemotely(server: RemoteServer, tool: AnyTool, input: Record<string, unknown>, warn: (message: string) => void): Promise<DispatchOutcome> {
+  const { callRemoteTool } = await remoteClient()
   const outcome = await callRemoteTool(server, tool.name, input)
   for (const message of outcome.warnings) warn(message)
   return outcome
@@ -155,6 +159,7 @@ async function runThroughLocalSocket(
   if (!(acceleratedTools.has(tool.name) || checked) || !existsSync(cwd)) return undefined
   // The hook's fast path asked the server already and did not take its answer.
   if (checked && localServerAsked()) return undefined
+  const [{ localSocketPath }, { callSocketTool }] = await Promise.all([import('../http/socket.js'), remoteClient()])
   const socket = localSocketPath(locateWorkspace(cwd).stateDir)
   const viaSocket = await callSocketTool(socket, tool.name, input, runtime, checked ? { timeoutMs: hookAnswerTimeoutMs } : {})
   if (checked && !trustedHookAnswer(viaSocket)) return undefined

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { callRemoteTool, remoteServerFrom } from '../../../src/hosts/cli/remote-client.js'
+import { callRemoteTool } from '../../../src/hosts/cli/remote-client.js'
+import { remoteServerFrom } from '../../../src/hosts/cli/remote-server.js'
 
 interface Seen {
   path: string
