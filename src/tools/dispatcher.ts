@@ -5,6 +5,7 @@ import { requireApproval } from './approval.js'
 import type { ToolContext } from './context.js'
 import type { AnyTool, ToolResult } from './define.js'
 import { openStore } from './open-store.js'
+import { requireAllowedInputPaths } from './path-access.js'
 import { requireRoleAllows } from './roles.js'
 
 export type DispatchOutcome =
@@ -110,6 +111,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     requireRoleAllows(tool, caller.runtime.credential)
     const parsed = tool.input.safeParse(rawInput ?? {})
     if (!parsed.success) throw invalidInput(tool, rawInput, parsed.error.issues)
+    requireAllowedInputPaths(tool, parsed.data, { root: caller.workspace.root, mkHome: caller.workspace.mkHome, cwd: caller.cwd })
     await checkTier(tool, caller)
     // Cancelled while it waited for approval: never start it.
     if (cancel?.aborted === true) throw cancelledError(tool, cancel)

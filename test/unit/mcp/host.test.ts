@@ -10,6 +10,7 @@ import { Resources } from '../../../src/tools/context.js'
 import { defineTool, type AnyTool } from '../../../src/tools/define.js'
 import { memoryDelete } from '../../../src/tools/memory/delete.js'
 import { createToolHost } from '../../../src/hosts/mcp/tool-host.js'
+import { ToolRateLimits } from '../../../src/tools/rate-limits.js'
 import { plainStyle } from '../../../src/style.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
@@ -176,6 +177,33 @@ describe('the MCP tool host', () => {
     release()
     await Promise.all([call, closed])
     expect(events).toEqual(['write finished', 'store closed', 'host closed'])
+  })
+
+  it("refuses a call over the tool's rate limit with RATE_LIMITED", async () => {
+    workspace = await makeWorkspace()
+    const host = createToolHost(
+      [counter],
+      {
+        workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+        env: {},
+        cwd: workspace.root,
+        runtime: runtimeEnvFrom({}),
+        style: plainStyle,
+        resources: new Resources(),
+      },
+      {
+        rateLimits: new ToolRateLimits(
+          () => 0,
+          () => 2,
+        ),
+      },
+    )
+    expect((await host.call('test_counter', {}, {})).isError).not.toBe(true)
+    expect((await host.call('test_counter', {}, {})).isError).not.toBe(true)
+    const refused = await host.call('test_counter', {}, {})
+    expect(refused.isError).toBe(true)
+    expect(JSON.parse(refused.texts[0] ?? '{}')).toMatchObject({ errorCode: 'RATE_LIMITED', details: { reason: 'tool_rate_limited', tool: 'test_counter' } })
+    await host.close()
   })
 
   it('keeps long-lived resources between calls', async () => {
