@@ -111,7 +111,10 @@ export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutes
       const warnings = options.callerRuntimeHeaders ? outcome.warnings : warningsForTenant(outcome.warnings, places.get(request))
       if (outcome.exitCode !== 0) void reply.header('x-mk-exit-code', String(outcome.exitCode))
       if (headerText(request.headers.accept)?.includes(outcomeMediaType) === true) {
-        return reply.code(200).type(outcomeMediaType).send({ output: outcome.output, display: outcome.display, exitCode: outcome.exitCode, warnings })
+        return reply
+          .code(200)
+          .type(outcomeMediaType)
+          .send({ output: outcome.output, display: outcome.display, exitCode: outcome.exitCode, warnings, artifacts: outcome.artifacts })
       }
       return reply.code(200).send(outcome.output)
     } catch (thrown) {

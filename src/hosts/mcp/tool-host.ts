@@ -141,6 +141,7 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
         isError: false,
         structuredContent: outcome.output as Record<string, unknown>,
         texts: [outcome.display, ...outcome.warnings.map((warning) => `warning: ${warning}`)],
+        artifacts: outcome.artifacts,
       }
     },
     async close() {
