@@ -1,5 +1,4 @@
-import { dirname, resolve } from 'node:path'
-import { requireResolvesWithin, type AllowedFolder } from '../fs/path-guard.js'
+import { requirePathWithin, type AllowedFolder } from '../fs/path-guard.js'
 import type { AnyTool } from './define.js'
 
 /** A folder a tool reads or writes in, as the manifest names it. */
@@ -86,8 +85,13 @@ export function requireAllowedInputPaths(tool: Pick<AnyTool, 'name'>, input: unk
   for (const { field, base, finalLink } of access.fields) {
     for (const { at, value } of valuesAt(input, field)) {
       if (typeof value !== 'string') continue
-      const absolute = resolve(base === 'cwd' ? places.cwd : places.root, value)
-      requireResolvesWithin(folders, finalLink === 'allowed' ? dirname(absolute) : absolute, `${tool.name} input ${at} (allowed_paths)`)
+      requirePathWithin(
+        folders,
+        base === 'cwd' ? places.cwd : places.root,
+        value,
+        `${tool.name} input ${at} (allowed_paths)`,
+        finalLink === undefined ? {} : { finalLink },
+      )
     }
   }
 }

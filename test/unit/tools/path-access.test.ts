@@ -52,6 +52,8 @@ describe('allowed_paths', () => {
     const error = await call(name, input)
     expect(error.errorCode).toBe('INVALID_INPUT')
     expect(error.message).toContain(`${name} input ${field} (allowed_paths)`)
+    // The path as written, never where it leads: a team server's other tenants live beside this one.
+    expect(error.message).toMatch(/: path ".*" is outside the workspace /)
   })
 
   it('refuses a path that leads out through a symbolic link, and lets MK_HOME through where listed', async () => {
