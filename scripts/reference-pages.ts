@@ -128,7 +128,7 @@ export function renderToolsPage(manifest: ToolManifest): string {
     lines.push(
       `## ${tool.name}`,
       '',
-      `**${cell(tool.title)}** — tier \`${tool.tier}\`, risk ${tool.risk}, ${tool.idempotency.replace('_', ' ')}, timeout ${tool.timeout_ms} ms.`,
+      `**${cell(tool.title)}** — tier \`${tool.tier}\`, risk ${tool.risk}, ${tool.idempotency.replace('-', ' ')}, timeout ${tool.timeout_ms} ms.`,
       '',
     )
     lines.push(tool.description.trim(), '')

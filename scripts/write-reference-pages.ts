@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { currentManifest } from '../src/tools/catalog/registered.js'
+import { packagedManifest } from './llm-tooling-files.js'
 import { referencePages, type OclifManifest } from './reference-pages.js'
 
 /*
@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 const directory = join(root, 'docs', 'reference')
 const check = process.argv.includes('--check')
 const pages = referencePages({
-  tools: await currentManifest(),
+  tools: await packagedManifest(join(root, 'llm-tooling')),
   commands: JSON.parse(await readFile(join(root, 'oclif.manifest.json'), 'utf8')) as OclifManifest,
   mkrcExample: await readFile(join(root, '.mkrc.example'), 'utf8'),
 })

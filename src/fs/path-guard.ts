@@ -72,6 +72,32 @@ export function requireResolvesWithin(folders: readonly AllowedFolder[], absolut
 }
 
 /**
+ * A path a caller gave (relative to `base`) inside one of the folders, as written and on disk;
+ * otherwise an input error quoting the path as written, so it names no other place on the
+ * machine. `finalLink: 'allowed'` resolves only the folders, as for requireInsideWorkspace.
+ */
+export function requirePathWithin(
+  folders: readonly AllowedFolder[],
+  base: string,
+  path: string,
+  origin: string,
+  options: { finalLink?: 'allowed' } = {},
+): string {
+  const absolute = resolve(base, path)
+  if (!folders.some((folder) => within(folder.path, absolute))) {
+    throw new MkError(
+      'INVALID_INPUT',
+      `${origin}: path ${JSON.stringify(path)} is outside ${folders.map((folder) => `${folder.name} ${folder.path}`).join(' or ')}`,
+      {
+        details: { path, hint: `give a path inside ${folders.map((folder) => folder.name).join(' or ')}` },
+      },
+    )
+  }
+  requireResolvesWithin(folders, options.finalLink === 'allowed' ? dirname(absolute) : absolute, origin)
+  return absolute
+}
+
+/**
  * A workspace-relative path inside the workspace as written and on disk;
  * otherwise an input error naming where it came from. `finalLink: 'allowed'`
  * resolves only the folders: for callers that never follow a link in the

@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto'
 import { MkError, toErrorObject, type ErrorObject } from '../errors.js'
 import { describeIssues } from '../validation.js'
 import { requireApproval } from './approval.js'
+import { artifactsOf, type Artifact } from './artifacts.js'
 import type { ToolContext } from './context.js'
 import type { AnyTool, ToolResult } from './define.js'
 import { openStore } from './open-store.js'
+import { requireAllowedInputPaths } from './path-access.js'
 import { requireRoleAllows } from './roles.js'
 
 export type DispatchOutcome =
-  /** `output` is undefined for a caller that asked for the display only. */
-  { ok: true; output: unknown; display: string; exitCode: 0 | 1 | 2; warnings: string[] } | { ok: false; error: ErrorObject; warnings: string[] }
+  /** `output` is undefined, and `artifacts` empty, for a caller that asked for the display only; `artifacts` is what the call produced (seed 001). */
+  | { ok: true; output: unknown; display: string; exitCode: 0 | 1 | 2; warnings: string[]; artifacts: Artifact[] }
+  | { ok: false; error: ErrorObject; warnings: string[] }
 
 /** What a caller provides; the dispatcher adds the request id, the abort signal and warning collection. */
 export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn' | 'store'> & {
@@ -110,6 +113,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     requireRoleAllows(tool, caller.runtime.credential)
     const parsed = tool.input.safeParse(rawInput ?? {})
     if (!parsed.success) throw invalidInput(tool, rawInput, parsed.error.issues)
+    requireAllowedInputPaths(tool, parsed.data, { root: caller.workspace.root, mkHome: caller.workspace.mkHome, cwd: caller.cwd })
     await checkTier(tool, caller)
     // Cancelled while it waited for approval: never start it.
     if (cancel?.aborted === true) throw cancelledError(tool, cancel)
@@ -118,7 +122,14 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     const output = displayOnly === true ? undefined : checkedOutput(tool, result.output)
     logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(performance.now() - started), status: 'ok' })
     const display = result.display ?? tool.render?.(result.output, ctx.style) ?? ''
-    return { ok: true, output, display, exitCode: result.exitCode ?? 0, warnings }
+    return {
+      ok: true,
+      output,
+      display,
+      exitCode: result.exitCode ?? 0,
+      warnings,
+      artifacts: displayOnly === true ? [] : artifactsOf(tool.name, parsed.data, result.output),
+    }
   } catch (thrown) {
     const cancelled = cancel?.aborted === true
     const error = toErrorObject(cancelled ? cancelledError(tool, cancel) : thrown)

@@ -412,10 +412,15 @@ describe('POST /v1/memory/rules/evaluate', () => {
     expect(active.length).toBeGreaterThan(0)
     for (const [n, match] of [...active, ...(answer.body.shadow as unknown[])].entries()) expectRuleMatch(match, `rules/evaluate.match[${n}]`)
     expectDto(answer.body.applied, appliedDto, 'rules/evaluate.applied')
+    // The shadow rules' own merged policy, never applied: the fixture's one shadow rule denies grep for searches.
+    expect(answer.body.applied).toMatchObject({ shadow_policy: { tool: { deny: ['grep'] } }, shadow_sources: ['shadow-deny-grep'], shadow_conflicts: [] })
+    expect((answer.body.applied as Record<string, unknown>).shadow_tool_explain).toEqual(expect.arrayContaining([expect.stringContaining('grep')]))
+    expect((answer.body.applied as { policy: { tool?: { deny?: string[] } } }).policy.tool?.deny ?? []).not.toContain('grep')
   })
-  it('include_shadow=false leaves shadow empty', async () => {
+  it('include_shadow=false leaves shadow empty and applied without shadow_*', async () => {
     const answer = await post('/v1/memory/rules/evaluate', { context: searchContext, include_shadow: false })
     expect(answer.body.shadow).toEqual([])
+    expect(Object.keys(answer.body.applied as object).filter((key) => key.startsWith('shadow_'))).toEqual([])
   })
 })
 
@@ -464,6 +469,10 @@ describe('POST /v1/memory/tools/select', () => {
     const rules = answer.body.rules as Record<string, unknown>
     expectVisibility(rules.agent_visibility_summary, 'tools/select.rules.agent_visibility_summary')
     expectDto(rules.applied, appliedDto, 'tools/select.rules.applied')
+    expect(rules.shadow_tool_conflicts_summary).toEqual([])
+    expect(rules.applied).toMatchObject({ shadow_sources: ['shadow-deny-grep'] })
+    const withoutShadow = await post('/v1/memory/tools/select', { context: searchContext, candidates: ['rg', 'grep'] })
+    expect(withoutShadow.body.rules).not.toHaveProperty('shadow_tool_conflicts_summary')
   })
   it('strict (default): allow/deny removing every candidate is 400 no_tools_allowed; strict=false falls back with selection.fallback', async () => {
     const refused = await post('/v1/memory/tools/select', { context: searchContext, candidates: ['shell', 'fd'] })

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect } from 'node:net'
 import { MkError, errorCodes, toErrorObject, type ErrorObject } from '../../errors.js'
+import type { Artifact } from '../../tools/artifacts.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { outcomeMediaType, toolRoutePath } from '../http/routes.js'
 import type { RemoteServer } from './remote-server.js'
@@ -11,6 +12,19 @@ interface RemoteSuccess {
   display: string
   exitCode: 0 | 1 | 2
   warnings: string[]
+  /** Absent from a server older than artifacts. */
+  artifacts?: unknown
+}
+
+/** An artifact as the server reported it; checked by hand, as zod is not loaded on this path. */
+function isArtifact(value: unknown): value is Artifact {
+  const candidate = value as Partial<Artifact> | null
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    ['file', 'folder', 'memory', 'knowledge_item'].includes(candidate.kind ?? '') &&
+    ['created', 'modified', 'deleted'].includes(candidate.action ?? '')
+  )
 }
 
 function isErrorObject(body: unknown): body is ErrorObject {
@@ -32,7 +46,10 @@ function isSuccess(body: unknown): body is RemoteSuccess {
 /** What an answer of `mk serve` means as a dispatch outcome; a body mk does not understand is a PROVIDER_ERROR naming the server. */
 function outcomeOf(status: number, body: unknown, where: string): DispatchOutcome {
   const ok = status >= 200 && status < 300
-  if (ok && isSuccess(body)) return { ok: true, output: body.output, display: body.display, exitCode: body.exitCode, warnings: body.warnings }
+  if (ok && isSuccess(body)) {
+    const artifacts = Array.isArray(body.artifacts) ? body.artifacts.filter(isArtifact) : []
+    return { ok: true, output: body.output, display: body.display, exitCode: body.exitCode, warnings: body.warnings, artifacts }
+  }
   if (!ok && isErrorObject(body)) return { ok: false, error: body, warnings: [] }
   return {
     ok: false,

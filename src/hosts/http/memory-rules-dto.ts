@@ -53,12 +53,19 @@ export const visibilityDto = z.object({
   }),
 })
 
+const conflictDto = z.object({ path: z.string(), winner: z.string(), loser: z.string(), winner_value: z.unknown(), loser_value: z.unknown() })
+
+/** Seed 002's `applied`; the shadow_* fields only when shadow rules were asked for (include_shadow). mk's shadow_conflict_explain is not in the contract's list, so it stays out. */
 export const appliedDto = z.object({
   policy: z.record(z.string(), z.unknown()),
   sources: z.array(z.string()),
-  conflicts: z.array(z.object({ path: z.string(), winner: z.string(), loser: z.string(), winner_value: z.unknown(), loser_value: z.unknown() })),
+  conflicts: z.array(conflictDto),
   conflict_explain: z.array(z.string()),
   tool_explain: z.array(z.string()),
+  shadow_policy: z.record(z.string(), z.unknown()).optional(),
+  shadow_sources: z.array(z.string()).optional(),
+  shadow_conflicts: z.array(conflictDto).optional(),
+  shadow_tool_explain: z.array(z.string()).optional(),
 })
 
 export const invalidThenSampleDto = z.array(z.object({ rule_node_id: z.string(), field: z.string(), error: z.string(), then_json: z.unknown() }))
@@ -137,9 +144,9 @@ export function skippedRules(skipped: EvaluateOutput['skipped_invalid_then']): {
   }
 }
 
-/** One line per tool conflict (one rule denies what another allows or prefers), bounded. */
-export function toolConflictsSummary(applied: EvaluateOutput['applied']): string[] {
-  return applied.conflicts
+/** One line per tool conflict (one rule denies what another allows or prefers), bounded: of the active rules, or of the shadow ones. */
+export function toolConflictsSummary(conflicts: EvaluateOutput['applied']['conflicts']): string[] {
+  return conflicts
     .filter((conflict) => conflict.path.startsWith('tool.'))
     .slice(0, toolConflictsSummarySize)
     .map((conflict) => `${conflict.path}: ${conflict.winner} over ${conflict.loser}`)

@@ -117,6 +117,7 @@ const toolsSelect = contractRoute({
       applied: appliedDto,
       tool_conflicts_summary: z.array(z.string()),
       shadow_selection: selectionDto.extend({ differs: z.boolean() }).optional(),
+      shadow_tool_conflicts_summary: z.array(z.string()).optional().describe('tool_conflicts_summary of the shadow rules (include_shadow)'),
     }),
   }),
   failure: noToolsAllowed,
@@ -147,7 +148,8 @@ const toolsSelect = contractRoute({
         invalid_then_sample: skipped.sample,
         agent_visibility_summary: toVisibilityDto(rules.agent_visibility_summary),
         applied: rules.applied,
-        tool_conflicts_summary: toolConflictsSummary(rules.applied),
+        tool_conflicts_summary: toolConflictsSummary(rules.applied.conflicts),
+        ...(request.include_shadow ? { shadow_tool_conflicts_summary: toolConflictsSummary(rules.applied.shadow_conflicts ?? []) } : {}),
         ...(shadow === undefined ? {} : { shadow_selection: { ...toSelectionDto(selected.candidates, shadow), differs: shadow.differs } }),
       },
     }

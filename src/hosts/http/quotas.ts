@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { quotasSchema } from '../../config/schema.js'
 import { MkError } from '../../errors.js'
+import { TokenBuckets } from '../../token-buckets.js'
 import { describeIssues } from '../../validation.js'
 
 /** Which bucket a call draws from: read-only tools recall, the debug channel debug, everything else write. */
@@ -32,35 +33,23 @@ export function quotaSettingsFrom(env: NodeJS.ProcessEnv, configured: QuotaSetti
   })
 }
 
-interface Bucket {
-  tokens: number
-  at: number
-}
-
 /** Token buckets per tenant and class. */
 export class TenantQuotas {
-  private readonly buckets = new Map<string, Bucket>()
+  private readonly buckets: TokenBuckets
 
   constructor(
     private readonly settings: QuotaSettings,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    now?: () => number,
+  ) {
+    this.buckets = new TokenBuckets(now)
+  }
 
   /** Takes one token, or throws RATE_LIMITED with the seconds until one is back. */
   take(tenantId: string, quotaClass: QuotaClass): void {
     const rate = this.settings[quotaClass]
     if (rate === undefined) return
-    const key = `${tenantId}\u0000${quotaClass}`
-    const now = this.now()
-    const bucket = this.buckets.get(key) ?? { tokens: rate.burst, at: now }
-    bucket.tokens = Math.min(rate.burst, bucket.tokens + ((now - bucket.at) / 1000) * rate.rps)
-    bucket.at = now
-    this.buckets.set(key, bucket)
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1
-      return
-    }
-    const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / rate.rps))
+    const retryAfterSeconds = this.buckets.take(`${tenantId}\u0000${quotaClass}`, { perSecond: rate.rps, burst: rate.burst })
+    if (retryAfterSeconds === undefined) return
     throw new MkError('RATE_LIMITED', `tenant "${tenantId}" is over its ${quotaClass} quota (${rate.rps}/s, burst ${rate.burst})`, {
       details: { reason: reasonOf[quotaClass], retry_after_s: retryAfterSeconds, hint: `retry after ${retryAfterSeconds} s` },
     })

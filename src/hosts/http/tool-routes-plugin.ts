@@ -5,6 +5,7 @@ import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import type { TenantPlaces } from '../../fs/tenant-text.js'
 import type { AnyTool } from '../../tools/define.js'
 import { inputJsonSchema } from '../../tools/generate/json-schema.js'
+import { ToolRateLimits } from '../../tools/rate-limits.js'
 import type { Authenticator } from './auth.js'
 import { authPlugin, type CallerStore } from './auth-plugin.js'
 import { admitCall, bodyObject } from './call-admission.js'
@@ -42,6 +43,7 @@ export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutes
   const toolOfPath = new Map([...routes, ...contractRoutes].map((route) => [route.path, route.tool]))
   const inputFields = new Map(options.tools.map((tool) => [tool.name, new Set(Object.keys((inputJsonSchema(tool).properties ?? {}) as object))]))
   const callers: CallerStore = new WeakMap()
+  const toolLimits = new ToolRateLimits()
   const places = new WeakMap<FastifyRequest, TenantPlaces>()
   // What a remote caller is sent names no server path; the local socket's caller is the server's own user.
   const forCaller = (error: ErrorObject, request: FastifyRequest): ErrorObject =>
@@ -86,6 +88,7 @@ export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutes
         identity,
         inputFields: inputFields.get(tool.name) ?? new Set(),
         quotas: options.quotas,
+        toolLimits,
       },
       known,
     )
@@ -108,7 +111,10 @@ export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutes
       const warnings = options.callerRuntimeHeaders ? outcome.warnings : warningsForTenant(outcome.warnings, places.get(request))
       if (outcome.exitCode !== 0) void reply.header('x-mk-exit-code', String(outcome.exitCode))
       if (headerText(request.headers.accept)?.includes(outcomeMediaType) === true) {
-        return reply.code(200).type(outcomeMediaType).send({ output: outcome.output, display: outcome.display, exitCode: outcome.exitCode, warnings })
+        return reply
+          .code(200)
+          .type(outcomeMediaType)
+          .send({ output: outcome.output, display: outcome.display, exitCode: outcome.exitCode, warnings, artifacts: outcome.artifacts })
       }
       return reply.code(200).send(outcome.output)
     } catch (thrown) {

@@ -1,3 +1,4 @@
+import type { Artifact } from '../../tools/artifacts.js'
 /** What the MCP server needs to know about one tool; mk's tool layer provides these. */
 export interface McpToolSpec {
   name: string
@@ -30,7 +31,9 @@ export interface McpCallSession {
   signal?: AbortSignal
 }
 
-export type McpCallResult = { isError: false; structuredContent: Record<string, unknown>; texts: string[] } | { isError: true; texts: string[] }
+export type McpCallResult =
+  /** `artifacts`: what the call produced (seed 001), sent as the result's `_meta.artifacts`. */
+  { isError: false; structuredContent: Record<string, unknown>; texts: string[]; artifacts?: readonly Artifact[] } | { isError: true; texts: string[] }
 
 export interface McpResource {
   uri: string

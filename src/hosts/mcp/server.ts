@@ -13,7 +13,13 @@ export interface ServerIdentity {
 
 function toCallToolResult(result: McpCallResult): CallToolResult {
   const content = result.texts.map((text) => ({ type: 'text' as const, text }))
-  return result.isError ? { content, isError: true } : { content, structuredContent: result.structuredContent, isError: false }
+  if (result.isError) return { content, isError: true }
+  return {
+    content,
+    structuredContent: result.structuredContent,
+    isError: false,
+    ...(result.artifacts === undefined ? {} : { _meta: { artifacts: [...result.artifacts] } }),
+  }
 }
 
 const approvalSchema = {

@@ -5,6 +5,7 @@ import type { ToolSession } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
 import { inputJsonSchema, outputJsonSchema } from '../../tools/generate/json-schema.js'
 import { tierPolicies } from '../../tools/generate/tier-policy.js'
+import { ToolRateLimits } from '../../tools/rate-limits.js'
 import { knowledgeResources, type RunTool } from './resources.js'
 
 /** `withOutputSchema` false leaves the output schema out of tools/list (the core profile); results keep their structured content. */
@@ -41,6 +42,8 @@ export interface ToolHostOptions {
    * rest of the registry). The resources also read through the read-only ones.
    */
   loadable?: readonly AnyTool[]
+  /** Each tool's manifest rate limit for the server's one client (default: a fresh limiter on the clock). */
+  rateLimits?: ToolRateLimits
 }
 
 /**
@@ -52,6 +55,7 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
   const loadable = new Map([...(options.loadable ?? []), ...tools].map((tool) => [tool.name, tool]))
   let specs = tools.map((tool) => toMcpToolSpec(tool, options.outputSchemas ?? true))
   const listeners: (() => void)[] = []
+  const rateLimits = options.rateLimits ?? new ToolRateLimits()
   // Calls still running when the client disconnects finish before the resources close and the process ends.
   const inFlight = new Set<Promise<unknown>>()
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -103,6 +107,11 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
         })
         return errorResult(toErrorObject(error), [])
       }
+      try {
+        rateLimits.take('mcp client', tool)
+      } catch (error) {
+        return errorResult(toErrorObject(error), [])
+      }
       const call = dispatch(tool, args, {
         ...context,
         toolSession,
@@ -132,6 +141,7 @@ export function createToolHost(tools: readonly AnyTool[], context: ServerContext
         isError: false,
         structuredContent: outcome.output as Record<string, unknown>,
         texts: [outcome.display, ...outcome.warnings.map((warning) => `warning: ${warning}`)],
+        artifacts: outcome.artifacts,
       }
     },
     async close() {

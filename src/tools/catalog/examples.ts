@@ -6,8 +6,10 @@ export const exampleManifest: ToolManifest = {
   project: {
     name: 'mk',
     version: '0.1.0',
-    runtime: 'node >=20.9',
-    execution_model: 'local process: CLI (`mk tools call`) or MCP server over stdio (`mk mcp`)',
+    runtime: 'node',
+    runtime_version: '>=20.9',
+    execution_model: 'subprocess',
+    execution_notes: 'local process: CLI (`mk tools call`) or MCP server over stdio (`mk mcp`)',
     entrypoint: 'mk',
     description: 'Local-first memory and knowledge for developers and AI coding agents',
   },
@@ -24,7 +26,13 @@ export const exampleManifest: ToolManifest = {
       output_schema: { type: 'object', properties: { totalCount: { type: 'integer' } }, additionalProperties: false },
       error_schema: { type: 'object' },
       examples: [{ title: 'List everything', input: {}, output: { items: [], totalCount: 0 } }],
-      constraints: { read_only_mode_supported: true, side_effects: 'none', notes: [] },
+      constraints: {
+        read_only_mode_supported: true,
+        side_effects: ['none'],
+        rate_limit: { requests_per_minute: 600 },
+        allowed_paths: ['<workspace>/**', '<MK_HOME>/**'],
+        notes: [],
+      },
     },
   ],
 }

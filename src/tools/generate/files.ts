@@ -2,6 +2,7 @@ import { exportFormats, renderExport, type ExportFormat } from './function-schem
 import { renderManifest } from './manifest.js'
 import type { ToolManifest } from './manifest-schema.js'
 import { renderSkill } from './skill.js'
+import { toolSchemaFiles } from './tool-schema-file.js'
 
 const exportFileNames: Record<ExportFormat, string> = {
   openai: 'openai.tools.json',
@@ -10,11 +11,12 @@ const exportFileNames: Record<ExportFormat, string> = {
   langchain: 'langchain.tools.json',
 }
 
-/** The files of `llm-tooling/` the tool layer renders, by name, with their exact text (openapi.json is the HTTP host's). */
+/** The files of `llm-tooling/` the tool layer renders, by name, with their exact text (openapi.json is the HTTP host's); a name may have a folder (`schemas/<tool>.schema.json`). */
 export function generatedFiles(manifest: ToolManifest): Record<string, string> {
   return {
     'tool.manifest.json': renderManifest(manifest),
     'SKILL.md': renderSkill(manifest),
     ...Object.fromEntries(exportFormats.map((format) => [exportFileNames[format], renderExport(manifest, format)])),
+    ...toolSchemaFiles(manifest.tools),
   }
 }

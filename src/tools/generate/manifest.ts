@@ -3,6 +3,8 @@ import { defaultTimeoutMs } from '../dispatcher.js'
 import { errorJsonSchema, inputJsonSchema, outputJsonSchema } from './json-schema.js'
 import type { ManifestTool, ToolManifest } from './manifest-schema.js'
 import type { PackageInfo } from './project.js'
+import { allowedPaths } from '../path-access.js'
+import { toolRateLimit } from '../rate-limits.js'
 import { tierPolicies } from './tier-policy.js'
 
 function notesFor(tool: AnyTool): string[] {
@@ -27,7 +29,7 @@ function describeTool(tool: AnyTool): ManifestTool {
     description: tool.description,
     tier: tool.tier,
     risk: policy.risk,
-    idempotency: tool.idempotent ? 'idempotent' : 'not_idempotent',
+    idempotency: tool.idempotent ? 'idempotent' : 'non-idempotent',
     timeout_ms: tool.timeoutMs ?? defaultTimeoutMs,
     input_schema: inputJsonSchema(tool),
     output_schema: outputJsonSchema(tool),
@@ -35,7 +37,9 @@ function describeTool(tool: AnyTool): ManifestTool {
     examples: tool.examples.map((example) => ({ title: example.title, input: example.input, output: example.output })),
     constraints: {
       read_only_mode_supported: policy.availableReadOnly,
-      side_effects: policy.sideEffects,
+      side_effects: [policy.sideEffects],
+      rate_limit: toolRateLimit(tool),
+      allowed_paths: allowedPaths(tool),
       notes: notesFor(tool),
     },
   }
@@ -49,9 +53,11 @@ export function buildManifest(tools: readonly AnyTool[], pkg: PackageInfo): Tool
     project: {
       name: pkg.name,
       version: pkg.version,
-      runtime: `node ${pkg.engines.node}`,
-      execution_model:
-        'local process, no network by default: one CLI process per call (`mk tools call <tool> --input <json> --json`), or a long-lived MCP server over stdio (`mk mcp`) that keeps the index and embedding model loaded',
+      runtime: 'node',
+      runtime_version: pkg.engines.node,
+      execution_model: 'subprocess',
+      execution_notes:
+        'local process, no network by default: one CLI process per call (`mk tools call <tool> --input <json> --json`), or a long-lived MCP server over stdio (`mk mcp`) that keeps the index and embedding model loaded; also in-process (the library, openMk) and remote-http (mk serve, /v1/tools/<tool>)',
       entrypoint,
       description: pkg.description,
     },

@@ -66,7 +66,8 @@ function toolSection(tool: ManifestTool): string {
     '',
     tool.description,
     '',
-    `- Risk: **${tool.risk}** (tier \`${tool.tier}\`); side effects: ${tool.constraints.side_effects}.`,
+    `- Risk: **${tool.risk}** (tier \`${tool.tier}\`); side effects: ${tool.constraints.side_effects.join('; ')}.`,
+    `- Rate limit: ${tool.constraints.rate_limit.requests_per_minute} calls a minute per caller (MCP client, team server credential); paths: ${tool.constraints.allowed_paths.map((path) => `\`${path}\``).join(', ')}.`,
     `- Timeout: ${tool.timeout_ms} ms.`,
     ...tool.constraints.notes.map((note) => `- ${note}`),
     '',
@@ -145,10 +146,11 @@ function safetySection(): string {
     'Every tool has a tier; the tier sets its risk and where it may run:',
     '',
     table(
-      ['Tier', 'Risk', 'Side effects', 'In read-only mode and the worker profile'],
+      ['Tier', 'Risk', 'Calls a minute', 'Side effects', 'In read-only mode and the worker profile'],
       tiers.map((tier) => [
         `\`${tier}\``,
         tierPolicies[tier].risk,
+        String(tierPolicies[tier].requestsPerMinute),
         tierPolicies[tier].sideEffects,
         tierPolicies[tier].availableReadOnly ? 'available' : 'refused / not offered',
       ]),
@@ -157,6 +159,8 @@ function safetySection(): string {
     '- **Read-only mode**: with `MK_READ_ONLY=1` or `READ_ONLY=1` (any value but 0/false/no/off), or `mk mcp --read-only`, every tool above `read_only` is refused with FORBIDDEN.',
     '- **Profiles**: `mk mcp --profile worker` offers only read-only tools; a worker agent cannot store, delete or sync because those tools do not exist for it. `--profile main` (the default) offers all.',
     '- **Approval**: elevated tools, and deleting a memory from a shared layer (project, team, org, company), ask a person every time (MCP elicitation, or a terminal prompt; `--yes` on the CLI); where nobody can be asked they are refused with FORBIDDEN. Never try to work around a refusal.',
+    "- **Rate limits**: each tool's `constraints.rate_limit` is enforced per caller by the MCP server (its client) and the team server (the agent each credential proves, in every scope together): over it, RATE_LIMITED with `details.retry_after_s`. A CLI process makes one call and is not limited; nor is a team server without authentication, which trusts whoever reaches it.",
+    '- **Allowed paths**: a path a caller gives a tool (`constraints.allowed_paths`) must lie, as written and through symbolic links, inside the workspace or MK_HOME as listed; otherwise INVALID_INPUT naming the field.',
     '- **Outputs** never contain embeddings, index internals or absolute paths of the home directory; paths are relative to the workspace.',
     '- **Content**: do not store secrets or personal data in memories or knowledge; shared layers are committed to git and read by everyone with access to the repository.',
   ].join('\n')

@@ -1,6 +1,7 @@
 import type { Tier } from '../define.js'
 
-export type Risk = 'low' | 'medium' | 'high' | 'critical'
+/** Seed 004's risk levels; an elevated tool is high risk that also needs a person's approval. */
+export type Risk = 'low' | 'medium' | 'high'
 
 export interface TierPolicy {
   risk: Risk
@@ -13,6 +14,8 @@ export interface TierPolicy {
   /** Available when MK_READ_ONLY=1 and in the MCP worker profile. */
   availableReadOnly: boolean
   needsApproval: boolean
+  /** Calls one caller (an MCP server's client, a team server's tenant) may make per minute, burst included. */
+  requestsPerMinute: number
 }
 
 /**
@@ -28,6 +31,7 @@ export const tierPolicies: Record<Tier, TierPolicy> = {
     sideEffects: 'none: reads files and the index (it may build or refresh the derived index under .mk/)',
     availableReadOnly: true,
     needsApproval: false,
+    requestsPerMinute: 600,
   },
   workspace: {
     openWorld: false,
@@ -38,6 +42,7 @@ export const tierPolicies: Record<Tier, TierPolicy> = {
       "writes mk's own files: knowledge and memories (in the workspace, or private ones under MK_HOME), git hooks, the derived .mk/ index; git can review and revert them",
     availableReadOnly: false,
     needsApproval: false,
+    requestsPerMinute: 240,
   },
   system: {
     openWorld: true,
@@ -47,14 +52,16 @@ export const tierPolicies: Record<Tier, TierPolicy> = {
     sideEffects: "changes state beyond mk's own files: cloned sources, remote repositories",
     availableReadOnly: false,
     needsApproval: false,
+    requestsPerMinute: 30,
   },
   elevated: {
     openWorld: false,
-    risk: 'critical',
+    risk: 'high',
     readOnly: false,
     destructive: true,
     sideEffects: 'destructive or shared change (for example deleting from a shared layer); a person must approve each call',
     availableReadOnly: false,
     needsApproval: true,
+    requestsPerMinute: 30,
   },
 }

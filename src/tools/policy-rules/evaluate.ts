@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { explainTools } from '../../policy-rules/merge.js'
 import { defineTool } from '../define.js'
 import { evaluateForContext } from './policy-set.js'
+import { shadowApplied, shadowAppliedFields } from './shadow-applied.js'
 import {
   conflictSchema,
   contextSchema,
@@ -46,6 +47,7 @@ export const rulesEvaluate = defineTool({
       conflicts: z.array(conflictSchema),
       conflict_explain: z.array(z.string()).describe('One line per conflict: what, winner, loser, why'),
       tool_explain: z.array(z.string()).describe('How the tool lists came about, one line per decision'),
+      ...shadowAppliedFields,
     }),
   }),
   examples: [
@@ -91,6 +93,11 @@ export const rulesEvaluate = defineTool({
           conflicts: [],
           conflict_explain: [],
           tool_explain: ['deny: shell (no-shell-in-production)'],
+          shadow_policy: {},
+          shadow_sources: [],
+          shadow_conflicts: [],
+          shadow_conflict_explain: [],
+          shadow_tool_explain: [],
         },
       },
     },
@@ -113,6 +120,7 @@ export const rulesEvaluate = defineTool({
         conflicts: toConflicts(merged.conflicts),
         conflict_explain: merged.conflictExplain,
         tool_explain: explainTools(merged.tools),
+        ...(input.include_shadow ? shadowApplied(evaluation) : {}),
       },
     }
     const { caller, lane } = evaluation

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { referencePages, renderCommandsPage, type OclifManifest } from '../../../scripts/reference-pages.js'
-import { currentManifest } from '../../../src/tools/catalog/registered.js'
+import { packagedManifest } from '../../../scripts/llm-tooling-files.js'
 import { tools } from '../../../src/tools/registry.js'
 
 const root = new URL('../../../', import.meta.url)
@@ -9,7 +9,11 @@ const root = new URL('../../../', import.meta.url)
 async function pagesFromCode(): Promise<Record<string, string>> {
   // oclif.manifest.json is written by the build (npm run build), as the e2e tests need it too.
   const commands = JSON.parse(await readFile(new URL('oclif.manifest.json', root), 'utf8')) as OclifManifest
-  return referencePages({ tools: await currentManifest(), commands, mkrcExample: await readFile(new URL('.mkrc.example', root), 'utf8') })
+  return referencePages({
+    tools: await packagedManifest(new URL('llm-tooling/', root).pathname),
+    commands,
+    mkrcExample: await readFile(new URL('.mkrc.example', root), 'utf8'),
+  })
 }
 
 // Issue 26.7: the reference pages are generated from what the code knows, so they cannot drift.

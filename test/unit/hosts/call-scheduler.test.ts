@@ -16,7 +16,7 @@ function scriptedRunner(slots: number) {
         started.push({
           label: String(call.input.label),
           slot,
-          finish: () => resolve({ ok: true, output: call.input.label, display: '', exitCode: 0, warnings: [] }),
+          finish: () => resolve({ ok: true, output: call.input.label, display: '', exitCode: 0, warnings: [], artifacts: [] }),
         })
       })
     },

@@ -67,6 +67,17 @@ describe('MK_REMOTE', () => {
     expect(named.seen[1]).toMatchObject({ apiKey: 'key-a', tenant: 'team-a', body: JSON.stringify({ content: 'a fact' }) })
   })
 
+  it("reads the server's artifacts, keeping only well-formed ones, and none from an older server", async () => {
+    const artifacts = [{ kind: 'memory', action: 'created', id: 'mem_1' }, { kind: 'rocket', action: 'launched' }, 'junk']
+    const named = await listen((_request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...(JSON.parse(outcome) as object), artifacts })),
+    )
+    const result = await callRemoteTool({ url: named.url, apiKey: undefined, tenant: undefined }, 'memory_add', { content: 'a fact' })
+    expect(result).toMatchObject({ ok: true, artifacts: [{ kind: 'memory', action: 'created', id: 'mem_1' }] })
+    const older = await listen((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(outcome))
+    expect(await callRemoteTool({ url: older.url, apiKey: undefined, tenant: undefined }, 'memory_add', {})).toMatchObject({ ok: true, artifacts: [] })
+  })
+
   it('refuses plain http to another machine unless MK_REMOTE_ALLOW_HTTP=1', () => {
     expect(() => remoteServerFrom({ MK_REMOTE: 'http://mk.example.com', MK_API_KEY: 'key-a' })).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('plain http') }),

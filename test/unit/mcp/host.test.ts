@@ -9,7 +9,9 @@ import { createMcpServer } from '../../../src/hosts/mcp/server.js'
 import { Resources } from '../../../src/tools/context.js'
 import { defineTool, type AnyTool } from '../../../src/tools/define.js'
 import { memoryDelete } from '../../../src/tools/memory/delete.js'
+import { tools } from '../../../src/tools/registry.js'
 import { createToolHost } from '../../../src/hosts/mcp/tool-host.js'
+import { ToolRateLimits } from '../../../src/tools/rate-limits.js'
 import { plainStyle } from '../../../src/style.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
@@ -176,6 +178,40 @@ describe('the MCP tool host', () => {
     release()
     await Promise.all([call, closed])
     expect(events).toEqual(['write finished', 'store closed', 'host closed'])
+  })
+
+  it("refuses a call over the tool's rate limit with RATE_LIMITED", async () => {
+    workspace = await makeWorkspace()
+    const host = createToolHost(
+      [counter],
+      {
+        workspace: await loadWorkspace({ cwd: workspace.root, env: { MK_HOME: workspace.mkHome } }),
+        env: {},
+        cwd: workspace.root,
+        runtime: runtimeEnvFrom({}),
+        style: plainStyle,
+        resources: new Resources(),
+      },
+      {
+        rateLimits: new ToolRateLimits(
+          () => 0,
+          () => 2,
+        ),
+      },
+    )
+    expect((await host.call('test_counter', {}, {})).isError).not.toBe(true)
+    expect((await host.call('test_counter', {}, {})).isError).not.toBe(true)
+    const refused = await host.call('test_counter', {}, {})
+    expect(refused.isError).toBe(true)
+    expect(JSON.parse(refused.texts[0] ?? '{}')).toMatchObject({ errorCode: 'RATE_LIMITED', details: { reason: 'tool_rate_limited', tool: 'test_counter' } })
+    await host.close()
+  })
+
+  it('sends what a call produced as the result _meta.artifacts (seed 001)', async () => {
+    const { client } = await connect(tools.filter((tool) => tool.name === 'memory_add'))
+    const result = await client.callTool({ name: 'memory_add', arguments: { content: 'Orders live in Postgres', layer: 'user' } })
+    const memoryId = (result.structuredContent as { memoryId: string }).memoryId
+    expect(result._meta).toEqual({ artifacts: [{ kind: 'memory', action: 'created', id: memoryId }] })
   })
 
   it('keeps long-lived resources between calls', async () => {

@@ -66,7 +66,7 @@ describe('dispatch', () => {
   it('neither checks nor returns the output of a caller that shows only the display', async () => {
     const leaky = { ...echo, run: async () => ({ output: { echoed: 'x', home: '/home/user/.ssh' }, display: 'shown' }) } as AnyTool
     const outcome = await dispatch(leaky, { message: 'x' }, caller({ displayOnly: true }))
-    expect(outcome).toEqual({ ok: true, output: undefined, display: 'shown', exitCode: 0, warnings: [] })
+    expect(outcome).toEqual({ ok: true, output: undefined, display: 'shown', exitCode: 0, warnings: [], artifacts: [] })
   })
 
   it('names the field, what was expected and what was received on bad input', async () => {

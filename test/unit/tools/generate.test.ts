@@ -46,11 +46,18 @@ describe('the manifest and SKILL.md', () => {
   it('carries risk, idempotency, timeout and side effects from the tier', () => {
     expect(manifest.tools[0]).toMatchObject({
       risk: 'medium',
-      idempotency: 'not_idempotent',
+      idempotency: 'non-idempotent',
       timeout_ms: 5000,
-      constraints: { read_only_mode_supported: false },
+      constraints: { read_only_mode_supported: false, rate_limit: { requests_per_minute: 240 }, allowed_paths: ['<workspace>/**', '<MK_HOME>/**'] },
     })
-    expect(manifest.project).toMatchObject({ name: 'mk', version: '9.9.9', runtime: 'node >=20', entrypoint: 'mk' })
+    expect(manifest.project).toMatchObject({
+      name: 'mk',
+      version: '9.9.9',
+      runtime: 'node',
+      runtime_version: '>=20',
+      execution_model: 'subprocess',
+      entrypoint: 'mk',
+    })
   })
 
   it('quotes example inputs so the CLI form can be pasted into a shell', () => {
