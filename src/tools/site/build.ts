@@ -18,6 +18,12 @@ export const siteBuild = defineTool({
   timeoutMs: 10 * 60 * 1000,
   input: z.strictObject({
     out: z.string().min(1).optional().describe('Folder to write the site into, inside the workspace or MK_HOME (default: .mk/site of the workspace)'),
+    reuse: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Keep the site already in the folder when the knowledge it was built from has not changed since (violations and git history are not read again)',
+      ),
   }),
   output: z.strictObject({
     out: z.string().describe('Absolute path of the site folder; open index.html'),
@@ -26,21 +32,35 @@ export const siteBuild = defineTool({
     violations: z.number().int().describe('Current constraint violations shown'),
     indexWeight: z.number().int().describe('Bytes of the decision log page with its stylesheet, scripts and search index'),
     totalBytes: z.number().int().describe('Bytes of every file written'),
+    rebuilt: z.boolean().describe('False when reuse kept the site already in the folder'),
   }),
   examples: [
     {
       title: 'Build the site into the default folder',
       input: {},
-      output: { out: '/home/dev/project/.mk/site', items: 27, pages: 30, violations: 2, indexWeight: 61234, totalBytes: 402113 },
+      output: { out: '/home/dev/project/.mk/site', items: 27, pages: 30, violations: 2, indexWeight: 61234, totalBytes: 402113, rebuilt: true },
     },
   ],
   async run(input, ctx) {
     const out = input.out === undefined ? join(ctx.workspace.stateDir, 'site') : resolve(ctx.cwd, input.out)
     requireResolvesWithin(writableFolders(ctx.workspace.root, ctx.workspace.mkHome), out, 'out')
-    const [{ collectSite }, { writeSite }, { version }] = await Promise.all([import('../../site/collect.js'), import('../../site/build.js'), readPackageInfo()])
-    const data = await collectSite(ctx.workspace, { version, now: new Date() })
+    const [{ collectSite }, { builtSite, writeSite }, { siteFingerprint }, { loadKnowledge }, { version }] = await Promise.all([
+      import('../../site/collect.js'),
+      import('../../site/build.js'),
+      import('../../site/fingerprint.js'),
+      import('../../knowledge/load.js'),
+      readPackageInfo(),
+    ])
+    const knowledge = await loadKnowledge(ctx.workspace)
+    const fingerprint = siteFingerprint(version, knowledge.items, {})
+    const earlier = input.reuse ? await builtSite(out) : undefined
+    if (earlier?.fingerprint === fingerprint) {
+      const { built } = earlier
+      return { output: { out, ...built, rebuilt: false }, display: `The site in ${out} is up to date (${built.items} knowledge items); kept it` }
+    }
+    const data = await collectSite(ctx.workspace, { version, now: new Date(), knowledge })
     if (data.checkProblem !== undefined) ctx.warn(`the site shows no violations: ${data.checkProblem}`)
-    const built = await writeSite(data, out)
+    const built = await writeSite(data, out, fingerprint)
     const output = {
       out,
       items: data.items.length,
@@ -48,6 +68,7 @@ export const siteBuild = defineTool({
       violations: data.totalViolations,
       indexWeight: built.indexWeight,
       totalBytes: built.totalBytes,
+      rebuilt: true,
     }
     const display = `Wrote ${built.pages} pages for ${data.items.length} knowledge items (${data.totalViolations} current violations) to ${out}\nOpen ${join(out, 'index.html')}`
     return { output, display }
