@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { MkError } from '../errors.js'
 import { logScript, stylesheet } from './assets.js'
 import type { SiteData, SiteItem } from './model.js'
+import { memoriesPage } from './memory-page.js'
 import { constraintsPage, graphPage, itemPage, logPage } from './pages.js'
 
 /** Marks a folder as one mk built, so a rebuild may replace it and never clears a folder it did not make. */
@@ -75,6 +76,7 @@ export async function writeSite(data: SiteData, out: string, fingerprint: string
     // A script, not JSON: fetch() of a local file is refused under file://, a script tag is not.
     ['assets/search-index.js', `window.MK_SEARCH_INDEX = ${JSON.stringify(index).replace(/</g, '\\u003c')};\n`],
   ])
+  if (data.memories !== undefined) files.set('memories.html', memoriesPage(data))
   for (const site of data.items) files.set(`items/${site.page}`, itemPage(data, site, byId, fileNames))
   let totalBytes = 0
   for (const [path, content] of files) {

@@ -1,6 +1,7 @@
 import type { KnowledgeItem } from '../knowledge/model.js'
 import type { FileVersion } from '../git/history.js'
 import type { BaselinePoint } from './baseline-history.js'
+import type { SiteMemoryFolder } from './memories.js'
 
 export interface SiteViolation {
   constraintId: string
@@ -32,4 +33,6 @@ export interface SiteData {
   totalViolations: number
   /** The baseline's count at each commit that changed it, oldest first; undefined without a committed baseline. */
   baselineHistory: BaselinePoint[] | undefined
+  /** The memory folders the builder may read (mk site build --memories); undefined when not asked for. */
+  memories?: SiteMemoryFolder[] | undefined
 }

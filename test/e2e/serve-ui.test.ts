@@ -11,7 +11,11 @@ const skipReason = browserSkipReason()
 if (skipReason !== undefined) console.warn(skipReason)
 
 const slow = 180_000
-const keys = { 'key-a': { tenant_id: 'team-a', agent_id: 'agent-a', role: 'reader' }, 'key-b': { tenant_id: 'team-b', agent_id: 'agent-b' } }
+const keys = {
+  'key-a': { tenant_id: 'team-a', agent_id: 'agent-a', role: 'reader' },
+  'key-a-writer': { tenant_id: 'team-a', agent_id: 'agent-w' },
+  'key-b': { tenant_id: 'team-b', agent_id: 'agent-b' },
+}
 
 const adr = (id: string, title: string, text: string): string =>
   ['---', `id: ${id}`, 'type: adr', `title: ${title}`, 'status: accepted', 'date: 2026-03-01', '---', `# ${title}`, '', text, ''].join('\n')
@@ -205,6 +209,36 @@ describe.skipIf(skipReason !== undefined)('mk serve: the knowledge site live at 
       const after = await rawGet(server.url, '/ui/', cookie)
       expect(after.body).toContain('Back up the ledger nightly')
       expect((await stat(index)).mtimeMs).toBeGreaterThan(builtAt)
+    },
+    slow,
+  )
+
+  it(
+    'shows the tenant’s shared memories and never a private one, not even to its owner',
+    async () => {
+      const writer = { 'x-api-key': 'key-a-writer' }
+      expect((await server.post('/v1/tools/memory_add', { content: 'The ledger backup runs at 02:00', layer: 'project', lane: 'shared' }, writer)).status).toBe(
+        200,
+      )
+      const secret = await server.post(
+        '/v1/tools/memory_add',
+        { content: 'Agent W keeps the payroll export key here', layer: 'project', lane: 'private', owner_agent_id: 'agent-w' },
+        writer,
+      )
+      expect(secret.status).toBe(200)
+      const agentOwn = await server.post('/v1/tools/memory_add', { content: 'Agent W prefers tabs', layer: 'agent' }, writer)
+      expect(agentOwn.status).toBe(200)
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      for (const key of ['key-a', 'key-a-writer']) {
+        const { cookie } = await signIn(server.url, key)
+        const page = await rawGet(server.url, '/ui/memories.html', cookie)
+        expect(page.status).toBe(200)
+        expect(page.body).toContain('The ledger backup runs at 02:00')
+        expect(page.body).not.toContain('payroll')
+        expect(page.body).not.toContain('prefers tabs')
+      }
+      const { cookie } = await signIn(server.url, 'key-b')
+      expect((await rawGet(server.url, '/ui/memories.html', cookie)).body).not.toContain('ledger backup')
     },
     slow,
   )

@@ -71,7 +71,7 @@ export class TenantSites {
       served: true,
     }
     const outcome = await this.calls.run(
-      { tool: 'site_build', tenantId, scope: defaultScope, input: { out: uiSiteFolder, reuse }, runtime },
+      { tool: 'site_build', tenantId, scope: defaultScope, input: { out: uiSiteFolder, reuse, memories: true }, runtime },
       { write: false, heavy: true },
     )
     if (!outcome.ok)

@@ -2,7 +2,16 @@ import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { requireResolvesWithin, writableFolders } from '../../fs/path-guard.js'
 import { defineTool } from '../define.js'
+import type { SiteMemoryFolder } from '../../site/memories.js'
+import type { ToolContext } from '../context.js'
 import { readPackageInfo } from '../generate/project.js'
+import { consumerOf, identityOf } from '../memory/schemas.js'
+
+/** The memory folders the caller may read, as the memory tools judge it: its own identity, its own private lanes. */
+async function readableMemories(ctx: ToolContext): Promise<SiteMemoryFolder[]> {
+  const { collectMemories } = await import('../../site/memories.js')
+  return collectMemories(ctx.workspace, ctx.store, { identity: identityOf({}, ctx), consumer: consumerOf({}, ctx), warn: ctx.warn })
+}
 
 export const siteBuild = defineTool({
   name: 'site_build',
@@ -18,6 +27,12 @@ export const siteBuild = defineTool({
   timeoutMs: 10 * 60 * 1000,
   input: z.strictObject({
     out: z.string().min(1).optional().describe('Folder to write the site into, inside the workspace or MK_HOME (default: .mk/site of the workspace)'),
+    memories: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Add the memory graph (entities, relations and memories) of every layer the caller may read; never the private memories of another agent or person',
+      ),
     reuse: z
       .boolean()
       .default(false)
@@ -52,13 +67,14 @@ export const siteBuild = defineTool({
       readPackageInfo(),
     ])
     const knowledge = await loadKnowledge(ctx.workspace)
-    const fingerprint = siteFingerprint(version, knowledge.items, {})
+    const memories = input.memories ? await readableMemories(ctx) : undefined
+    const fingerprint = siteFingerprint(version, knowledge.items, { memories })
     const earlier = input.reuse ? await builtSite(out) : undefined
     if (earlier?.fingerprint === fingerprint) {
       const { built } = earlier
       return { output: { out, ...built, rebuilt: false }, display: `The site in ${out} is up to date (${built.items} knowledge items); kept it` }
     }
-    const data = await collectSite(ctx.workspace, { version, now: new Date(), knowledge })
+    const data = { ...(await collectSite(ctx.workspace, { version, now: new Date(), knowledge })), memories }
     if (data.checkProblem !== undefined) ctx.warn(`the site shows no violations: ${data.checkProblem}`)
     const built = await writeSite(data, out, fingerprint)
     const output = {

@@ -41,8 +41,8 @@ describe('TenantSites', () => {
     const waiting = [sites.folder('team-a'), sites.folder('team-a'), sites.folder('team-a'), sites.folder('team-b')]
     await settle()
     expect(calls.map(({ call }) => [call.tenantId, call.tool, call.input])).toEqual([
-      ['team-a', 'site_build', { out: '.mk/ui-site', reuse: false }],
-      ['team-b', 'site_build', { out: '.mk/ui-site', reuse: false }],
+      ['team-a', 'site_build', { out: '.mk/ui-site', reuse: false, memories: true }],
+      ['team-b', 'site_build', { out: '.mk/ui-site', reuse: false, memories: true }],
     ])
     // The build runs as a writer with no agent or team: the site shows what every member of the tenant may read.
     expect(calls[0]?.call.runtime.credential).toEqual({ role: 'writer', agentId: undefined, teamId: undefined })
@@ -56,14 +56,14 @@ describe('TenantSites', () => {
     now = 1500
     const checked = sites.folder('team-a')
     await settle()
-    expect(calls[2]?.call.input).toEqual({ out: '.mk/ui-site', reuse: true })
+    expect(calls[2]?.call.input).toEqual({ out: '.mk/ui-site', reuse: true, memories: true })
     calls[2]?.finish(false)
     await checked
     // Past maxAgeMs since the last real build, the site is built again even if the knowledge did not change.
     now = 70_000
     const aged = sites.folder('team-a')
     await settle()
-    expect(calls[3]?.call.input).toEqual({ out: '.mk/ui-site', reuse: false })
+    expect(calls[3]?.call.input).toEqual({ out: '.mk/ui-site', reuse: false, memories: true })
     calls[3]?.finish(true)
     await aged
   })
