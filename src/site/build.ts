@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { MkError } from '../errors.js'
 import { logScript, stylesheet } from './assets.js'
 import type { SiteData, SiteItem } from './model.js'
+import { adherencePage } from './adherence-page.js'
 import { memoriesPage } from './memory-page.js'
 import { constraintsPage, graphPage, itemPage, logPage } from './pages.js'
 
@@ -77,6 +78,7 @@ export async function writeSite(data: SiteData, out: string, fingerprint: string
     ['assets/search-index.js', `window.MK_SEARCH_INDEX = ${JSON.stringify(index).replace(/</g, '\\u003c')};\n`],
   ])
   if (data.memories !== undefined) files.set('memories.html', memoriesPage(data))
+  if (data.adherence !== undefined) files.set('adherence.html', adherencePage(data, data.adherence, byId))
   for (const site of data.items) files.set(`items/${site.page}`, itemPage(data, site, byId, fileNames))
   let totalBytes = 0
   for (const [path, content] of files) {

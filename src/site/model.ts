@@ -22,6 +22,14 @@ export interface SiteItem {
   violations: SiteViolation[]
 }
 
+/** How the rules fared in agent sessions, as `mk rules adherence` reports it. */
+export interface SiteAdherence {
+  transcripts: number
+  toolCalls: number
+  constraints: { constraintId: string; knowledgeItemId: string; attempts: number; denied: number; inTree: number }[]
+  directives: { directiveId: string; itemId: string; served: number }[]
+}
+
 export interface SiteData {
   title: string
   items: SiteItem[]
@@ -35,4 +43,6 @@ export interface SiteData {
   baselineHistory: BaselinePoint[] | undefined
   /** The memory folders the builder may read (mk site build --memories); undefined when not asked for. */
   memories?: SiteMemoryFolder[] | undefined
+  /** From the Claude Code transcripts of the project, when a local build found any; undefined otherwise. */
+  adherence?: SiteAdherence | undefined
 }

@@ -13,6 +13,11 @@ function statusClass(status: string): string {
 export function layout(data: SiteData, options: { title: string; root: string; section: Section; body: Html; wide?: boolean; scripts?: string[] }): string {
   const link = (section: Section, href: string, label: string): Html =>
     html`<li><a href="${options.root}${href}" ${section === options.section ? html` aria-current="page"` : ''}>${label}</a></li>`
+  // Pages only some builds have (--memories, adherence data) are linked only when they exist.
+  const optionalLinks = [
+    data.memories === undefined ? '' : link('memories', 'memories.html', 'Memories'),
+    data.adherence === undefined ? '' : link('adherence', 'adherence.html', 'Adherence'),
+  ]
   const page = html`<!doctype html>
     <html lang="en">
       <head>
@@ -31,9 +36,7 @@ export function layout(data: SiteData, options: { title: string; root: string; s
           <a class="brand" href="${options.root}index.html">${data.title}</a>
           <nav aria-label="Site">
             <ul>
-              ${link('log', 'index.html', 'Decision log')}${link('graph', 'graph.html', 'Graph')}${link('constraints', 'constraints.html', 'Constraints')}${
-                data.memories === undefined ? '' : link('memories', 'memories.html', 'Memories')
-              }
+              ${link('log', 'index.html', 'Decision log')}${link('graph', 'graph.html', 'Graph')}${link('constraints', 'constraints.html', 'Constraints')}${optionalLinks}
             </ul>
           </nav>
         </header>

@@ -2,7 +2,9 @@ import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { requireResolvesWithin, writableFolders } from '../../fs/path-guard.js'
 import { defineTool } from '../define.js'
+import { MkError } from '../../errors.js'
 import type { SiteMemoryFolder } from '../../site/memories.js'
+import type { SiteAdherence } from '../../site/model.js'
 import type { ToolContext } from '../context.js'
 import { readPackageInfo } from '../generate/project.js'
 import { consumerOf, identityOf } from '../memory/schemas.js'
@@ -13,13 +15,31 @@ async function readableMemories(ctx: ToolContext): Promise<SiteMemoryFolder[]> {
   return collectMemories(ctx.workspace, ctx.store, { identity: identityOf({}, ctx), consumer: consumerOf({}, ctx), warn: ctx.warn })
 }
 
+/**
+ * Agent adherence from this project's Claude Code transcripts (mk rules adherence), for a caller at the
+ * terminal only: over mk serve the folder would be the server user's, and no remote caller may make the
+ * server read files outside the tenant. Undefined when there is no transcript or no tool call in them.
+ */
+async function localAdherence(ctx: ToolContext): Promise<SiteAdherence | undefined> {
+  if (ctx.runtime.served || ctx.runtime.credential !== undefined) return undefined
+  const { rulesAdherence } = await import('../hook/adherence.js')
+  try {
+    const { output } = await rulesAdherence.run({}, ctx)
+    return output.toolCalls === 0 ? undefined : output
+  } catch (error) {
+    if (error instanceof MkError && error.code === 'NOT_FOUND') return undefined
+    throw error
+  }
+}
+
 export const siteBuild = defineTool({
   name: 'site_build',
   title: 'Build the knowledge site',
   description:
     'Write a static, offline website of the workspace knowledge: the decision log (type, status, layer, date, filters and a search box), a page per item ' +
     '(its text, relations both ways, its constraints with the current violations from a check run now, its git history), a graph of the items and ' +
-    'their relations drawn as SVG, and the violations by constraint and by folder. Nothing on it loads from the network; open index.html from ' +
+    'their relations drawn as SVG, the violations by constraint and by folder, with memories the memory graph of the layers the caller may read, and, ' +
+    "for a caller at the terminal, agent adherence from this project's Claude Code transcripts when there are any. Nothing on it loads from the network; open index.html from " +
     'disk or serve the folder from any static host. The folder must be new, empty, or an earlier site build (it is replaced).',
   tier: 'workspace',
   idempotent: true,
@@ -68,13 +88,14 @@ export const siteBuild = defineTool({
     ])
     const knowledge = await loadKnowledge(ctx.workspace)
     const memories = input.memories ? await readableMemories(ctx) : undefined
-    const fingerprint = siteFingerprint(version, knowledge.items, { memories })
+    const adherence = await localAdherence(ctx)
+    const fingerprint = siteFingerprint(version, knowledge.items, { memories, adherence })
     const earlier = input.reuse ? await builtSite(out) : undefined
     if (earlier?.fingerprint === fingerprint) {
       const { built } = earlier
       return { output: { out, ...built, rebuilt: false }, display: `The site in ${out} is up to date (${built.items} knowledge items); kept it` }
     }
-    const data = { ...(await collectSite(ctx.workspace, { version, now: new Date(), knowledge })), memories }
+    const data = { ...(await collectSite(ctx.workspace, { version, now: new Date(), knowledge })), memories, adherence }
     if (data.checkProblem !== undefined) ctx.warn(`the site shows no violations: ${data.checkProblem}`)
     const built = await writeSite(data, out, fingerprint)
     const output = {
