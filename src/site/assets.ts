@@ -50,6 +50,7 @@ svg.graph .edge { fill: none; stroke: var(--muted); stroke-width: 1.5; } svg.gra
 svg.graph .arrow-head { fill: var(--muted); }
 .bars { list-style: none; padding: 0; } .bars li { display: grid; grid-template-columns: 18rem 1fr 3rem; gap: .75rem; align-items: center; margin: .25rem 0; }
 .bar { height: .9rem; width: 100%; } .bar rect { fill: var(--accent); }
+table.adherence .bar { width: 6rem; display: inline-block; vertical-align: middle; }
 .columns rect { fill: var(--accent); } .baseline-table { width: auto; margin-top: 1rem; }
 .count { text-align: right; font-variant-numeric: tabular-nums; }
 [hidden] { display: none !important; }

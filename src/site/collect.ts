@@ -4,7 +4,7 @@ import { runCheck } from '../constraints/check.js'
 import { MkError } from '../errors.js'
 import { inBatches } from '../fs/in-batches.js'
 import { fileHistory } from '../git/history.js'
-import { loadKnowledge } from '../knowledge/load.js'
+import type { KnowledgeBase } from '../knowledge/load.js'
 import { baselineHistory } from './baseline-history.js'
 import type { SiteData, SiteViolation } from './model.js'
 import { pageNames, relatedItems } from './relations.js'
@@ -13,6 +13,8 @@ export interface CollectOptions {
   /** mk's version: the check's scan cache depends on it. */
   version: string
   now: Date
+  /** The workspace knowledge, loaded once by the caller (which fingerprints it too). */
+  knowledge: KnowledgeBase
 }
 
 /** Violations of every accepted constraint, the baseline ignored: the site shows where each decision is broken today. */
@@ -51,8 +53,7 @@ async function currentViolations(
 
 /** Everything the site shows, read once: the items, their relations, git history and current violations. */
 export async function collectSite(workspace: Workspace, options: CollectOptions): Promise<SiteData> {
-  const base = await loadKnowledge(workspace)
-  const items = base.items
+  const items = options.knowledge.items
   const related = relatedItems(items)
   const pages = pageNames(items)
   const checked = await currentViolations(workspace, options.version)

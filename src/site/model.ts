@@ -1,6 +1,7 @@
 import type { KnowledgeItem } from '../knowledge/model.js'
 import type { FileVersion } from '../git/history.js'
 import type { BaselinePoint } from './baseline-history.js'
+import type { SiteMemoryFolder } from './memories.js'
 
 export interface SiteViolation {
   constraintId: string
@@ -21,6 +22,14 @@ export interface SiteItem {
   violations: SiteViolation[]
 }
 
+/** How the rules fared in agent sessions, as `mk rules adherence` reports it. */
+export interface SiteAdherence {
+  transcripts: number
+  toolCalls: number
+  constraints: { constraintId: string; knowledgeItemId: string; attempts: number; denied: number; inTree: number }[]
+  directives: { directiveId: string; itemId: string; served: number }[]
+}
+
 export interface SiteData {
   title: string
   items: SiteItem[]
@@ -32,4 +41,8 @@ export interface SiteData {
   totalViolations: number
   /** The baseline's count at each commit that changed it, oldest first; undefined without a committed baseline. */
   baselineHistory: BaselinePoint[] | undefined
+  /** The memory folders the builder may read (mk site build --memories); undefined when not asked for. */
+  memories?: SiteMemoryFolder[] | undefined
+  /** From the Claude Code transcripts of the project, when a local build found any; undefined otherwise. */
+  adherence?: SiteAdherence | undefined
 }

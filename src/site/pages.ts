@@ -3,16 +3,21 @@ import { markdownToHtml } from './markdown-html.js'
 import type { SiteData, SiteItem } from './model.js'
 import { graphSvg } from './graph-svg.js'
 
-type Section = 'log' | 'graph' | 'constraints' | 'item'
+export type Section = 'log' | 'graph' | 'constraints' | 'memories' | 'adherence' | 'item'
 
 function statusClass(status: string): string {
   return `badge status-${status.replace(/[^a-z]/g, '-')}`
 }
 
 /** Every page's frame: a skip link, the header landmark with the navigation, main, footer. `root` leads back to the site's top folder. */
-function layout(data: SiteData, options: { title: string; root: string; section: Section; body: Html; wide?: boolean; scripts?: string[] }): string {
+export function layout(data: SiteData, options: { title: string; root: string; section: Section; body: Html; wide?: boolean; scripts?: string[] }): string {
   const link = (section: Section, href: string, label: string): Html =>
     html`<li><a href="${options.root}${href}" ${section === options.section ? html` aria-current="page"` : ''}>${label}</a></li>`
+  // Pages only some builds have (--memories, adherence data) are linked only when they exist.
+  const optionalLinks = [
+    data.memories === undefined ? '' : link('memories', 'memories.html', 'Memories'),
+    data.adherence === undefined ? '' : link('adherence', 'adherence.html', 'Adherence'),
+  ]
   const page = html`<!doctype html>
     <html lang="en">
       <head>
@@ -31,7 +36,7 @@ function layout(data: SiteData, options: { title: string; root: string; section:
           <a class="brand" href="${options.root}index.html">${data.title}</a>
           <nav aria-label="Site">
             <ul>
-              ${link('log', 'index.html', 'Decision log')}${link('graph', 'graph.html', 'Graph')}${link('constraints', 'constraints.html', 'Constraints')}
+              ${link('log', 'index.html', 'Decision log')}${link('graph', 'graph.html', 'Graph')}${link('constraints', 'constraints.html', 'Constraints')}${optionalLinks}
             </ul>
           </nav>
         </header>

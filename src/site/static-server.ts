@@ -5,7 +5,8 @@ import { extname, join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { insideWorkspace, resolvesWithin } from '../fs/path-guard.js'
 
-const contentTypes: Readonly<Record<string, string>> = {
+/** The Content-Type of each kind of file a site holds. */
+export const contentTypes: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -15,6 +15,7 @@ import { requestLogPlugin } from './request-log-plugin.js'
 import type { ServeLimits } from './serve-limits.js'
 import { shutdownPlugin, type Readiness, type ServerState } from './shutdown-plugin.js'
 import { toolRoutesPlugin } from './tool-routes-plugin.js'
+import { uiPlugin } from './ui-plugin.js'
 
 export interface HttpAppOptions {
   tools: readonly AnyTool[]
@@ -60,6 +61,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   await app.register(probesPlugin, state)
   await app.register(openApiPlugin, { openApi: options.openApi })
   await app.register(toolRoutesPlugin, { ...options, facts })
+  await app.register(uiPlugin, options)
 
   return {
     fastify: app,
