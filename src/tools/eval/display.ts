@@ -63,11 +63,12 @@ export function renderEvalReport(report: EvalReportOutput, style: Style): string
   )
   const thresholdLines = report.results.map(({ mode, abstention }) => {
     const kept = names.map((name) => `${metricLabels[name] ?? name} ${formatMetric(kind, abstention.metricsAtThreshold[name] ?? 0)}`).join(', ')
-    const unanswerable =
+    const answerable = `${percent(abstention.falseAbstentionRate)} of ${abstention.answerable} answerable`
+    const abstained =
       abstention.abstentionRate === undefined
-        ? 'no unanswerable questions in the set'
-        : `abstained on ${percent(abstention.abstentionRate)} of ${abstention.unanswerable} unanswerable questions`
-    return `${mode} at threshold ${abstention.threshold}: ${unanswerable}, and on ${percent(abstention.falseAbstentionRate)} of ${abstention.answerable} answerable ones (${kept} on what it kept)`
+        ? `abstained on ${answerable} questions (the set has no unanswerable ones)`
+        : `abstained on ${percent(abstention.abstentionRate)} of ${abstention.unanswerable} unanswerable questions and on ${answerable} ones`
+    return `${mode} at threshold ${abstention.threshold}: ${abstained}; ${kept} on what it kept`
   })
   const { build, dataset } = report
   const summary = [
