@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { answerConfidence, calibrate, defaultThreshold } from '../../../src/search/calibration.js'
+import { fuse } from '../../../src/search/fusion.js'
 
 // Issue 29 / ADR 0031: a calibrated score means the same for every query, so the default threshold drops what does not answer.
 describe('calibrated scores', () => {
@@ -35,5 +36,21 @@ describe('calibrated scores', () => {
   it('gives nothing for an empty ranking and zero for a ranking of zero evidence', () => {
     expect(calibrate([])).toEqual([])
     expect(calibrate([0, 0])).toEqual([0, 0])
+  })
+})
+
+describe('fusion', () => {
+  it('gives every fused hit its calibrated confidence, computed on the whole ranking', () => {
+    const fused = fuse(
+      [
+        { rowid: 1, score: 0.9 },
+        { rowid: 2, score: 0.2 },
+      ],
+      [{ rowid: 3, score: 0.5 }],
+      0.8,
+    )
+    expect(fused.map((hit) => hit.rowid)).toEqual([1, 2, 3])
+    expect(fused.map((hit) => hit.confidence)).toEqual(calibrate(fused.map((hit) => hit.score)))
+    expect(fused[0]?.confidence).toBe(1)
   })
 })
