@@ -14,7 +14,7 @@ export const memorySearch = defineTool({
   name: 'memory_search',
   title: 'Search memories',
   description:
-    'Find memories by meaning and by words (hybrid: BM25 full text fused with embedding similarity), across every layer visible here or the layers given. Expired memories are not returned. Each result says how it scored.',
+    'Find memories by meaning and by words (hybrid: BM25 full text fused with embedding similarity), across every layer visible here or the layers given. Expired memories are not returned. Each result says how it scored, on a calibrated scale shared by every query; by default only results scoring 0.7 or more come back, and when none does the search abstains (no results, abstained: true): the memories most likely hold no answer.',
   tier: 'read_only',
   idempotent: true,
   timeoutMs: 120_000,
