@@ -15,7 +15,7 @@ export default class MemorySearch extends MkCommand {
   static override flags = {
     layer: Flags.string({ description: 'Only this layer (repeatable).', multiple: true, multipleNonGreedy: true }),
     limit: Flags.integer({ description: 'Most results (1-100, default 10).' }),
-    threshold: Flags.string({ description: 'Only results scoring at least this (0-1).' }),
+    threshold: Flags.string({ description: 'Only results scoring at least this (0-1, default 0.7; 0 shows the nearest whatever they score).' }),
     tag: Flags.string({ description: 'Only memories with this tag (repeatable).', multiple: true, multipleNonGreedy: true }),
     tier: Flags.string({
       description: 'Search this tier: hot, warm, cold, archive (repeatable; default hot and warm).',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { reciprocalRankAtK, recallAtK, mean } from '../../src/eval/metrics.js'
-import { loadTeam, teamQuestionKinds } from '../../src/eval/team.js'
+import { isUnanswerable, loadTeam, teamQuestionKinds, unanswerableKinds } from '../../src/eval/team.js'
 import { mkBin, round } from './measure.js'
 
 const recallDir = fileURLToPath(new URL('../../../bench/recall/', import.meta.url))
@@ -24,10 +24,17 @@ const averaged = (rows: readonly Row[]): Row => ({
   mrrAt10: round(mean(rows.map((row) => row.mrrAt10)), 3),
 })
 
+interface Found {
+  results: { memoryId: string }[]
+  searchMode: string
+  abstained: boolean
+}
+
 /**
  * Team-memory recall through the flow a user runs: a fresh workspace, `mk memory add` for every
- * memory, then `mk memory search --json` for every question, with no `mk index update` between.
- * One set per file in bench/recall/.
+ * memory, then `mk memory search --json` for every question, with no `mk index update` between:
+ * once with --threshold 0 for the ranking (P@1, R@3, R@10, MRR@10 of the answerable questions),
+ * once with the default threshold for abstention (issue 29). One set per file in bench/recall/.
  */
 export async function benchRecall(): Promise<Record<string, unknown>> {
   const results: Record<string, unknown> = {}
@@ -44,11 +51,15 @@ export async function benchRecall(): Promise<Record<string, unknown>> {
         idOf.set(added.memoryId, memory.id)
       }
       const modes = new Set<string>()
-      const rows = set.questions.map((question) => {
-        const found = JSON.parse(mk(['memory', 'search', question.text, '--json', '--limit', '10', '--threshold', '0'], root, home)) as {
-          results: { memoryId: string }[]
-          searchMode: string
-        }
+      const search = (text: string, threshold: string[]): Found =>
+        JSON.parse(mk(['memory', 'search', text, '--json', '--limit', '10', ...threshold], root, home)) as Found
+      const abstained = set.questions.map((question) => ({ kind: question.kind, abstained: search(question.text, []).abstained }))
+      // null for a set without questions of that kind (team-blind has no unanswerable questions).
+      const rate = (rows: readonly { abstained: boolean }[]): number | null =>
+        rows.length === 0 ? null : round(mean(rows.map((row) => (row.abstained ? 1 : 0))), 3)
+      const answerable = set.questions.filter((question) => !isUnanswerable(question.kind))
+      const rows = answerable.map((question) => {
+        const found = search(question.text, ['--threshold', '0'])
         modes.add(found.searchMode)
         const ranked = found.results.map((result) => idOf.get(result.memoryId) ?? result.memoryId)
         const answers = new Set(question.answers)
@@ -66,6 +77,11 @@ export async function benchRecall(): Promise<Record<string, unknown>> {
         search_modes: [...modes],
         ...averaged(rows.map(({ row }) => row)),
         by_kind: Object.fromEntries(teamQuestionKinds.map((kind) => [kind, averaged(rows.filter((entry) => entry.kind === kind).map(({ row }) => row))])),
+        abstention_rate: rate(abstained.filter((entry) => isUnanswerable(entry.kind))),
+        false_abstention_rate: rate(abstained.filter((entry) => !isUnanswerable(entry.kind))),
+        abstained_by_kind: Object.fromEntries(
+          [...teamQuestionKinds, ...unanswerableKinds].map((kind) => [kind, rate(abstained.filter((entry) => entry.kind === kind))]),
+        ),
       }
     } finally {
       await rm(root, { recursive: true, force: true })

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { MkError } from '../errors.js'
+import { defaultThreshold } from '../search/calibration.js'
 import type { EmbeddingProvider } from '../search/embedding/provider.js'
 import { openIndex, type SearchIndex } from '../search/search-index.js'
 import type { SearchMode } from '../search/types.js'
@@ -30,10 +31,24 @@ export interface CategoryResult {
   metrics: Record<string, number>
 }
 
+/** What the default threshold does to a mode's results: a query abstains when no hit reaches it. */
+export interface AbstentionResult {
+  threshold: number
+  answerable: number
+  unanswerable: number
+  /** Share of the unanswerable questions that got no result; absent when the set has none. */
+  abstentionRate?: number
+  /** Share of the answerable questions that got no result. */
+  falseAbstentionRate: number
+  /** The ranking metrics of the answerable questions on what passes the threshold. */
+  metricsAtThreshold: Record<string, number>
+}
+
 export interface ModeResult {
   mode: SearchMode
-  /** Each metric averaged over all queries, in [0, 1]. */
+  /** Each metric averaged over the answerable queries, in [0, 1], on the ranking before any threshold. */
   metrics: Record<string, number>
+  abstention: AbstentionResult
   categories?: CategoryResult[]
   latency: { p50Ms: number; p95Ms: number }
 }
@@ -62,16 +77,38 @@ function averages(rows: readonly Record<string, number>[]): Record<string, numbe
   return Object.fromEntries(names.map((name) => [name, mean(rows.map((row) => row[name] ?? 0))]))
 }
 
-function byCategory(
-  scored: readonly { query: SuiteQuery; metrics: Record<string, number> }[],
-  names: Readonly<Record<number, string>> = {},
-): CategoryResult[] | undefined {
+interface ScoredQuery {
+  query: SuiteQuery
+  /** The ranking metrics (none for an unanswerable query), then the same on what passes the threshold. */
+  metrics: Record<string, number>
+  atThreshold: Record<string, number>
+  abstained: boolean
+}
+
+/** Per category: the ranking metrics of its answerable queries, and the share of its queries that abstained. */
+function byCategory(scored: readonly ScoredQuery[], names: Readonly<Record<number, string>> = {}): CategoryResult[] | undefined {
   const categories = [...new Set(scored.flatMap(({ query }) => (query.category === undefined ? [] : [query.category])))].sort((a, b) => a - b)
   if (categories.length === 0) return undefined
   return categories.map((category) => {
-    const rows = scored.filter(({ query }) => query.category === category).map(({ metrics }) => metrics)
-    return { category, name: names[category] ?? `category ${category}`, questions: rows.length, metrics: averages(rows) }
+    const rows = scored.filter(({ query }) => query.category === category)
+    const answerable = rows.filter(({ query }) => query.unanswerable !== true).map(({ metrics }) => metrics)
+    const abstained = mean(rows.map((row) => (row.abstained ? 1 : 0)))
+    return { category, name: names[category] ?? `category ${category}`, questions: rows.length, metrics: { ...averages(answerable), abstained } }
   })
+}
+
+function abstentionOf(scored: readonly ScoredQuery[]): AbstentionResult {
+  const answerable = scored.filter(({ query }) => query.unanswerable !== true)
+  const unanswerable = scored.filter(({ query }) => query.unanswerable === true)
+  const rate = (rows: readonly ScoredQuery[]): number => mean(rows.map((row) => (row.abstained ? 1 : 0)))
+  return {
+    threshold: defaultThreshold,
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
+    ...(unanswerable.length === 0 ? {} : { abstentionRate: rate(unanswerable) }),
+    falseAbstentionRate: rate(answerable),
+    metricsAtThreshold: averages(answerable.map(({ atThreshold }) => atThreshold)),
+  }
 }
 
 function checkAborted(signal: AbortSignal | undefined): void {
@@ -116,7 +153,7 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
     const results: ModeResult[] = []
     const totalQueries = suite.groups.reduce((sum, group) => sum + group.queries.length, 0)
     for (const mode of request.modes) {
-      const scored: { query: SuiteQuery; metrics: Record<string, number> }[] = []
+      const scored: ScoredQuery[] = []
       const latencies: number[] = []
       // One untimed search loads the query encoder, so the first timed query does not pay for it.
       const first = suite.groups[0]?.queries[0]
@@ -128,14 +165,22 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
           const started = performance.now()
           const hits = await index.search({ text: query.text, mode, limit: suite.depth, textWeight: request.textWeight })
           latencies.push(performance.now() - started)
-          scored.push({ query, metrics: query.score(hits.map((hit) => hit.id)) })
+          const kept = hits.filter((hit) => hit.confidence >= defaultThreshold).map((hit) => hit.id)
+          const answerable = query.unanswerable !== true
+          scored.push({
+            query,
+            metrics: answerable ? query.score(hits.map((hit) => hit.id)) : {},
+            atThreshold: answerable ? query.score(kept) : {},
+            abstained: kept.length === 0,
+          })
           request.progress?.(`searching (${mode})`, scored.length, totalQueries)
         }
       }
       const categories = byCategory(scored, suite.categoryNames)
       results.push({
         mode,
-        metrics: averages(scored.map(({ metrics }) => metrics)),
+        metrics: averages(scored.filter(({ query }) => query.unanswerable !== true).map(({ metrics }) => metrics)),
+        abstention: abstentionOf(scored),
         ...(categories === undefined ? {} : { categories }),
         latency: { p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95) },
       })

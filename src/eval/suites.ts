@@ -2,11 +2,13 @@ import type { IndexDocument } from '../search/types.js'
 import type { BeirDataset } from './beir.js'
 import { locomoCategories, type LocomoConversation } from './locomo.js'
 import { ndcgAtK, recallAtK, reciprocalRankAtK } from './metrics.js'
-import { teamQuestionKinds, type TeamDataset } from './team.js'
+import { isUnanswerable, teamQuestionKinds, unanswerableKinds, type TeamDataset } from './team.js'
 
 export interface SuiteQuery {
   text: string
   category?: number
+  /** True for a question nothing in the documents answers: the search should abstain, and it has no ranking metrics. */
+  unanswerable?: boolean
   /** The metrics of one ranked list of document ids. */
   score(ranked: readonly string[]): Record<string, number>
 }
@@ -74,11 +76,12 @@ export function locomoSuite(conversations: readonly LocomoConversation[]): Suite
   }
 }
 
-/** Team memories: one index; P@1, R@3, R@10 and MRR@10 per question, reported per kind of question. */
+/** Team memories: one index; P@1, R@3, R@10 and MRR@10 per answerable question, reported per kind of question. */
 export function teamSuite(dataset: TeamDataset): Suite {
+  const kinds = [...teamQuestionKinds, ...unanswerableKinds]
   return {
     depth: 10,
-    categoryNames: Object.fromEntries(teamQuestionKinds.map((kind, index) => [index + 1, kind])),
+    categoryNames: Object.fromEntries(kinds.map((kind, index) => [index + 1, kind])),
     groups: [
       {
         name: 'team',
@@ -87,7 +90,8 @@ export function teamSuite(dataset: TeamDataset): Suite {
           const answers = new Set(question.answers)
           return {
             text: question.text,
-            category: teamQuestionKinds.indexOf(question.kind) + 1,
+            category: kinds.indexOf(question.kind) + 1,
+            ...(isUnanswerable(question.kind) ? { unanswerable: true } : {}),
             score: (ranked) => ({
               precisionAt1: ranked[0] !== undefined && answers.has(ranked[0]) ? 1 : 0,
               recallAt3: recallAtK(ranked, answers, 3),

@@ -2,7 +2,9 @@ import { datasetError, readDataFile } from './read-data.js'
 
 /** The kinds of question a team asks of its memories, in the order reports list them. */
 export const teamQuestionKinds = ['lexical', 'paraphrase', 'category', 'multi'] as const
-export type TeamQuestionKind = (typeof teamQuestionKinds)[number]
+/** Questions no memory answers: a sensible question about something the team never wrote down, and gibberish. */
+export const unanswerableKinds = ['none', 'gibberish'] as const
+export type TeamQuestionKind = (typeof teamQuestionKinds)[number] | (typeof unanswerableKinds)[number]
 
 export interface TeamMemory {
   id: string
@@ -12,7 +14,7 @@ export interface TeamMemory {
 export interface TeamQuestion {
   text: string
   kind: TeamQuestionKind
-  /** Ids of the memories that answer it; any of them first counts as right. */
+  /** Ids of the memories that answer it; any of them first counts as right. Empty for the unanswerable kinds. */
   answers: string[]
 }
 
@@ -22,11 +24,14 @@ export interface TeamDataset {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const isKind = (value: unknown): value is TeamQuestionKind => teamQuestionKinds.some((kind) => kind === value)
+const allKinds: readonly TeamQuestionKind[] = [...teamQuestionKinds, ...unanswerableKinds]
+const isKind = (value: unknown): value is TeamQuestionKind => allKinds.some((kind) => kind === value)
+export const isUnanswerable = (kind: TeamQuestionKind): boolean => unanswerableKinds.some((unanswerable) => unanswerable === kind)
 
 /**
  * A team-memory retrieval set: `{memories: [{id, content}], questions: [{text, kind, answers}]}`,
- * kind one of lexical, paraphrase, category, multi. Answers must name memories of the file.
+ * kind one of lexical, paraphrase, category, multi (answers name memories of the file), or none
+ * and gibberish (answers empty: no memory answers them, and the search should abstain).
  */
 export async function loadTeam(file: string): Promise<TeamDataset> {
   let data: unknown
@@ -46,8 +51,12 @@ export async function loadTeam(file: string): Promise<TeamDataset> {
   const ids = new Set(memories.map((memory) => memory.id))
   const questions = data.questions.map((question, index) => {
     if (!isObject(question) || typeof question.text !== 'string' || !isKind(question.kind) || !Array.isArray(question.answers))
-      throw datasetError(`questions[${index}] needs "text", "kind" (${teamQuestionKinds.join(', ')}) and "answers"`, file)
+      throw datasetError(`questions[${index}] needs "text", "kind" (${allKinds.join(', ')}) and "answers"`, file)
     const answers = question.answers.filter((answer): answer is string => typeof answer === 'string')
+    if (isUnanswerable(question.kind)) {
+      if (question.answers.length > 0) throw datasetError(`questions[${index}] is of kind ${question.kind}: its "answers" must be empty`, file)
+      return { text: question.text, kind: question.kind, answers }
+    }
     const unknown = answers.filter((answer) => !ids.has(answer))
     if (unknown.length > 0 || answers.length === 0)
       throw datasetError(`questions[${index}] answers name no memory of the file: ${unknown.join(', ') || '(none)'}`, file)

@@ -12,7 +12,8 @@ export interface MemorySearchRequest {
   layers: readonly MemoryLayer[] | undefined
   tiers: string[]
   tags: string[] | undefined
-  threshold: number | undefined
+  /** The least confidence a result needs (0-1; calibration.ts). */
+  threshold: number
   limit: number
   /** How many hits are ranked before copies collapse and the page is cut. */
   candidates: number
@@ -43,6 +44,8 @@ export interface FoundMemory {
 
 export interface MemorySearch {
   results: FoundMemory[]
+  /** True when no memory reached the threshold: as far as the search can tell, none answers the query. */
+  abstained: boolean
   totalCount: number
   searchedLayers: MemoryLayer[]
   searchMode: 'hybrid' | 'fulltext'
@@ -99,14 +102,14 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
       ...(request.tags === undefined ? {} : { tags: request.tags }),
     },
   })
-  const kept = hits.filter((hit) => request.threshold === undefined || hit.score >= request.threshold)
+  const kept = hits.filter((hit) => hit.confidence >= request.threshold)
   // Ranked and grouped on what the hits carry; only the page shown is read whole.
   const found = kept.map((hit) => ({
     memoryId: hit.id,
     layer: layerOf(hit.layer),
     source: hit.source,
     dedupKey: hit.dedupKey,
-    score: round(hit.score),
+    score: round(hit.confidence),
     scores: roundScores(hit.scores),
   }))
   const collapsed = collapseAcrossLayers(found)
@@ -116,10 +119,7 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
     const doc = documents.get(memoryId)
     return doc === undefined ? [] : [{ memoryId, content: doc.content, layer, score, scores, tags: [...doc.tags], shadows }]
   })
-  // A match shares a word with the query or passes the threshold; meaning-only neighbours count when shown.
-  const totalCount = collapsed.filter(
-    (result, position) => position < request.limit || result.scores.text !== undefined || request.threshold !== undefined,
-  ).length
+  const totalCount = collapsed.length
   // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
   const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
   const sourceOf = new Map(page.map((result) => [result.memoryId, result.source]))
@@ -137,5 +137,5 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
     return { ...result, stale: staleReason !== undefined, ...(staleReason === undefined ? {} : { staleReason }) }
   })
   const searchedLayers = [...new Set(folders.map((folder) => folder.layer))]
-  return { results: marked, totalCount, searchedLayers, searchMode, pendingEmbeddings }
+  return { results: marked, abstained: marked.length === 0, totalCount, searchedLayers, searchMode, pendingEmbeddings }
 }

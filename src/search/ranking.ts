@@ -50,7 +50,7 @@ export async function rankFrom(source: CandidateSource, request: SearchRequest):
     const scores: SearchHit['scores'] = {}
     if (hit.text !== undefined) scores.text = hit.text
     if (hit.vector !== undefined) scores.vector = hit.vector
-    return { id, layer, source, dedupKey, score: hit.score, scores }
+    return { id, layer, source, dedupKey, score: hit.score, confidence: hit.confidence, scores }
   })
 }
 
@@ -66,7 +66,12 @@ export async function nearDuplicates(
   const { scored } = await vectorCandidates(db, embed, text, filters, limit)
   const candidates = scored.filter((candidate) => candidate.score >= minSimilarity)
   const headOf = headsOfRows(db, candidates)
-  return candidates.map((candidate) => ({ ...(headOf.get(candidate.rowid) as DocumentHead), score: candidate.score, scores: { vector: candidate.score } }))
+  return candidates.map((candidate) => ({
+    ...(headOf.get(candidate.rowid) as DocumentHead),
+    score: candidate.score,
+    confidence: candidate.score,
+    scores: { vector: candidate.score },
+  }))
 }
 
 /**

@@ -63,6 +63,12 @@ export interface DocumentHead {
 export interface SearchHit extends DocumentHead {
   /** Fused score in [0, 1], higher is better. */
   score: number
+  /**
+   * How likely the hit answers the query, in [0, 1] with one meaning for every query (calibration.ts):
+   * 0.7 and above is usually an answer; under 0.7 at the top, the index most likely holds none.
+   * A near-duplicate look-up reports its cosine similarity here.
+   */
+  confidence: number
   /** The parts of the score: BM25 (positive, unbounded) and cosine similarity. */
   scores: { text?: number; vector?: number }
 }

@@ -29,10 +29,25 @@ describe('mk eval', () => {
   it('prints LoCoMo recall per category for people', async () => {
     const run = await mk(['eval', '--dataset', 'locomo:locomo-tiny.json', '--mode', 'fulltext', '--cwd', workspace.root])
     expect(run.exitCode).toBe(0)
-    expect(run.stdout).toMatch(/MODE\s+R@5\s+R@10\s+R@25\s+P50\s+P95/)
+    expect(run.stdout).toMatch(/MODE\s+R@5\s+R@10\s+R@25\s+ABSTAIN\s+FALSE ABST\s+P50\s+P95/)
     expect(run.stdout).toMatch(/fulltext\s+91\.7\s+91\.7\s+91\.7/)
     expect(run.stdout).toMatch(/2 temporal\s+1\s+50\.0/)
     expect(run.stdout).toContain('4 single-hop')
+  })
+
+  // Issue 29: the abstention rate beside P@1 and MRR.
+  it('prints and returns how often a team set abstains at the default threshold', async () => {
+    const text = await mk(['eval', '--dataset', 'team:team-tiny.json', '--mode', 'fulltext', '--cwd', workspace.root])
+    expect(text.exitCode).toBe(0)
+    expect(text.stdout).toMatch(/MODE\s+P@1\s+R@3\s+R@10\s+MRR@10\s+ABSTAIN\s+FALSE ABST/)
+    expect(text.stdout).toMatch(/fulltext\s+1\.000\s+1\.000\s+1\.000\s+1\.000\s+100%\s+0%/)
+    expect(text.stdout).toContain('fulltext at threshold 0.7: abstained on 100% of 3 unanswerable questions and on 0% of 3 answerable ones')
+    expect(text.stdout).toMatch(/5 none\s+2\s+-\s+-\s+-\s+-\s+100%/)
+
+    const json = await mk(['eval', '--dataset', 'team:team-tiny.json', '--mode', 'fulltext', '--cwd', workspace.root, '--json'])
+    expect(parseJson(json)).toMatchObject({
+      results: [{ mode: 'fulltext', abstention: { threshold: 0.7, answerable: 3, unanswerable: 3, abstentionRate: 1, falseAbstentionRate: 0 } }],
+    })
   })
 
   it('refuses bad input with one line and exit 2', async () => {

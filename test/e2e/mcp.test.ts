@@ -218,8 +218,8 @@ describe('an agent working through mk mcp', () => {
       expect(await connection.call('memory_add', { content })).toMatchObject({ ok: true, output: { success: true, deduplicated: false } })
     }
 
-    // No word of the query is in the memory: only its meaning can match.
-    const byMeaning = await connection.call('memory_search', { query: 'which weekday is the test DB locked', limit: 3 })
+    // No word of the query is in the memory: only its meaning can match, which alone stays under the default threshold (ADR 0031).
+    const byMeaning = await connection.call('memory_search', { query: 'which weekday is the test DB locked', limit: 3, threshold: 0 })
     expect(byMeaning.ok).toBe(true)
     const {
       results: [best],

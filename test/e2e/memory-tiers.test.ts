@@ -95,8 +95,9 @@ describe('tiers, activation, decay and rehydration', () => {
       [`${ids.idle15} warm`, `${ids.idle25} cold`, `${ids.idle50} archive`, `${ids.bad} cold`].sort(),
     )
     expect((await readdir(join(ws.root, 'knowledge', 'memory'))).filter((name) => name.endsWith('.md'))).toHaveLength(6)
+    // A query made of every memory's words, each answering a part of it: threshold 0, so only the tiers filter (ADR 0031).
     const found = (args: string[]) =>
-      mk(['memory', 'search', 'legacy queue RabbitMQ office Leeds billing cron', ...args, '--json']).then((run) =>
+      mk(['memory', 'search', 'legacy queue RabbitMQ office Leeds billing cron', '--threshold', '0', ...args, '--json']).then((run) =>
         parseJson<{ results: { memoryId: string }[] }>(run).results.map((result) => result.memoryId),
       )
     expect(new Set(await found([]))).toEqual(new Set([ids.idle15]))

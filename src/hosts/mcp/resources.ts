@@ -130,7 +130,8 @@ export function knowledgeResources(run: RunTool): Served {
       const knowledge = await section<{ items: KnowledgeSummary[] }>(run, 'knowledge_query', { text: task, limit: 5 }, (output) =>
         output.items.map((item) => `- ${item.id}: ${item.title} (${item.type}, ${item.status}; read ${knowledgePrefix}${item.id})`),
       )
-      const memories = await section<{ results: MemorySummary[] }>(run, 'memory_search', { query: task, limit: 5 }, (output) =>
+      // A task is not a question: its nearest memories are suggestions, so no threshold drops them (ADR 0031).
+      const memories = await section<{ results: MemorySummary[] }>(run, 'memory_search', { query: task, limit: 5, threshold: 0 }, (output) =>
         output.results.map((memory) => `- ${oneLine(memory.content, 200)} (${memory.layer}, ${memory.memoryId})`),
       )
       const text = [

@@ -20,6 +20,8 @@ function formatMetric(kind: EvalReportOutput['dataset']['kind'], value: number):
   return kind === 'locomo' ? (value * 100).toFixed(1) : value.toFixed(3)
 }
 
+const percent = (value: number | undefined): string => (value === undefined ? '-' : `${(value * 100).toFixed(0)}%`)
+
 const ms = (value: number): string => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(value < 10 ? 1 : 0)} ms`)
 
 export function renderEvalReport(report: EvalReportOutput, style: Style): string {
@@ -30,6 +32,8 @@ export function renderEvalReport(report: EvalReportOutput, style: Style): string
     [
       { header: 'MODE', value: (result) => result.mode, decorate: (text) => style.cyan(text) },
       ...names.map((name) => ({ header: metricLabels[name] ?? name, value: (result: Result) => formatMetric(kind, result.metrics[name] ?? 0) })),
+      { header: 'ABSTAIN', value: (result) => percent(result.abstention.abstentionRate) },
+      { header: 'FALSE ABST', value: (result) => percent(result.abstention.falseAbstentionRate) },
       { header: 'P50', value: (result) => ms(result.latency.p50Ms) },
       { header: 'P95', value: (result) => ms(result.latency.p95Ms) },
     ],
@@ -46,18 +50,31 @@ export function renderEvalReport(report: EvalReportOutput, style: Style): string
               { header: 'QUESTIONS', value: (category) => String(category.questions) },
               ...names.map((name) => ({
                 header: metricLabels[name] ?? name,
-                value: (category: { metrics: Record<string, number> }) => formatMetric(kind, category.metrics[name] ?? 0),
+                value: (category: { metrics: Record<string, number> }) => {
+                  const value = category.metrics[name]
+                  return value === undefined ? '-' : formatMetric(kind, value)
+                },
               })),
+              { header: 'ABSTAINED', value: (category) => percent(category.metrics.abstained) },
             ],
             style.dim,
           )}`,
         ],
   )
+  const thresholdLines = report.results.map(({ mode, abstention }) => {
+    const kept = names.map((name) => `${metricLabels[name] ?? name} ${formatMetric(kind, abstention.metricsAtThreshold[name] ?? 0)}`).join(', ')
+    const answerable = `${percent(abstention.falseAbstentionRate)} of ${abstention.answerable} answerable`
+    const abstained =
+      abstention.abstentionRate === undefined
+        ? `abstained on ${answerable} questions (the set has no unanswerable ones)`
+        : `abstained on ${percent(abstention.abstentionRate)} of ${abstention.unanswerable} unanswerable questions and on ${answerable} ones`
+    return `${mode} at threshold ${abstention.threshold}: ${abstained}; ${kept} on what it kept`
+  })
   const { build, dataset } = report
   const summary = [
     `${dataset.spec}: ${dataset.documents} documents in ${dataset.indexes} index${dataset.indexes === 1 ? '' : 'es'}, ${dataset.queries} queries`,
     `model ${report.model ?? '(none: full text only)'}, text weight ${report.textWeight}`,
     `build ${ms(build.totalMs)} (index ${ms(build.indexMs)}, embedding ${ms(build.embedMs)}: ${build.embeddedDocuments} embedded, ${build.cachedDocuments} from cache)`,
   ]
-  return [style.dim(summary.join('\n')), '', modes, ...categoryTables].join('\n')
+  return [style.dim(summary.join('\n')), '', modes, '', ...thresholdLines, ...categoryTables].join('\n')
 }

@@ -44,8 +44,30 @@ export const evalRun = defineTool({
         textWeight: 0.8,
         build: { totalMs: 64000, indexMs: 120, embedMs: 63880, embeddedDocuments: 2760, cachedDocuments: 0 },
         results: [
-          { mode: 'fulltext', metrics: { recallAt5: 0.565, recallAt10: 0.641, recallAt25: 0.72 }, latency: { p50Ms: 1.4, p95Ms: 5.8 } },
-          { mode: 'hybrid', metrics: { recallAt5: 0.585, recallAt10: 0.683, recallAt25: 0.765 }, latency: { p50Ms: 21, p95Ms: 31 } },
+          {
+            mode: 'fulltext',
+            metrics: { recallAt5: 0.565, recallAt10: 0.641, recallAt25: 0.72 },
+            abstention: {
+              threshold: 0.7,
+              answerable: 999,
+              unanswerable: 0,
+              falseAbstentionRate: 0.082,
+              metricsAtThreshold: { recallAt5: 0.53, recallAt10: 0.601, recallAt25: 0.663 },
+            },
+            latency: { p50Ms: 1.4, p95Ms: 5.8 },
+          },
+          {
+            mode: 'hybrid',
+            metrics: { recallAt5: 0.585, recallAt10: 0.683, recallAt25: 0.765 },
+            abstention: {
+              threshold: 0.7,
+              answerable: 999,
+              unanswerable: 0,
+              falseAbstentionRate: 0.077,
+              metricsAtThreshold: { recallAt5: 0.555, recallAt10: 0.64, recallAt25: 0.703 },
+            },
+            latency: { p50Ms: 21, p95Ms: 31 },
+          },
         ],
       },
     },

@@ -24,11 +24,26 @@ export const evalReportSchema = z.strictObject({
   results: z.array(
     z.strictObject({
       mode: searchModeSchema,
-      metrics: metricsSchema,
+      metrics: metricsSchema.describe('Each metric averaged over the answerable queries, in [0, 1], on the ranking before any threshold'),
+      abstention: z
+        .strictObject({
+          threshold: z.number().describe("The default threshold of memory_search (0.7): a query abstains when none of its hits' calibrated scores reaches it"),
+          answerable: z.number().int(),
+          unanswerable: z.number().int().describe('Questions no document answers (team sets: kinds none and gibberish)'),
+          abstentionRate: z
+            .number()
+            .optional()
+            .describe('Share of the unanswerable questions that got no result (higher is better); absent when there are none'),
+          falseAbstentionRate: z.number().describe('Share of the answerable questions that got no result (lower is better)'),
+          metricsAtThreshold: metricsSchema.describe('The metrics of the answerable queries on the hits that pass the threshold'),
+        })
+        .describe('What the default threshold does: abstention on questions without an answer, and what it costs the ones with one'),
       categories: z
         .array(z.strictObject({ category: z.number().int(), name: z.string(), questions: z.number().int(), metrics: metricsSchema }))
         .optional()
-        .describe('LoCoMo and team sets: the metrics per question category (LoCoMo) or kind (team: lexical, paraphrase, category, multi)'),
+        .describe(
+          'LoCoMo and team sets: the metrics per question category (LoCoMo) or kind (team: lexical, paraphrase, category, multi, none, gibberish), with "abstained", the share of its questions that got no result',
+        ),
       latency: z.strictObject({ p50Ms: z.number(), p95Ms: z.number() }).describe('Search time per query, query embedding included'),
     }),
   ),

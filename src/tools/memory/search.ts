@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { MemorySearch } from '../../recall/search-memories.js'
 import type { Style } from '../../style.js'
 import { memoryTiers } from '../../memory/model.js'
+import { defaultThreshold } from '../../search/calibration.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema, scoresSchema } from './schemas.js'
@@ -13,7 +14,7 @@ export const memorySearch = defineTool({
   name: 'memory_search',
   title: 'Search memories',
   description:
-    'Find memories by meaning and by words (hybrid: BM25 full text fused with embedding similarity), across every layer visible here or the layers given. Expired memories are not returned. Each result says how it scored.',
+    'Find memories by meaning and by words (hybrid: BM25 full text fused with embedding similarity), across every layer visible here or the layers given. Expired memories are not returned. Each result says how it scored, on a calibrated scale shared by every query; by default only results scoring 0.7 or more come back, and when none does the search abstains (no results, abstained: true): the memories most likely hold no answer.',
   tier: 'read_only',
   idempotent: true,
   timeoutMs: 120_000,
@@ -25,8 +26,10 @@ export const memorySearch = defineTool({
       .number()
       .min(0)
       .max(1)
-      .optional()
-      .describe('Only results scoring at least this (0-1; scores mean the same for every query: 0.3 drops weak matches, 0.6 keeps what is usually the answer)'),
+      .default(defaultThreshold)
+      .describe(
+        'Only results scoring at least this (0-1, default 0.7; scores mean the same for every query). When none does, the search abstains: no results, abstained true. 0 returns the nearest memories whatever they score',
+      ),
     tags: z.array(z.string().min(1)).optional().describe('Only memories carrying all of these tags'),
     tiers: z
       .array(z.enum(memoryTiers))
@@ -45,7 +48,9 @@ export const memorySearch = defineTool({
         layer: memoryLayerSchema,
         score: z
           .number()
-          .describe('Evidence that this memory answers the query, 0-1, on one scale for every query: 0.6 and above is usually the answer, below 0.3 rarely'),
+          .describe(
+            'Confidence that this memory answers the query, 0-1, on one scale for every query: 0.7 and above is usually an answer (the best hit of a question the memories cannot answer rarely reaches it)',
+          ),
         scores: scoresSchema,
         tags: z.array(z.string()),
         stale: z.boolean().describe('True when a ref names a knowledge item that is superseded, deprecated or gone, or a workspace file that no longer exists'),
@@ -55,6 +60,7 @@ export const memorySearch = defineTool({
           .describe('The same fact stored in less specific layers, hidden behind this one'),
       }),
     ),
+    abstained: z.boolean().describe('True when no memory scored at least threshold: the memories most likely hold no answer (results is empty)'),
     totalCount: z.number().int().describe(`How many memories scored at least threshold before limit (counted among the best ${candidatePool})`),
     searchedLayers: z.array(memoryLayerSchema),
     searchMode: z.enum(['hybrid', 'fulltext']).describe('What really ran: fulltext when no embedding model is configured or it failed'),
@@ -74,13 +80,14 @@ export const memorySearch = defineTool({
             memoryId: 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3',
             content: 'We store everything in Postgres',
             layer: 'project',
-            score: 0.74,
+            score: 1,
             scores: { text: 0.72, vector: 0.79 },
             tags: ['database'],
             stale: false,
             shadows: [],
           },
         ],
+        abstained: false,
         totalCount: 1,
         searchedLayers: ['user', 'project'],
         searchMode: 'hybrid',
@@ -111,13 +118,14 @@ export const memorySearch = defineTool({
         signal: ctx.signal,
       },
     )
-    return { output: { success: true as const, ...found }, display: render(input.query, found, ctx.style) }
+    return { output: { success: true as const, ...found }, display: render(input.query, input.threshold, found, ctx.style) }
   },
 })
 
-function render(query: string, found: MemorySearch, style: Style): string {
+function render(query: string, threshold: number, found: MemorySearch, style: Style): string {
   const { results, totalCount, searchMode, searchedLayers } = found
-  if (results.length === 0) return `No memories match "${query}" (${searchMode}).`
+  if (found.abstained)
+    return `No memory answers "${query}": none scored at least ${threshold.toFixed(2)} (${searchMode}), so the search abstained.${threshold > 0 ? ' Add --threshold 0 to see the nearest memories anyway.' : ''}`
   return [
     ...results.map(
       (result) =>

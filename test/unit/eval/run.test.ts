@@ -10,6 +10,7 @@ import { wordEmbedder } from '../../helpers/word-embedder.js'
 const fixtures = fileURLToPath(new URL('../../fixtures/eval/', import.meta.url))
 const beir = { kind: 'beir' as const, path: join(fixtures, 'beir-tiny') }
 const locomo = { kind: 'locomo' as const, path: join(fixtures, 'locomo-tiny.json') }
+const team = { kind: 'team' as const, path: join(fixtures, 'team-tiny.json') }
 
 let workDir: string
 beforeEach(async () => {
@@ -55,6 +56,33 @@ describe('runEval through the real search index', () => {
     // not its other evidence D1:1 ("My sister lives in Lisbon"), so 0.5; the other five count 1 (one has no evidence).
     expect(result?.metrics).toEqual({ recallAt5: 5.5 / 6, recallAt10: 5.5 / 6, recallAt25: 5.5 / 6 })
     expect(result?.categories?.find((category) => category.category === 2)?.metrics.recallAt5).toBe(0.5)
+  })
+
+  // Issue 29: the abstention rate beside P@1 and MRR, from the calibrated scores and the default threshold.
+  it('reports how often the default threshold abstains, on unanswerable and on answerable questions', async () => {
+    const report = await runEval({ dataset: team, modes: ['fulltext'], textWeight: 0.7, embedder: undefined, workDir })
+    const [result] = report.results
+    // Ranking metrics count the three answerable questions only.
+    expect(result?.metrics).toEqual({ precisionAt1: 1, recallAt3: 1, recallAt10: 1, mrrAt10: 1 })
+    expect(result?.abstention).toEqual({
+      threshold: 0.7,
+      answerable: 3,
+      unanswerable: 3,
+      abstentionRate: 1,
+      falseAbstentionRate: 0,
+      metricsAtThreshold: { precisionAt1: 1, recallAt3: 1, recallAt10: 1, mrrAt10: 1 },
+    })
+    expect(result?.categories?.map(({ name, questions, metrics }) => [name, questions, metrics.abstained])).toEqual([
+      ['lexical', 3, 0],
+      ['none', 2, 1],
+      ['gibberish', 1, 1],
+    ])
+  })
+
+  it('a set without unanswerable questions reports no abstention rate', async () => {
+    const report = await runEval({ dataset: beir, modes: ['fulltext'], textWeight: 0.7, embedder: undefined, workDir })
+    expect(report.results[0]?.abstention).toMatchObject({ answerable: 2, unanswerable: 0, falseAbstentionRate: 0 })
+    expect(report.results[0]?.abstention.abstentionRate).toBeUndefined()
   })
 
   it('stops after the first N queries, building only the indexes they need', async () => {

@@ -25,6 +25,13 @@ describe('the team sets in bench/recall', () => {
     expect(files).toEqual(expect.arrayContaining(['team-dev.json', 'team-holdout.json']))
   })
 
+  // Issue 29: questions no memory answers, to measure abstention, in the tuning set and the held-out one.
+  it.each(['team-dev.json', 'team-holdout.json'])('%s asks at least 20 questions no memory answers and 5 gibberish queries', async (name) => {
+    const { questions } = await loadTeam(join(recallDir, name))
+    expect(questions.filter((question) => question.kind === 'none').length).toBeGreaterThanOrEqual(20)
+    expect(questions.filter((question) => question.kind === 'gibberish').length).toBeGreaterThanOrEqual(5)
+  })
+
   describe.each(files)('%s', (name) => {
     it('names each memory once and never stores the same text twice', async () => {
       const { memories } = await loadTeam(join(recallDir, name))

@@ -44,6 +44,23 @@ describe('team memory sets', () => {
     expect((await failure(loadTeam(await write('bad.json', '{')))).code).toBe('INVALID_INPUT')
   })
 
+  it('reads questions no memory answers (kinds none and gibberish), and refuses one that names an answer', async () => {
+    const file = await write('none.json', {
+      memories: [{ id: 'a', content: 'We store everything in Postgres' }],
+      questions: [
+        { text: 'what is the parental leave policy?', kind: 'none', answers: [] },
+        { text: 'blorf snizzle', kind: 'gibberish', answers: [] },
+      ],
+    })
+    const suite = teamSuite(await loadTeam(file))
+    expect(suite.groups[0]?.queries.map((query) => [suite.categoryNames?.[query.category ?? 0], query.unanswerable])).toEqual([
+      ['none', true],
+      ['gibberish', true],
+    ])
+    const answered = await write('answered.json', { memories: [{ id: 'a', content: 'x' }], questions: [{ text: 'q', kind: 'none', answers: ['a'] }] })
+    expect((await failure(loadTeam(answered))).message).toContain('questions[0] is of kind none: its "answers" must be empty')
+  })
+
   it('reads a bare "team" as the team-dev set of the mk repository', () => {
     expect(parseDatasetSpec('team', { cwd: dir, benchDir: dir }).path).toMatch(/bench[/\\]recall[/\\]team-dev\.json$/)
   })

@@ -82,7 +82,7 @@ describe('searchMemories, the use case', () => {
         layers: ['project', 'user', 'agent'],
         tiers: ['hot', 'warm'],
         tags: undefined,
-        threshold: undefined,
+        threshold: 0,
         limit: 10,
         candidates: 1000,
         identity: { agentId: undefined, sessionId: undefined },
