@@ -23,6 +23,7 @@ footer { border-top: 1px solid var(--line); padding: .75rem 1.5rem; color: var(-
 .filters label { display: flex; flex-direction: column; font-size: .875rem; color: var(--muted); }
 .filters input, .filters select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--muted); border-radius: 4px; background: var(--bg); color: var(--fg); min-width: 10rem; }
 table { border-collapse: collapse; width: 100%; }
+.table-scroll { overflow-x: auto; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .875rem; color: var(--muted); }
 #log td:first-child { white-space: nowrap; }

@@ -1,5 +1,6 @@
 import type { Root, RootContent } from 'mdast'
 import { remark } from 'remark'
+import remarkGfm from 'remark-gfm'
 import { escapeHtml } from './html.js'
 
 /** Resolves a link as written in an item's markdown to where it goes on the site (another item's page), or undefined to keep it. */
@@ -50,8 +51,19 @@ function toHtml(node: Node, resolveLink: LinkResolver, headingShift: number): st
         ? `<ol${node.start !== null && node.start !== undefined && node.start !== 1 ? ` start="${node.start}"` : ''}>${inner()}</ol>\n`
         : `<ul>${inner()}</ul>\n`
     case 'listItem':
-      // A tight list's items hold their paragraphs' text directly, as the markdown reads.
-      return `<li>${node.spread === true ? inner() : node.children.map((child) => (child.type === 'paragraph' ? children(child, resolveLink, headingShift) : toHtml(child, resolveLink, headingShift))).join('')}</li>\n`
+      // A tight list's items hold their paragraphs' text directly, as the markdown reads; a task item shows its box.
+      return `<li>${typeof node.checked === 'boolean' ? `<input type="checkbox" disabled${node.checked ? ' checked' : ''} aria-label="${node.checked ? 'done' : 'not done'}"> ` : ''}${node.spread === true ? inner() : node.children.map((child) => (child.type === 'paragraph' ? children(child, resolveLink, headingShift) : toHtml(child, resolveLink, headingShift))).join('')}</li>\n`
+    case 'table': {
+      const [head, ...body] = node.children
+      const align = (column: number): string => {
+        const side = node.align?.[column]
+        return side === null || side === undefined ? '' : ` style="text-align: ${side}"`
+      }
+      const row = (cells: RootContent[], tag: 'th' | 'td'): string =>
+        `<tr>${cells.map((cell, column) => `<${tag}${tag === 'th' ? ' scope="col"' : ''}${align(column)}>${children(cell, resolveLink, headingShift)}</${tag}>`).join('')}</tr>\n`
+      const headRow = head === undefined ? '' : `<thead>${row(head.children, 'th')}</thead>`
+      return `<div class="table-scroll"><table>${headRow}<tbody>${body.map((line) => row(line.children, 'td')).join('')}</tbody></table></div>\n`
+    }
     case 'thematicBreak':
       return '<hr>\n'
     case 'break':
@@ -76,12 +88,12 @@ function toHtml(node: Node, resolveLink: LinkResolver, headingShift: number): st
 }
 
 /**
- * An item's markdown body as HTML, parsed by the project's remark parser. Raw HTML is shown as code and images as
+ * An item's markdown body as HTML, parsed by the project's remark parser with GitHub's extensions (tables, task lists). Raw HTML is shown as code and images as
  * their text, so nothing in a knowledge file can run script or fetch anything. A leading level-1 heading (the title,
  * which the page already shows) is dropped and the rest shifted under the page's own h1.
  */
 export function markdownToHtml(body: string, resolveLink: LinkResolver): string {
-  const tree = remark().parse(body)
+  const tree = remark().use(remarkGfm).parse(body)
   const first = tree.children[0]
   if (first?.type === 'heading' && first.depth === 1) tree.children.shift()
   const shallowest = Math.min(6, ...tree.children.flatMap((node) => (node.type === 'heading' ? [node.depth] : [])))

@@ -28,4 +28,14 @@ describe('markdownToHtml', () => {
     expect(out).toContain('<a href="use-kafka.html">ADR 2</a>')
     expect(out).toContain('<a href="https://example.com/x">docs</a>')
   })
+
+  // Issue 32: ADRs compare options in tables; they rendered as their pipes.
+  it('renders GFM tables with header cells and alignment, task lists, and escapes cell text', () => {
+    const out = markdownToHtml('| Option | Cost |\n|:--|--:|\n| Kafka | <b>high</b> |\n| SQS | low |\n\n- [x] decided\n- [ ] reviewed\n', noLinks)
+    expect(out).toContain('<thead><tr><th scope="col" style="text-align: left">Option</th><th scope="col" style="text-align: right">Cost</th></tr>')
+    expect(out).toContain('<td style="text-align: left">Kafka</td><td style="text-align: right"><code>&#60;b&#62;</code>high<code>&#60;/b&#62;</code></td>')
+    expect(out).not.toContain('| Option |')
+    expect(out).toContain('<input type="checkbox" disabled checked aria-label="done"> decided')
+    expect(out).toContain('<input type="checkbox" disabled aria-label="not done"> reviewed')
+  })
 })
