@@ -7,8 +7,14 @@ import { newMemoryId } from '../../../src/memory/ids.js'
 import type { MemoryFolder } from '../../../src/memory/locations.js'
 import type { MemoryRecord } from '../../../src/memory/model.js'
 import { openFilesStore } from '../../../src/stores/files/files-store.js'
+import { openPool } from '../../../src/stores/postgres/connection.js'
+import { migrate } from '../../../src/stores/postgres/migrations.js'
+import { openPostgresStore, type PostgresDatabase } from '../../../src/stores/postgres/postgres-store.js'
+import { ReplicaVectors } from '../../../src/stores/postgres/vectors.js'
 import type { Store } from '../../../src/stores/store.js'
 import { Resources } from '../../../src/tools/context.js'
+import { afterAll } from 'vitest'
+import { noPostgres, throwawayCluster } from '../../helpers/postgres.js'
 
 /** One store under test: a fresh, empty tenant, and how to give it back. */
 export interface OpenedStore {
@@ -40,11 +46,50 @@ async function filesStore(): Promise<OpenedStore> {
   }
 }
 
+const postgres = throwawayCluster()
+let database: Promise<PostgresDatabase> | undefined
+let tenants = 0
+afterAll(async () => {
+  const opened = await database
+  database = undefined
+  await opened?.vectors.close()
+  await opened?.pool.end()
+})
+
+/** One database per test file, migrated once; each open is a tenant of its own, so opens share nothing but the database. */
+async function postgresStore(): Promise<OpenedStore> {
+  database ??= (async () => {
+    const url = postgres.cluster().createDatabase()
+    const pool = await openPool({ url, poolSize: 4 })
+    await migrate(pool)
+    return { url, pool, vectors: new ReplicaVectors(pool) }
+  })()
+  const base = await mkdtemp(join(tmpdir(), 'mk-store-contract-pg-'))
+  const root = join(base, 'ws')
+  // The knowledge folder mk init makes: the files store makes it by writing a project memory, this store never writes there.
+  await mkdir(join(root, 'knowledge'), { recursive: true })
+  await writeFile(join(root, '.mkrc'), 'search:\n  embedding:\n    provider: none\n')
+  const workspace = await loadWorkspace({ cwd: root, env: { MK_HOME: join(base, 'home') } })
+  const resources = new Resources()
+  tenants += 1
+  return {
+    store: openPostgresStore(await database, { workspace, resources, tenantId: `tenant-${tenants}`, scope: 'default' }),
+    workspace,
+    async close() {
+      await resources.closeAll()
+      await rm(base, { recursive: true, force: true })
+    },
+  }
+}
+
 /**
- * Every store runs the same suite. A second implementation adds its factory here (PostgreSQL:
- * a throwaway cluster per run, a fresh tenant per open) and must pass every test unchanged.
+ * Every store runs the same suite and must pass every test unchanged: the files store, and
+ * PostgreSQL on a throwaway cluster (left out, with the reason printed, where it is not installed).
  */
-export const storeFactories: StoreFactory[] = [{ name: 'files', open: filesStore }]
+export const storeFactories: StoreFactory[] = [
+  { name: 'files', open: filesStore },
+  ...(noPostgres === undefined ? [{ name: 'postgres', open: postgresStore }] : []),
+]
 
 export const nobody = { agentId: undefined, sessionId: undefined }
 export const author = { name: 'Store Contract', email: 'store-contract@example.com' }
