@@ -9,7 +9,8 @@ import type { ReplicaVectors } from './vectors.js'
 /** One database as a process holds it: its pool, and the vectors this replica keeps in memory. */
 export interface PostgresDatabase {
   url: string
-  pool: Pool
+  /** Opened, and the schema migrated, on first use. */
+  pool: () => Promise<Pool>
   vectors: ReplicaVectors
 }
 

@@ -157,7 +157,7 @@ export class PostgresIndex implements StoreIndex {
   }
 
   async health(): Promise<IndexHealth> {
-    const version = await schemaVersion(this.place.pool)
+    const version = await schemaVersion(await this.place.pool())
     if (version < newestSchema) return { state: 'damaged', problem: `the database schema is at version ${version} of ${newestSchema}: run mk serve --migrate` }
     const stored = await this.place.run((client) => readState(client, this.place.scope, 'knowledge'))
     if (stored === undefined) return { state: 'missing' }

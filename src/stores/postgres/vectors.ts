@@ -26,7 +26,7 @@ export class ReplicaVectors {
   private readonly held = new Map<string, Promise<HeldVectors>>()
   private listener: Promise<PoolClient> | undefined
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: () => Promise<Pool>) {}
 
   /** The scope's vectors, read from the database when this replica holds none that are current. */
   async of(place: TenantScope): Promise<HeldVectors> {
@@ -63,7 +63,7 @@ export class ReplicaVectors {
   private listen(): Promise<PoolClient> {
     if (this.listener !== undefined) return this.listener
     const listening = (async () => {
-      const client = await this.pool.connect()
+      const client = await (await this.pool()).connect()
       const lost = (): void => {
         this.held.clear()
         if (this.listener === listening) this.listener = undefined
