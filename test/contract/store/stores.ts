@@ -7,10 +7,8 @@ import { newMemoryId } from '../../../src/memory/ids.js'
 import type { MemoryFolder } from '../../../src/memory/locations.js'
 import type { MemoryRecord } from '../../../src/memory/model.js'
 import { openFilesStore } from '../../../src/stores/files/files-store.js'
-import { openPool } from '../../../src/stores/postgres/connection.js'
-import { migrate } from '../../../src/stores/postgres/migrations.js'
-import { openPostgresStore, type PostgresDatabase } from '../../../src/stores/postgres/postgres-store.js'
-import { ReplicaVectors } from '../../../src/stores/postgres/vectors.js'
+import { closeDatabases, postgresDatabase } from '../../../src/stores/postgres/databases.js'
+import { openPostgresStore } from '../../../src/stores/postgres/postgres-store.js'
 import type { Store } from '../../../src/stores/store.js'
 import { Resources } from '../../../src/tools/context.js'
 import { afterAll } from 'vitest'
@@ -47,23 +45,13 @@ async function filesStore(): Promise<OpenedStore> {
 }
 
 const postgres = throwawayCluster()
-let database: Promise<PostgresDatabase> | undefined
+let url: string | undefined
 let tenants = 0
-afterAll(async () => {
-  const opened = await database
-  database = undefined
-  await opened?.vectors.close()
-  await opened?.pool.end()
-})
+afterAll(() => closeDatabases())
 
-/** One database per test file, migrated once; each open is a tenant of its own, so opens share nothing but the database. */
+/** One database per test file, migrated on first use; each open is a tenant of its own, so opens share nothing but the database. */
 async function postgresStore(): Promise<OpenedStore> {
-  database ??= (async () => {
-    const url = postgres.cluster().createDatabase()
-    const pool = await openPool({ url, poolSize: 4 })
-    await migrate(pool)
-    return { url, pool, vectors: new ReplicaVectors(pool) }
-  })()
+  url ??= postgres.cluster().createDatabase()
   const base = await mkdtemp(join(tmpdir(), 'mk-store-contract-pg-'))
   const root = join(base, 'ws')
   // The knowledge folder mk init makes: the files store makes it by writing a project memory, this store never writes there.
@@ -73,7 +61,7 @@ async function postgresStore(): Promise<OpenedStore> {
   const resources = new Resources()
   tenants += 1
   return {
-    store: openPostgresStore(await database, { workspace, resources, tenantId: `tenant-${tenants}`, scope: 'default' }),
+    store: openPostgresStore(postgresDatabase(url, 4), { workspace, resources, tenantId: `tenant-${tenants}`, scope: 'default' }),
     workspace,
     async close() {
       await resources.closeAll()

@@ -57,8 +57,8 @@ describe.skipIf(noPostgres !== undefined)('searching documents in PostgreSQL', (
     pools = [await openPool({ url, poolSize: 4 }), await openPool({ url, poolSize: 4 })]
     await migrate(pools[0] as Pool)
     replicas = pools.map((pool) => {
-      const vectors = new ReplicaVectors(pool)
-      const place = new TenantScope(pool, 'acme', 'default', workspace)
+      const vectors = new ReplicaVectors(async () => pool)
+      const place = new TenantScope(async () => pool, 'acme', 'default', workspace)
       return { vectors, place, index: new PostgresDocumentIndex(place, vectors, embedder) }
     })
     const [first] = replicas
