@@ -11,9 +11,10 @@ const postgres = throwawayCluster()
 describe.skipIf(noPostgres !== undefined)('two mk serve replicas on one PostgreSQL database', () => {
   let workspace: TempWorkspace
   let replicas: RunningServe[] = []
+  let url: string
   beforeAll(async () => {
     workspace = await makeWorkspace()
-    const url = postgres.cluster().createDatabase()
+    url = postgres.cluster().createDatabase()
     // Each replica has its own data folder (tenant configuration and knowledge); the memories are in the database.
     replicas = await Promise.all(
       ['a', 'b'].map((name) =>
@@ -84,8 +85,62 @@ describe.skipIf(noPostgres !== undefined)('two mk serve replicas on one PostgreS
     expect(read.status).toBe(404)
   })
 
-  it('answers 503 UNAVAILABLE, never 500, once the database is gone', async () => {
-    postgres.cluster().stop()
+  it('answers 300 mixed calls of three tenants over both replicas without one cross-tenant read', async () => {
+    const tenants = ['t-red', 't-green', 't-blue']
+    const own = new Map<string, string>()
+    for (const [n, tenant] of tenants.entries()) {
+      const added = await on(n % 2).post(
+        '/v1/tools/memory_add',
+        { content: `The ${tenant} team keeps its runbook in wiki space ${tenant}`, layer: 'project' },
+        { 'x-tenant-id': tenant },
+      )
+      expect(added.status).toBe(200)
+      own.set(tenant, String(added.body.memoryId))
+    }
+    const calls = Array.from({ length: 300 }, (_, n) => {
+      const tenant = tenants[n % 3] ?? ''
+      const replica = on(Math.floor(n / 3) % 2)
+      return n % 2 === 0
+        ? replica.post('/v1/tools/memory_search', { query: 'team runbook wiki space' }, { 'x-tenant-id': tenant }).then((answer) => ({ tenant, answer }))
+        : replica.post('/v1/tools/memory_list', {}, { 'x-tenant-id': tenant }).then((answer) => ({ tenant, answer }))
+    })
+    let crossReads = 0
+    for (const { tenant, answer } of await Promise.all(calls)) {
+      expect(answer.status).toBe(200)
+      const text = JSON.stringify(answer.body)
+      for (const [other, id] of own) if (other !== tenant && (text.includes(id) || text.includes(`space ${other}`))) crossReads++
+      expect(text).toContain(own.get(tenant))
+    }
+    expect(crossReads).toBe(0)
+  }, 240_000)
+
+  it('loses no acknowledged write when a replica is killed with SIGKILL under writes', async () => {
+    const doomed = await startServe({
+      cwd: workspace.root,
+      args: ['--data', join(workspace.root, 'data-c'), '--store', url],
+      env: { MK_HOME: workspace.mkHome },
+    })
+    const acknowledged: string[] = []
+    const writes = Array.from({ length: 40 }, (_, n) =>
+      doomed
+        .post('/v1/tools/memory_add', { content: `Incident ${n} was closed by the night shift`, layer: 'project' }, { 'x-tenant-id': 'initech' })
+        .then((answer) => {
+          if (answer.status === 200) acknowledged.push(String(answer.body.memoryId))
+        })
+        .catch(() => undefined),
+    )
+    while (acknowledged.length < 5) await new Promise((resolve) => setTimeout(resolve, 5))
+    doomed.child.kill('SIGKILL')
+    await Promise.all(writes)
+    await doomed.stop()
+    const listed = await on(0).post('/v1/tools/memory_list', { limit: 100 }, { 'x-tenant-id': 'initech' })
+    expect(listed.status).toBe(200)
+    const text = JSON.stringify(listed.body)
+    expect(acknowledged.filter((id) => !text.includes(id))).toEqual([])
+  }, 120_000)
+
+  it('answers 503 UNAVAILABLE, never 500, while the database is gone, and answers again once it is back', async () => {
+    postgres.cluster().halt()
     const search = await on(0).post('/v1/tools/memory_search', { query: 'deploy approvals' }, { 'x-tenant-id': 'acme' })
     expect({ status: search.status, code: search.body.errorCode, retryable: search.body.retryable }).toEqual({
       status: 503,
@@ -94,5 +149,9 @@ describe.skipIf(noPostgres !== undefined)('two mk serve replicas on one PostgreS
     })
     const ready = await fetch(`${on(1).url}/readyz`)
     expect(ready.status).toBe(503)
+    postgres.cluster().resume()
+    // The pools drop the dead connections and open new ones: no restart of the replicas.
+    for (const replica of [0, 1]) expect(await found(on(replica), 'acme', 'deploy approvals')).not.toEqual([])
+    expect((await fetch(`${on(1).url}/readyz`)).status).toBe(200)
   })
 })
