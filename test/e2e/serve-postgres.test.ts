@@ -43,6 +43,13 @@ describe.skipIf(noPostgres !== undefined)('two mk serve replicas on one PostgreS
     const ready = await fetch(`${on(1).url}/readyz`)
     expect(ready.status).toBe(200)
     expect(await ready.json()).toMatchObject({ status: 'ready', store: { kind: 'postgres', vectors: 'replica-memory' } })
+    const doctor = await on(0).post('/v1/tools/doctor_check', { offline: true }, { 'x-tenant-id': 'acme' })
+    expect(doctor.status).toBe(200)
+    const store = (doctor.body.checks as { name: string; status: string; message: string }[]).find((check) => check.name === 'store')
+    expect(store?.status).toBe('ok')
+    expect(store?.message).toMatch(
+      /^postgres: postgres 127\.0\.0\.1:\d+\/mk_\w+ \(tenant acme, scope default; vectors searched in replica memory, no pgvector\)$/,
+    )
   })
 
   it('finds on one replica what the other just wrote', async () => {

@@ -165,7 +165,7 @@ export class PostgresIndex implements StoreIndex {
   }
 
   where(): string {
-    return `postgres ${describeDatabase(this.url)} (tenant ${this.place.tenantId}, scope ${this.place.scope})`
+    return `postgres ${describeDatabase(this.url)} (tenant ${this.place.tenantId}, scope ${this.place.scope}; vectors searched in replica memory, no pgvector)`
   }
 
   async knowledgeMark(): Promise<string | undefined> {
