@@ -52,8 +52,12 @@ function fromRow(row: DocumentRow): StoredDocument {
   }
 }
 
-/** Any of these phrases, as PostgreSQL matches phrases: the same words in the same order, stemmed. */
-const anyPhrase = (param: string): string => `d.tsv @@ ANY(ARRAY(SELECT phraseto_tsquery('english', p) FROM unnest(${param}::text[]) p))`
+/**
+ * Any of these phrases, as PostgreSQL matches phrases (the same words in the same order, stemmed),
+ * as one tsquery computed once, so the GIN index answers it; a phrase of stop words alone matches nothing.
+ */
+const anyPhrase = (param: string): string =>
+  `d.tsv @@ (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM (SELECT phraseto_tsquery('english', p) AS q FROM unnest(${param}::text[]) p) phrases WHERE q::text <> '')`
 
 /**
  * FTS5's BM25 (k1 1.2, b 0.75, idf floored at 1e-6) of each document over the lexemes of `$2`,
@@ -63,10 +67,11 @@ const bm25 = `(SELECT coalesce(sum(greatest(1e-6, ln((c.docs - t.holders + 0.5) 
     * (array_length(e.positions, 1) * 2.2) / (array_length(e.positions, 1) + 1.2 * (0.25 + 0.75 * d.length / c.avglen))), 0)
   FROM unnest(d.tsv) e JOIN terms t ON t.lexeme = e.lexeme)`
 
-const termsAndCorpus = `terms AS (
+// Materialized: computed once per query, not once per candidate row as an inlined CTE would be.
+const termsAndCorpus = `terms AS MATERIALIZED (
     SELECT u.lexeme, (SELECT count(*) FROM mk_documents x WHERE x.scope = $1 AND x.tsv @@ quote_literal(u.lexeme)::tsquery)::float8 AS holders
     FROM unnest(to_tsvector('english', $2::text)) u
-  ), c AS (SELECT count(*)::float8 AS docs, greatest(avg(length), 1)::float8 AS avglen FROM mk_documents WHERE scope = $1)`
+  ), c AS MATERIALIZED (SELECT count(*)::float8 AS docs, greatest(avg(length), 1)::float8 AS avglen FROM mk_documents WHERE scope = $1)`
 
 /** Vectors of the background sentences, per model, embedded once per replica. */
 const backgroundByModel = new Map<string, Promise<Float32Array[]>>()
