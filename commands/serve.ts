@@ -15,6 +15,7 @@ Capacity: calls run on MK_SERVE_THREADS worker threads (default one per core), a
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 8080 --data /srv/mk',
+    '<%= config.bin %> serve --data /srv/mk --store postgres://mk@127.0.0.1:5432/mk',
     'MK_AUTH_MODE=api_key MK_API_KEYS_FILE=keys.json <%= config.bin %> serve --host 0.0.0.0 --data /srv/mk',
   ]
   static override flags = {
@@ -27,11 +28,21 @@ Capacity: calls run on MK_SERVE_THREADS worker threads (default one per core), a
     insecure: Flags.boolean({ description: 'Allow auth off on an address other than loopback.' }),
     profile: Flags.option({ description: 'Which tools to offer (worker: read-only tools only).', options: mcpProfiles, default: 'main' as const })(),
     'read-only': Flags.boolean({ description: 'Refuse every tool that changes state (same as MK_READ_ONLY=1).' }),
+    store: Flags.string({
+      description: 'postgres://… : keep every tenant in this PostgreSQL database (same as MK_STORE); without it, files. See docs/postgres.md.',
+    }),
+    migrate: Flags.boolean({ description: "Bring the --store database's schema to the newest version, then exit (the server also migrates on start)." }),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve)
-    const { startServer } = await import('../src/hosts/http/serve.js')
+    const { migrateStore, startServer } = await import('../src/hosts/http/serve.js')
+    if (flags.migrate) {
+      const store = await migrateStore({ store: flags.store, env: process.env })
+      if (flags.json) writeJson(process.stdout, { store })
+      else writeText(process.stdout, process.env, `mk serve --migrate: ${String(store.database)} is at schema version ${String(store.schema)}`)
+      return
+    }
     const server = await startServer({
       cwd: flags.cwd ?? process.cwd(),
       env: process.env,
@@ -42,6 +53,7 @@ Capacity: calls run on MK_SERVE_THREADS worker threads (default one per core), a
       insecure: flags.insecure,
       profile: flags.profile,
       readOnly: flags['read-only'],
+      store: flags.store,
     })
     const { stopped, ...started } = server
     if (flags.json) writeJson(process.stdout, started)
@@ -49,7 +61,7 @@ Capacity: calls run on MK_SERVE_THREADS worker threads (default one per core), a
       writeText(
         process.stdout,
         process.env,
-        `mk serve: listening on ${started.url} (auth ${started.auth}, ${started.tenants}); recall debug channel: ${started.debug_channel}`,
+        `mk serve: listening on ${started.url} (auth ${started.auth}, ${started.tenants}, store ${String(started.store.kind)}); recall debug channel: ${started.debug_channel}`,
       )
     await stopped
   }

@@ -43,6 +43,10 @@ export interface Cluster {
    * binds it, as it binds an application's role), as a connection URL.
    */
   createDatabase(): string
+  /** Stops the server as a crash would, keeping its data: what clients see of a database that went away. */
+  halt(): void
+  /** Starts the halted server again on the same port, with the same data. */
+  resume(): void
   stop(): void
 }
 
@@ -106,6 +110,13 @@ export async function startCluster(): Promise<Cluster | { skipped: string }> {
     },
     tool(name, args) {
       return run(binary(name) ?? name, [...connection, ...args, 'postgres'])
+    },
+    halt() {
+      run(pgCtl, ['-D', data, '-m', 'immediate', 'stop'])
+    },
+    resume() {
+      const resumed = run(pgCtl, ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'])
+      if (resumed.status !== 0) throw new Error(`pg_ctl start failed: ${resumed.stderr.trim()}`)
     },
     stop() {
       run(pgCtl, ['-D', data, '-m', 'immediate', 'stop'])

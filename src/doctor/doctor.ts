@@ -134,6 +134,8 @@ function checkModel(workspace: Workspace): DoctorCheck {
 
 async function checkIndex(workspace: Workspace, store: Store, notice: (message: string) => void): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = []
+  // A database store says where it is and how it searches vectors; the files store's place is the index path below.
+  if (store.kind !== 'files') checks.push(ok('store', `${store.kind}: ${store.index.where()}`))
   try {
     const health = await store.index.health(notice)
     if (health.state === 'missing') checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))

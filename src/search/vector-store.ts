@@ -10,7 +10,7 @@ import type { SearchFilters } from './types.js'
 export type Embed = EmbeddingProvider['embed']
 
 /** Text the encoders see: long documents are cut, as sentence encoders read only their first few hundred tokens anyway. */
-const maxEmbeddedChars = 4000
+export const maxEmbeddedChars = 4000
 /**
  * Documents read, embedded and committed together: large enough for the provider to group texts
  * of similar length and keep every worker busy, small enough that an interrupted run loses little.

@@ -25,8 +25,18 @@ export interface StoreResources {
   get<T>(key: string, create: () => Promise<T>, close?: (value: T) => Promise<void> | void): Promise<T>
 }
 
-/** What a store is opened for: one tenant's workspace, within the host's resources. */
+/** A team server's tenant and scope in a database (`mk serve --store postgres://…`): the rows the store reads and writes. */
+export interface DatabasePlace {
+  url: string
+  /** The most connections this process (or tool thread) opens to it. */
+  poolSize: number
+  tenantId: string
+  scope: string
+}
+
+/** What a store is opened for: one tenant's workspace, within the host's resources; in a database when `database` says where. */
 export interface StorePlace {
   workspace: Workspace
   resources: StoreResources
+  database?: DatabasePlace | undefined
 }

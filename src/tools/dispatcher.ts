@@ -7,6 +7,7 @@ import type { ToolContext } from './context.js'
 import type { AnyTool, ToolResult } from './define.js'
 import { openStore } from './open-store.js'
 import { requireAllowedInputPaths } from './path-access.js'
+import type { DatabasePlace } from '../stores/store.js'
 import { requireRoleAllows } from './roles.js'
 
 export type DispatchOutcome =
@@ -25,6 +26,8 @@ export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn' | 
    * checking 3,000 violations against the schema took 40 ms of a 500 ms check.
    */
   displayOnly?: boolean
+  /** The tenant's rows in a database store (a team server's --store); absent: the files store. */
+  database?: DatabasePlace | undefined
 }
 
 export const defaultTimeoutMs = 30_000
@@ -95,12 +98,12 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
   const started = performance.now()
   const warnings: string[] = []
   const controller = new AbortController()
-  const { cancel, displayOnly, ...callerContext } = caller
+  const { cancel, displayOnly, database, ...callerContext } = caller
   cancel?.addEventListener('abort', () => controller.abort(cancel.reason), { once: true })
   if (cancel?.aborted === true) controller.abort(cancel.reason)
   const ctx: ToolContext = {
     ...callerContext,
-    store: openStore({ workspace: caller.workspace, resources: caller.resources }),
+    store: openStore({ workspace: caller.workspace, resources: caller.resources, database }),
     requestId,
     signal: controller.signal,
     warn(message) {

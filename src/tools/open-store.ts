@@ -1,11 +1,25 @@
 import { openFilesStore } from '../stores/files/files-store.js'
+import { closeDatabases, databaseStatus, postgresDatabase, type DatabaseStatus } from '../stores/postgres/databases.js'
+import { openPostgresStore } from '../stores/postgres/postgres-store.js'
 import type { Store, StorePlace } from '../stores/store.js'
 
 /**
- * The one place that picks a tenant's store; every host reaches it through the dispatcher.
- * Today there is one implementation, files + SQLite. A second store (PostgreSQL, issue 31) is
- * chosen here from the host's settings (`--store`, MK_STORE) and nowhere else.
+ * The one place that picks a tenant's store; every host reaches it through the dispatcher:
+ * PostgreSQL when the host names a database (`mk serve --store postgres://…`, MK_STORE), else
+ * files + SQLite.
  */
 export function openStore(place: StorePlace): Store {
-  return openFilesStore(place)
+  const { database } = place
+  if (database === undefined) return openFilesStore(place)
+  return openPostgresStore(postgresDatabase(database.url, database.poolSize), { ...place, tenantId: database.tenantId, scope: database.scope })
+}
+
+/** What a host's health says of its store: files, or the database with its schema and vector path (which also proves it answers). */
+export function storeStatus(database: { url: string; poolSize: number } | undefined): Promise<DatabaseStatus | { kind: 'files' }> {
+  return database === undefined ? Promise.resolve({ kind: 'files' }) : databaseStatus(database.url, database.poolSize)
+}
+
+/** Release the connections of every database store this process opened. */
+export function closeStores(): Promise<void> {
+  return closeDatabases()
 }

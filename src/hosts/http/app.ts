@@ -38,6 +38,8 @@ export interface HttpAppOptions {
    * so a call answers as it would have in the CLI's process.
    */
   callerRuntimeHeaders: boolean
+  /** What /readyz says of the store: its kind, and a database's place, schema and vector path. */
+  storeStatus?: (() => Promise<Record<string, unknown>>) | undefined
 }
 
 export interface HttpApp {
@@ -53,7 +55,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { fastify: createFastify } = await importPackage<typeof import('fastify')>('fastify')
   const app = createFastify({ logger: false, bodyLimit: options.limits.maxBodyBytes, genReqId: () => randomUUID(), return503OnClosing: false })
   const facts = requestFactsStore()
-  const state: ServerState = { closing: false, readiness: undefined }
+  const state: ServerState = { closing: false, readiness: undefined, storeStatus: options.storeStatus }
 
   await app.register(errorsPlugin, { maxBodyBytes: options.limits.maxBodyBytes, facts })
   await app.register(requestLogPlugin, { facts, log: options.log })

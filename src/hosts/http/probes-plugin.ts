@@ -10,6 +10,12 @@ export async function probesPlugin(app: FastifyInstance, state: ServerState): Pr
     if (state.readiness === undefined)
       return sendError(reply, toErrorObject(new MkError('UNAVAILABLE', 'the server is still warming up (opening the index, loading the model)')))
     if (!state.readiness.ready) return sendError(reply, state.readiness.error)
-    return { status: 'ready' }
+    if (state.storeStatus === undefined) return { status: 'ready' }
+    try {
+      return { status: 'ready', store: await state.storeStatus() }
+    } catch (error) {
+      // A database that went away makes the replica not ready (503), until it answers again.
+      return sendError(reply, toErrorObject(error))
+    }
   })
 }

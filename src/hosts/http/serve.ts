@@ -19,7 +19,8 @@ import { isLoopbackHost } from './loopback.js'
 import { serveLimitsFrom } from './serve-limits.js'
 import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
-import { TenantStores, defaultScope, defaultTenant, tenantPlaces } from './tenants.js'
+import { TenantStores, defaultScope, defaultTenant, tenantPlaces, type StoreDatabase } from './tenants.js'
+import { closeStores, storeStatus } from '../../tools/open-store.js'
 import { inlineRunner, threadRunner, type CallRunner, type ThreadLayout } from './tool-threads.js'
 
 export interface ServeOptions {
@@ -35,6 +36,8 @@ export interface ServeOptions {
   insecure: boolean
   profile: McpProfile
   readOnly: boolean
+  /** `postgres://…`: every tenant's memories, history, ledgers and index in this database (--store, MK_STORE); absent: files. */
+  store?: string | undefined
 }
 
 export interface RunningServer {
@@ -43,6 +46,8 @@ export interface RunningServer {
   port: number
   auth: AuthMode
   tenants: 'one workspace' | 'one store per tenant'
+  /** Where the data is kept: files, or the database (its place, schema version and vector path). */
+  store: Record<string, unknown>
   /** Who may use memory_recall's debug channel (return_debug), said at start-up. */
   debug_channel: string
   /** Settles when the server has stopped (SIGTERM or SIGINT) and released every tenant's resources. */
@@ -62,6 +67,38 @@ async function dataFolder(cwd: string, dataDir: string): Promise<string> {
   return folder
 }
 
+const defaultPoolSize = 10
+
+/** The database of --store or MK_STORE, with MK_STORE_POOL_SIZE connections per process or tool thread; undefined for files. */
+function storeDatabaseFrom(store: string | undefined, poolSize: string | undefined): StoreDatabase | undefined {
+  if (store === undefined || store.trim() === '') return undefined
+  if (!/^postgres(ql)?:\/\//.test(store)) {
+    throw new MkError('INVALID_INPUT', '--store (or MK_STORE) is not a postgres:// URL', {
+      details: { field: '--store', hint: 'pass postgres://user@host:5432/database, or leave it out to keep the data in files' },
+    })
+  }
+  const size = poolSize === undefined || poolSize.trim() === '' ? defaultPoolSize : Number(poolSize)
+  if (!Number.isInteger(size) || size < 1 || size > 1000) {
+    throw new MkError('INVALID_INPUT', `MK_STORE_POOL_SIZE must be a whole number from 1 to 1000, not "${poolSize ?? ''}"`, {
+      details: { field: 'MK_STORE_POOL_SIZE', hint: `leave it unset for ${defaultPoolSize} connections per process` },
+    })
+  }
+  return { url: store, poolSize: size }
+}
+
+/** `mk serve --migrate`: bring the database's schema to the newest version and say what it is, without serving. */
+export async function migrateStore(options: Pick<ServeOptions, 'store' | 'env'>): Promise<Record<string, unknown>> {
+  const database = storeDatabaseFrom(options.store ?? options.env.MK_STORE, options.env.MK_STORE_POOL_SIZE)
+  if (database === undefined) {
+    throw new MkError('INVALID_INPUT', '--migrate needs a database: pass --store postgres://… or set MK_STORE', { details: { field: '--migrate' } })
+  }
+  try {
+    return await storeStatus(database)
+  } finally {
+    await closeStores()
+  }
+}
+
 /** `mk serve`: every tool of the profile over HTTP, until SIGTERM or SIGINT. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   // On the socket, its file mode is the authentication: MK_AUTH_MODE (set for a team server) must not lock out its own user's CLI.
@@ -72,6 +109,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     })
   }
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
+  const database = storeDatabaseFrom(options.store ?? options.env.MK_STORE, options.env.MK_STORE_POOL_SIZE)
+  // Migrated before the first request, under the database's lock: replicas starting together migrate once.
+  const store = await storeStatus(database)
   const baseRuntime = runtimeEnvFrom(options.env)
   const runtime = { ...baseRuntime, readOnly: baseRuntime.readOnly || options.readOnly }
   const dataDir = options.dataDir === undefined ? undefined : await dataFolder(options.cwd, options.dataDir)
@@ -86,7 +126,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env } : { dataDir }
   // Where each tenant's workspace and MK_HOME are: the stores open them, the app names them relatively in errors.
   const stores = dataDir === undefined ? { workspace } : { dataDir }
-  const runner = threadRunner(limits.threads, { layout, env }) ?? inlineRunner(new TenantStores(stores), offered, env)
+  const runner = threadRunner(limits.threads, { layout, env, database }) ?? inlineRunner(new TenantStores(stores, database), offered, env)
   const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
   const app = await createHttpApp({
@@ -100,6 +140,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     openApi,
     log: (line) => process.stderr.write(line),
     callerRuntimeHeaders: socket !== undefined,
+    // Files need no check of their own: /readyz answers as before.
+    storeStatus: database === undefined ? undefined : () => storeStatus(database),
   })
   if (socket === undefined) await app.fastify.listen({ host: options.host, port: options.port })
   else await listenOnSocket(app.fastify, socket)
@@ -128,6 +170,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     port,
     auth: auth.mode,
     tenants: dataDir === undefined ? 'one workspace' : 'one store per tenant',
+    store,
     debug_channel: debugChannelExposure(auth.mode !== 'off', runtime),
     stopped,
   }

@@ -9,6 +9,8 @@ export type Readiness = { ready: true } | { ready: false; error: ErrorObject }
 export interface ServerState {
   closing: boolean
   readiness: Readiness | undefined
+  /** What /readyz says of the store (files, or the database, which it asks each time); throws UNAVAILABLE when it cannot be reached. */
+  storeStatus?: (() => Promise<Record<string, unknown>>) | undefined
 }
 
 /** Once the server is closing, every new request is refused with 503. */

@@ -7,6 +7,8 @@ import type { TenantPlaces } from '../../fs/tenant-text.js'
 import { MkError } from '../../errors.js'
 import { requireResolvesWithin } from '../../fs/path-guard.js'
 import { Resources } from '../../tools/context.js'
+import { closeStores } from '../../tools/open-store.js'
+import type { DatabasePlace } from '../../stores/store.js'
 import { tenantIdPattern } from './routes.js'
 
 export const defaultTenant = 'default'
@@ -18,6 +20,14 @@ export interface TenantStore {
   tenantId: string
   workspace: Workspace
   resources: Resources
+  /** The tenant's rows when the server keeps its data in a database (--store); the workspace then holds configuration and knowledge. */
+  database?: DatabasePlace | undefined
+}
+
+/** A database every tenant's data is kept in (`mk serve --store`), and the most connections a process opens to it. */
+export interface StoreDatabase {
+  url: string
+  poolSize: number
 }
 
 export function requireTenantId(value: unknown, origin: string): string {
@@ -72,7 +82,10 @@ const storeKey = (tenantId: string, scope: string): string => `${tenantId}/${sco
 export class TenantStores {
   private readonly stores = new Map<string, Promise<TenantStore>>()
 
-  constructor(private readonly layout: { dataDir: string } | { workspace: Workspace }) {}
+  constructor(
+    private readonly layout: { dataDir: string } | { workspace: Workspace },
+    private readonly database?: StoreDatabase,
+  ) {}
 
   get multiTenant(): boolean {
     return 'dataDir' in this.layout
@@ -82,7 +95,9 @@ export class TenantStores {
     const key = storeKey(tenantId, scope)
     const existing = this.stores.get(key)
     if (existing !== undefined) return existing
-    const opened = scope === defaultScope ? this.create(tenantId) : this.createScope(tenantId, scope)
+    const created = scope === defaultScope ? this.create(tenantId) : this.createScope(tenantId, scope)
+    const { database } = this
+    const opened = database === undefined ? created : created.then((store) => ({ ...store, database: { ...database, tenantId, scope } }))
     this.stores.set(key, opened)
     opened.catch(() => this.stores.delete(key))
     return opened
@@ -141,6 +156,7 @@ export class TenantStores {
     const stores = await Promise.allSettled([...this.stores.values()])
     this.stores.clear()
     for (const store of stores) if (store.status === 'fulfilled') await store.value.resources.closeAll()
+    if (this.database !== undefined) await closeStores()
   }
 }
 

@@ -34,6 +34,6 @@ export async function runToolCall(
   } catch (error) {
     return { ok: false, error: toErrorObject(error), warnings: [] }
   }
-  const { workspace, resources } = store
-  return dispatch(tool, call.input, { workspace, env, cwd: workspace.root, runtime: call.runtime, style: plainStyle, resources })
+  const { workspace, resources, database } = store
+  return dispatch(tool, call.input, { workspace, env, cwd: workspace.root, runtime: call.runtime, style: plainStyle, resources, database })
 }

@@ -6,7 +6,7 @@ import { packageRoot } from '../../package-root.js'
 import type { AnyTool } from '../../tools/define.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { runToolCall, type ToolCall } from './tool-call.js'
-import type { TenantStores } from './tenants.js'
+import type { StoreDatabase, TenantStores } from './tenants.js'
 
 /** Where a tool thread finds the tenants: one store per tenant under a data folder, or the server's own workspace. */
 export type ThreadLayout = { dataDir: string } | { cwd: string; env: Record<string, string | undefined> }
@@ -15,6 +15,8 @@ export interface ThreadData {
   layout: ThreadLayout
   /** The server's environment, which every tool call sees (see runToolCall). */
   env: Record<string, string | undefined>
+  /** The database every tenant's data is kept in (--store), each thread on its own pool; absent: files. */
+  database?: StoreDatabase | undefined
 }
 
 export type ThreadRequest =

@@ -13,8 +13,8 @@ const data = workerData as ThreadData
 const port = parentPort
 const stores = Promise.resolve(
   'dataDir' in data.layout
-    ? new TenantStores({ dataDir: data.layout.dataDir })
-    : loadWorkspace({ cwd: data.layout.cwd, env: data.layout.env }).then((workspace) => new TenantStores({ workspace })),
+    ? new TenantStores({ dataDir: data.layout.dataDir }, data.database)
+    : loadWorkspace({ cwd: data.layout.cwd, env: data.layout.env }).then((workspace) => new TenantStores({ workspace }, data.database)),
 )
 // The main thread routes only what it offers: the socket-only tools are never called here on a TCP server.
 const tools = Promise.all([registeredTools(), socketOnlyTools()]).then(

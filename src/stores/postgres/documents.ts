@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg'
-import { dedupKey } from '../../search/normalise.js'
+import { searchableText } from '../../search/documents.js'
+import { contentHash, dedupKey } from '../../search/normalise.js'
 import type { IndexDocument } from '../../search/types.js'
 
 /** The channel a write announces changed documents on, so every replica drops its vectors of that tenant and scope. */
@@ -10,17 +11,25 @@ export async function announceChange(client: PoolClient, scope: string): Promise
   await client.query(`SELECT pg_notify('${documentsChannel}', current_setting('mk.tenant', true) || '/' || $1)`, [scope])
 }
 
-/** Insert or replace documents of one scope; a changed text loses its vector (it is embedded again). */
+/** How many words the text vector holds (what BM25 calls a document's length). */
+const lengthOf = (param: string): string => `(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('english', ${param}::text)))`
+
+/**
+ * Insert or replace documents of one scope. The searched text is the SQLite index's (title,
+ * content, tags: searchableText); a document whose text changed loses its vector and is embedded again.
+ */
 export async function upsertDocuments(client: PoolClient, scope: string, docs: readonly IndexDocument[]): Promise<void> {
   for (const doc of docs) {
+    const text = searchableText(doc)
     await client.query(
-      `INSERT INTO mk_documents (scope, id, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+      `INSERT INTO mk_documents (scope, id, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key,
+         text_hash, tsv, length)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, to_tsvector('english', $17::text), ${lengthOf('$17')})
        ON CONFLICT (tenant_id, scope, id) DO UPDATE SET kind = excluded.kind, layer = excluded.layer, title = excluded.title,
          content = excluded.content, tags = excluded.tags, source = excluded.source, path = excluded.path, updated_at = excluded.updated_at,
          expires_at = excluded.expires_at, type = excluded.type, status = excluded.status, meta = excluded.meta, dedup_key = excluded.dedup_key,
-         embedding = CASE WHEN mk_documents.content = excluded.content AND mk_documents.title IS NOT DISTINCT FROM excluded.title
-           THEN mk_documents.embedding ELSE NULL END`,
+         text_hash = excluded.text_hash, tsv = excluded.tsv, length = excluded.length,
+         embedding = CASE WHEN mk_documents.text_hash = excluded.text_hash THEN mk_documents.embedding ELSE NULL END`,
       [
         scope,
         doc.id,
@@ -37,6 +46,8 @@ export async function upsertDocuments(client: PoolClient, scope: string, docs: r
         doc.status ?? null,
         doc.meta ?? null,
         dedupKey(doc.content),
+        contentHash(text),
+        text,
       ],
     )
   }

@@ -5,7 +5,8 @@ import { inTenant } from './connection.js'
 /** One tenant's scope in the database: every row the store reads or writes is keyed by both. */
 export class TenantScope {
   constructor(
-    readonly pool: Pool,
+    /** The process's pool for the database, opened (and the schema migrated) on first use. */
+    readonly pool: () => Promise<Pool>,
     readonly tenantId: string,
     readonly scope: string,
     /** The tenant's workspace: its configuration says which memory folders and knowledge sources exist. */
@@ -13,8 +14,8 @@ export class TenantScope {
   ) {}
 
   /** Work in one transaction as this tenant (row-level security admits its rows only). */
-  run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    return inTenant(this.pool, this.tenantId, work)
+  async run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTenant(await this.pool(), this.tenantId, work)
   }
 
   /** Hold one folder's lock until the transaction ends: the writes of a folder (a dedup check and its insert) go one at a time, on every replica. */

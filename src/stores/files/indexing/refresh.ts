@@ -1,13 +1,9 @@
-import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Workspace } from '../../../config/workspace.js'
-import { directiveExtraction } from '../../../directives/model.js'
 import { isNodeError } from '../../../errors.js'
-import { walkFiles } from '../../../fs/walk.js'
-import type { KnowledgeItem, KnowledgeProblem } from '../../../knowledge/model.js'
-import { resolveSources } from '../../../knowledge/sources.js'
+import type { KnowledgeProblem } from '../../../knowledge/model.js'
 import type { MemoryFolder } from '../../../memory/locations.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../../../memory/store.js'
 import { readTierTable, tierTableFile } from '../../../memory/tier-table.js'
@@ -17,25 +13,13 @@ import type { SearchIndex } from '../../../search/search-index.js'
 import type { IndexDocument } from '../../../search/types.js'
 
 import { memoryDocument } from '../../../memory/memory-document.js'
+import { knowledgeDocument, knowledgeDocuments, knowledgeSignature } from '../../../directives/knowledge-documents.js'
 
 /** A memory as the index holds it: the files store and a database store map memories alike. */
 export { memoryDocument }
 
-export function knowledgeDocument(item: KnowledgeItem): IndexDocument {
-  return {
-    id: item.id,
-    kind: 'knowledge',
-    layer: item.layer,
-    title: item.title,
-    content: [item.summary ?? '', item.body].filter((part) => part.trim() !== '').join('\n\n'),
-    tags: item.tags,
-    source: item.source,
-    path: item.path,
-    updatedAt: item.date === undefined ? 0 : Date.parse(item.date) || 0,
-    type: item.type,
-    status: item.status,
-  }
-}
+/** What the index holds of the knowledge, as every store indexes it. */
+export { knowledgeDocument, knowledgeSignature }
 
 export interface RefreshOptions {
   warn(message: string): void
@@ -199,27 +183,6 @@ async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, fold
   return { added: documents.length, removed, knowledgeReloaded: false }
 }
 
-/** Every knowledge file's path, size and modification time, hashed: a change anywhere changes it. */
-export async function knowledgeSignature(workspace: Workspace): Promise<string> {
-  const hash = createHash('sha256')
-  // Directives store their topics by this vocabulary: a change to it reads the knowledge again.
-  hash.update(`rules ${JSON.stringify([workspace.config.rules.topics, workspace.config.rules.layers, directiveExtraction])}\n`)
-  const memoryDir = join(workspace.root, workspace.config.memory.dir)
-  for (const source of resolveSources(workspace)) {
-    hash.update(`source ${source.name} ${source.directory}\n`)
-    if (!existsSync(source.directory)) continue
-    const files = await walkFiles(source.directory, {
-      include: (path, isDirectory) => !join(source.directory, path).startsWith(memoryDir) && (isDirectory || path.toLowerCase().endsWith('.md')),
-    })
-    const infos = await Promise.all(files.map((file) => stat(join(source.directory, file)).catch(() => undefined)))
-    files.forEach((file, position) => {
-      const info = infos[position]
-      hash.update(`${file} ${info?.size ?? -1} ${info?.mtimeMs ?? -1}\n`)
-    })
-  }
-  return hash.digest('hex')
-}
-
 export interface KnowledgeRefresh extends RefreshReport {
   /** Error-level problems of the knowledge files (those files are not indexed). */
   problems: KnowledgeProblem[]
@@ -236,28 +199,13 @@ export async function refreshKnowledge(index: SearchIndex, workspace: Workspace,
   if (options.force !== true && index.state('knowledge') === signature) {
     return { added: 0, removed: 0, knowledgeReloaded: false, problems: storedProblems(index.state('knowledge:problems')) }
   }
-  const [{ loadKnowledge }, { extractDirectives }, { directiveDocument }, { rulesVocabulary }, { directiveTopics }] = await Promise.all([
-    import('../../../knowledge/load.js'),
-    import('../../../directives/extract.js'),
-    import('../../../directives/stored.js'),
-    import('../../../directives/query.js'),
-    import('../../../directives/rank.js'),
-  ])
-  const base = await loadKnowledge(workspace)
-  // Only the winning item of each id: a project item that overrides a company item replaces its directives too.
-  const directives = base.items.flatMap(extractDirectives)
-  const vocabulary = rulesVocabulary(workspace.config.rules, directives)
-  const documents = [
-    ...base.items.map(knowledgeDocument),
-    ...directives.map((directive) => directiveDocument(directive, directiveTopics(directive, vocabulary))),
-  ]
+  const { documents, problems } = await knowledgeDocuments(workspace)
   const current = new Set(documents.map((doc) => doc.id))
   const stale = [...index.list({ kind: 'knowledge', includeExpired: true }), ...index.list({ kind: 'directive', includeExpired: true })]
     .map((doc) => doc.id)
     .filter((id) => !current.has(id))
   index.upsert(documents)
   const removed = index.remove(stale)
-  const problems = base.problems.filter((problem) => problem.severity === 'error')
   index.setState('knowledge', signature)
   index.setState('knowledge:problems', JSON.stringify(problems))
   return { added: documents.length, removed, knowledgeReloaded: true, problems }

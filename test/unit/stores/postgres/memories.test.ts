@@ -35,7 +35,7 @@ describe.skipIf(noPostgres !== undefined)('memories in PostgreSQL', () => {
     await rm(base, { recursive: true, force: true })
   })
 
-  const memoriesOn = (pool: Pool, tenant: string) => new PostgresMemories(new TenantScope(pool, tenant, 'default', workspace))
+  const memoriesOn = (pool: Pool, tenant: string) => new PostgresMemories(new TenantScope(async () => pool, tenant, 'default', workspace))
 
   it('keeps one memory when replicas add the same content at once', async () => {
     const replicas = pools.map((pool) => memoriesOn(pool, 'acme'))
@@ -62,8 +62,8 @@ describe.skipIf(noPostgres !== undefined)('memories in PostgreSQL', () => {
     await expect(globex.find(nobody, added.stored.record.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     // The same content in another tenant is a memory of its own, not a duplicate.
     expect((await globex.add(folder, memoryRecord(folder, 'Acme deploys on Fridays'), { ...write, identity: nobody })).deduplicated).toBe(false)
-    const place = new TenantScope(pools[0] as Pool, 'globex-2', 'default', workspace)
-    await new PostgresActivations(new TenantScope(pools[0] as Pool, 'acme-2', 'default', workspace)).append(folder, [
+    const place = new TenantScope(async () => pools[0] as Pool, 'globex-2', 'default', workspace)
+    await new PostgresActivations(new TenantScope(async () => pools[0] as Pool, 'acme-2', 'default', workspace)).append(folder, [
       { id: added.stored.record.id, at: '2026-11-01T00:00:00.000Z', event: 'activate', outcome: 'positive' },
     ])
     expect((await new PostgresActivations(place).counters(folder)).size).toBe(0)
@@ -75,7 +75,7 @@ describe.skipIf(noPostgres !== undefined)('memories in PostgreSQL', () => {
     const added = await memories.add(folder, memoryRecord(folder, 'Initech files TPS reports weekly'), { ...write, identity: nobody })
     if (added.deduplicated) throw new Error('expected a new memory')
     const deleted = await memories.delete(added.stored, write)
-    const history = await new TenantScope(pools[0] as Pool, 'initech', 'default', workspace).run(async (client) => {
+    const history = await new TenantScope(async () => pools[0] as Pool, 'initech', 'default', workspace).run(async (client) => {
       const rows = await client.query<{ commit_id: string; op: string; author: string }>('SELECT commit_id, op, author FROM mk_history ORDER BY seq')
       return rows.rows
     })

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Workspace } from '../config/workspace.js'
+import { walkFiles } from '../fs/walk.js'
+import type { KnowledgeItem, KnowledgeProblem } from '../knowledge/model.js'
+import { resolveSources } from '../knowledge/sources.js'
+import type { IndexDocument } from '../search/types.js'
+import { directiveExtraction } from './model.js'
+
+// What a search index holds of a workspace's knowledge (items and the directives drawn from them), whichever store keeps the index.
+
+export function knowledgeDocument(item: KnowledgeItem): IndexDocument {
+  return {
+    id: item.id,
+    kind: 'knowledge',
+    layer: item.layer,
+    title: item.title,
+    content: [item.summary ?? '', item.body].filter((part) => part.trim() !== '').join('\n\n'),
+    tags: item.tags,
+    source: item.source,
+    path: item.path,
+    updatedAt: item.date === undefined ? 0 : Date.parse(item.date) || 0,
+    type: item.type,
+    status: item.status,
+  }
+}
+
+/** Every knowledge file's path, size and modification time, hashed: a change anywhere changes it. */
+export async function knowledgeSignature(workspace: Workspace): Promise<string> {
+  const hash = createHash('sha256')
+  // Directives store their topics by this vocabulary: a change to it reads the knowledge again.
+  hash.update(`rules ${JSON.stringify([workspace.config.rules.topics, workspace.config.rules.layers, directiveExtraction])}\n`)
+  const memoryDir = join(workspace.root, workspace.config.memory.dir)
+  for (const source of resolveSources(workspace)) {
+    hash.update(`source ${source.name} ${source.directory}\n`)
+    if (!existsSync(source.directory)) continue
+    const files = await walkFiles(source.directory, {
+      include: (path, isDirectory) => !join(source.directory, path).startsWith(memoryDir) && (isDirectory || path.toLowerCase().endsWith('.md')),
+    })
+    const infos = await Promise.all(files.map((file) => stat(join(source.directory, file)).catch(() => undefined)))
+    files.forEach((file, position) => {
+      const info = infos[position]
+      hash.update(`${file} ${info?.size ?? -1} ${info?.mtimeMs ?? -1}\n`)
+    })
+  }
+  return hash.digest('hex')
+}
+
+/** The documents of the workspace's knowledge: the winning item of each id and its directives; error-level problems of files left out. */
+export async function knowledgeDocuments(workspace: Workspace): Promise<{ documents: IndexDocument[]; problems: KnowledgeProblem[] }> {
+  const [{ loadKnowledge }, { extractDirectives }, { directiveDocument }, { rulesVocabulary }, { directiveTopics }] = await Promise.all([
+    import('../knowledge/load.js'),
+    import('./extract.js'),
+    import('./stored.js'),
+    import('./query.js'),
+    import('./rank.js'),
+  ])
+  const base = await loadKnowledge(workspace)
+  // Only the winning item of each id: a project item that overrides a company item replaces its directives too.
+  const directives = base.items.flatMap(extractDirectives)
+  const vocabulary = rulesVocabulary(workspace.config.rules, directives)
+  const documents = [
+    ...base.items.map(knowledgeDocument),
+    ...directives.map((directive) => directiveDocument(directive, directiveTopics(directive, vocabulary))),
+  ]
+  return { documents, problems: base.problems.filter((problem) => problem.severity === 'error') }
+}

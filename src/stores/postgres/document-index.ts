@@ -1,0 +1,350 @@
+import type { PoolClient } from 'pg'
+import { backgroundSentences } from '../../search/background-corpus.js'
+import { searchableText, type StoredDocument } from '../../search/documents.js'
+import type { DocumentIndex } from '../../search/document-index.js'
+import type { EmbeddingProvider } from '../../search/embedding/provider.js'
+import type { Scored } from '../../search/fusion.js'
+import { queryGroups } from '../../search/query-groups.js'
+import { rankFrom, type CandidateSource } from '../../search/ranking.js'
+import { queryPhrases, scoreTextEvidence, type TextEvidence } from '../../search/text-evidence.js'
+import type { DocumentHead, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from '../../search/types.js'
+import { backgroundSize, calibrationFrom, smallStore } from '../../search/vector-evidence.js'
+import { maxEmbeddedChars } from '../../search/vector-store.js'
+import type { ListOptions } from '../../search/documents.js'
+import { filterCondition } from './filters.js'
+import { newestSchema } from './migrations.js'
+import type { TenantScope } from './place.js'
+import { asBytes, asVector, type ReplicaVectors } from './vectors.js'
+
+interface DocumentRow {
+  id: string
+  kind: StoredDocument['kind']
+  layer: string
+  title: string | null
+  content: string
+  tags: string[]
+  source: string | null
+  path: string | null
+  updated_at: string
+  expires_at: string | null
+  type: string | null
+  status: string | null
+  meta: string | null
+}
+
+const documentColumns = 'd.id, d.kind, d.layer, d.title, d.content, d.tags, d.source, d.path, d.updated_at, d.expires_at, d.type, d.status, d.meta'
+
+function fromRow(row: DocumentRow): StoredDocument {
+  return {
+    id: row.id,
+    kind: row.kind,
+    layer: row.layer,
+    title: row.title ?? undefined,
+    content: row.content,
+    tags: row.tags,
+    source: row.source ?? undefined,
+    path: row.path ?? undefined,
+    updatedAt: Number(row.updated_at),
+    expiresAt: row.expires_at === null ? undefined : Number(row.expires_at),
+    type: row.type ?? undefined,
+    status: row.status ?? undefined,
+    meta: row.meta ?? undefined,
+  }
+}
+
+/**
+ * Any of these phrases, as PostgreSQL matches phrases (the same words in the same order, stemmed),
+ * as one tsquery computed once, so the GIN index answers it; a phrase of stop words alone matches nothing.
+ */
+const anyPhrase = (param: string): string =>
+  `d.tsv @@ (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM (SELECT phraseto_tsquery('english', p) AS q FROM unnest(${param}::text[]) p) phrases WHERE q::text <> '')`
+
+/**
+ * FTS5's BM25 (k1 1.2, b 0.75, idf floored at 1e-6) of each document over the lexemes of `$2`,
+ * from the tsvector's positions: the text evidence's BM25 half, on the same scale as the files store's.
+ */
+const bm25 = `(SELECT coalesce(sum(greatest(1e-6, ln((c.docs - t.holders + 0.5) / (t.holders + 0.5)))
+    * (array_length(e.positions, 1) * 2.2) / (array_length(e.positions, 1) + 1.2 * (0.25 + 0.75 * d.length / c.avglen))), 0)
+  FROM unnest(d.tsv) e JOIN terms t ON t.lexeme = e.lexeme)`
+
+// Materialized: computed once per query, not once per candidate row as an inlined CTE would be.
+const termsAndCorpus = `terms AS MATERIALIZED (
+    SELECT u.lexeme, (SELECT count(*) FROM mk_documents x WHERE x.scope = $1 AND x.tsv @@ quote_literal(u.lexeme)::tsquery)::float8 AS holders
+    FROM unnest(to_tsvector('english', $2::text)) u
+  ), c AS MATERIALIZED (SELECT count(*)::float8 AS docs, greatest(avg(length), 1)::float8 AS avglen FROM mk_documents WHERE scope = $1)`
+
+/** Vectors of the background sentences, per model, embedded once per replica. */
+const backgroundByModel = new Map<string, Promise<Float32Array[]>>()
+
+/** One scope's documents in PostgreSQL, ranked by the engine's own fusion and calibration (src/search/ranking.ts). */
+export class PostgresDocumentIndex implements DocumentIndex {
+  embedderWarm = false
+
+  constructor(
+    private readonly place: TenantScope,
+    private readonly vectors: ReplicaVectors,
+    private readonly embedder: EmbeddingProvider | undefined,
+  ) {}
+
+  private embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array[]> {
+    if (this.embedder === undefined) return Promise.resolve([])
+    return this.embedder.embed(texts, kind).then((vectors) => {
+      this.embedderWarm = true
+      return vectors
+    })
+  }
+
+  get canSearchVectors(): boolean {
+    return this.embedder !== undefined
+  }
+
+  effectiveMode(mode: SearchMode): SearchMode {
+    return this.canSearchVectors ? mode : 'fulltext'
+  }
+
+  get embeddingModel(): { modelId: string; dimensions: number } | undefined {
+    return this.embedder === undefined ? undefined : { modelId: this.embedder.modelId, dimensions: this.embedder.dimensions }
+  }
+
+  search(request: SearchRequest): Promise<SearchHit[]> {
+    return rankFrom(this.candidates(request.queryVector), { ...request, mode: this.effectiveMode(request.mode) })
+  }
+
+  async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
+    const [query] = text.trim() === '' ? [] : await this.embed([text], 'query')
+    if (query === undefined) return []
+    const near = (await this.nearest(query, filters, limit)).filter((candidate) => candidate.score >= minSimilarity)
+    const heads = await this.heads(near)
+    return near.flatMap((candidate) => {
+      const head = heads.get(candidate.rowid)
+      return head === undefined ? [] : [{ ...head, score: candidate.score, confidence: candidate.score, scores: { vector: candidate.score } }]
+    })
+  }
+
+  private candidates(queryVector: Float32Array | undefined): CandidateSource {
+    return {
+      text: (text, filters, limit) => this.textEvidence(text, filters, limit),
+      vector: async (text, filters, limit) => {
+        const [query] = queryVector !== undefined ? [queryVector] : text.trim() === '' ? [] : await this.embed([text], 'query')
+        if (query === undefined || this.embedder === undefined) return []
+        const nearest = await this.nearest(query, filters, limit)
+        const calibrate = calibrationFrom(query, await this.calibrationSample())
+        return nearest.map(({ rowid, score }) => ({ rowid, score: calibrate(score) }))
+      },
+      heads: (rows) => this.heads(rows),
+    }
+  }
+
+  /** The same evidence as the SQLite index's: which documents hold each query group, and BM25 from PostgreSQL's text vectors. */
+  private async textEvidence(text: string, filters: SearchFilters | undefined, limit: number): Promise<TextEvidence[]> {
+    const groups = queryGroups(text)
+    if (groups.length === 0) return []
+    const { phrases, ownWords } = queryPhrases(groups)
+    const scope = this.place.scope
+    return this.place.run(async (client) => {
+      const holders = async (list: readonly string[]): Promise<Set<number>> => {
+        if (list.length === 0) return new Set()
+        const rows = await client.query<{ n: string }>(`SELECT d.n FROM mk_documents d WHERE d.scope = $1 AND ${anyPhrase('$2')}`, [scope, [...list]])
+        return new Set(rows.rows.map((row) => Number(row.n)))
+      }
+      const held: { full: Set<number>; partial: Set<number> }[] = []
+      for (const group of groups) held.push({ full: await holders(group.full), partial: await holders(group.partial) })
+      const documents = Number((await client.query<{ count: string }>('SELECT count(*) FROM mk_documents WHERE scope = $1', [scope])).rows[0]?.count ?? 0)
+      const params: unknown[] = [scope, phrases.join(' '), phrases]
+      const where = filterCondition(filters, params)
+      params.push(limit)
+      const rows = await client.query<{ n: string; bm25: number; id: string; layer: string; source: string | null; dedup_key: string }>(
+        `WITH ${termsAndCorpus}
+         SELECT d.n, ${bm25} AS bm25, d.id, d.layer, d.source, d.dedup_key FROM mk_documents d, c
+         WHERE d.scope = $1 AND ${anyPhrase('$3')} AND ${where} ORDER BY bm25 DESC, d.n LIMIT $${params.length}`,
+        params,
+      )
+      const candidates = rows.rows.map((row) => ({
+        rowid: Number(row.n),
+        head: { id: row.id, layer: row.layer, source: row.source ?? undefined, dedupKey: row.dedup_key },
+      }))
+      let ownBm25 = new Map(rows.rows.map((row) => [Number(row.n), row.bm25]))
+      if (ownWords.join(' ') !== phrases.join(' ')) {
+        const own =
+          ownWords.length === 0
+            ? []
+            : (
+                await client.query<{ n: string; bm25: number }>(
+                  `WITH ${termsAndCorpus} SELECT d.n, ${bm25} AS bm25 FROM mk_documents d, c WHERE d.scope = $1 AND d.n = ANY($3::bigint[])`,
+                  [scope, ownWords.join(' '), candidates.map((candidate) => candidate.rowid)],
+                )
+              ).rows
+        ownBm25 = new Map(own.map((row) => [Number(row.n), row.bm25]))
+      }
+      return scoreTextEvidence(groups, held, documents, candidates, ownBm25)
+    })
+  }
+
+  /** The exact ranking by cosine of the held vectors the filters allow, equal scores in storage order. */
+  private async nearest(query: Float32Array, filters: SearchFilters | undefined, limit: number): Promise<Scored[]> {
+    const held = await this.vectors.of(this.place)
+    if (held.rows.length === 0) return []
+    const params: unknown[] = [this.place.scope]
+    const where = filterCondition(filters, params)
+    const allowed = await this.place.run(async (client) => {
+      const rows = await client.query<{ n: string }>(`SELECT d.n FROM mk_documents d WHERE d.scope = $1 AND d.embedding IS NOT NULL AND ${where}`, params)
+      return new Set(rows.rows.map((row) => Number(row.n)))
+    })
+    const scored: Scored[] = []
+    for (const { n, vector } of held.rows) {
+      if (!allowed.has(n)) continue
+      let dot = 0
+      for (let i = 0; i < vector.length; i++) dot += (vector[i] ?? 0) * (query[i] ?? 0)
+      scored.push({ rowid: n, score: dot })
+    }
+    return scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit)
+  }
+
+  /** The scope's first vectors in storage order, with the background sentences when there are few (as vectorCalibration samples). */
+  private async calibrationSample(): Promise<Float32Array[]> {
+    const sample = (await this.vectors.of(this.place)).rows.slice(0, backgroundSize).map((row) => row.vector)
+    if (sample.length >= smallStore || this.embedder === undefined) return sample
+    const model = this.embedder.modelId
+    let background = backgroundByModel.get(model)
+    if (background === undefined) {
+      background = this.embed([...backgroundSentences], 'document')
+      backgroundByModel.set(model, background)
+      background.catch(() => backgroundByModel.delete(model))
+    }
+    return [...sample, ...(await background)]
+  }
+
+  private async heads(rows: readonly { rowid: number }[]): Promise<Map<number, DocumentHead>> {
+    return this.place.run(async (client) => {
+      const found = await client.query<{ n: string; id: string; layer: string; source: string | null; dedup_key: string }>(
+        'SELECT n, id, layer, source, dedup_key FROM mk_documents WHERE scope = $1 AND n = ANY($2::bigint[])',
+        [this.place.scope, rows.map((row) => row.rowid)],
+      )
+      return new Map(found.rows.map((row) => [Number(row.n), { id: row.id, layer: row.layer, source: row.source ?? undefined, dedupKey: row.dedup_key }]))
+    })
+  }
+
+  async getMany(ids: readonly string[]): Promise<StoredDocument[]> {
+    const rows = await this.place.run((client) =>
+      client.query<DocumentRow>(`SELECT ${documentColumns} FROM mk_documents d WHERE d.scope = $1 AND d.id = ANY($2::text[])`, [this.place.scope, [...ids]]),
+    )
+    const byId = new Map(rows.rows.map((row) => [row.id, fromRow(row)]))
+    return ids.flatMap((id) => {
+      const doc = byId.get(id)
+      return doc === undefined ? [] : [doc]
+    })
+  }
+
+  async list(filters: SearchFilters & ListOptions = {}): Promise<StoredDocument[]> {
+    const params: unknown[] = [this.place.scope]
+    const where = filterCondition(filters, params)
+    const order = filters.order === 'any' ? '' : 'ORDER BY d.updated_at DESC, d.id DESC'
+    const limit = filters.limit === undefined ? '' : `LIMIT ${String(Math.max(0, Math.floor(filters.limit)))}`
+    const rows = await this.place.run((client) =>
+      client.query<DocumentRow>(`SELECT ${documentColumns} FROM mk_documents d WHERE d.scope = $1 AND ${where} ${order} ${limit}`, params),
+    )
+    return rows.rows.map(fromRow)
+  }
+
+  async stats(): Promise<IndexStats> {
+    const row = await this.place.run(async (client) => {
+      const counts = await client.query<Record<'documents' | 'memories' | 'knowledge' | 'directives' | 'pending' | 'bytes', string>>(
+        `SELECT count(*) AS documents, count(*) FILTER (WHERE kind = 'memory') AS memories, count(*) FILTER (WHERE kind = 'knowledge') AS knowledge,
+           count(*) FILTER (WHERE kind = 'directive') AS directives, count(*) FILTER (WHERE embedding IS NULL) AS pending,
+           coalesce(sum(pg_column_size(d.*)), 0) AS bytes
+         FROM mk_documents d WHERE scope = $1`,
+        [this.place.scope],
+      )
+      return counts.rows[0]
+    })
+    return {
+      documents: Number(row?.documents ?? 0),
+      memories: Number(row?.memories ?? 0),
+      knowledge: Number(row?.knowledge ?? 0),
+      directives: Number(row?.directives ?? 0),
+      pending: this.embedder === undefined ? 0 : Number(row?.pending ?? 0),
+      modelId: this.embedder?.modelId,
+      dimensions: this.embedder?.dimensions,
+      schemaVersion: newestSchema,
+      sizeBytes: Number(row?.bytes ?? 0),
+    }
+  }
+
+  async state(key: string): Promise<string | undefined> {
+    return this.place.run(async (client) => readState(client, this.place.scope, key))
+  }
+
+  async pendingCount(): Promise<number> {
+    if (this.embedder === undefined) return 0
+    const rows = await this.place.run((client) =>
+      client.query<{ count: string }>('SELECT count(*) FROM mk_documents WHERE scope = $1 AND embedding IS NULL', [this.place.scope]),
+    )
+    return Number(rows.rows[0]?.count ?? 0)
+  }
+
+  /** Embed documents without a vector, a batch per transaction, and tell every replica. Returns how many were embedded. */
+  async embedPending(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<number> {
+    if (this.embedder === undefined) return 0
+    const total = await this.pendingCount()
+    let done = 0
+    for (;;) {
+      signal?.throwIfAborted()
+      const batch = await this.place.run((client) =>
+        client.query<{ id: string; title: string | null; content: string; tags: string[] }>(
+          'SELECT id, title, content, tags FROM mk_documents WHERE scope = $1 AND embedding IS NULL ORDER BY n LIMIT 64',
+          [this.place.scope],
+        ),
+      )
+      if (batch.rows.length === 0) return done
+      const vectors = await this.embed(
+        batch.rows.map((row) => searchableText({ title: row.title ?? undefined, content: row.content, tags: row.tags }).slice(0, maxEmbeddedChars)),
+        'document',
+      )
+      await this.place.run(async (client) => {
+        for (const [position, row] of batch.rows.entries()) {
+          const vector = vectors[position]
+          if (vector !== undefined)
+            await client.query('UPDATE mk_documents SET embedding = $3 WHERE scope = $1 AND id = $2', [this.place.scope, row.id, asBytes(vector)])
+        }
+        await client.query(`SELECT pg_notify('mk_documents', current_setting('mk.tenant', true) || '/' || $1)`, [this.place.scope])
+      })
+      this.vectors.forget(this.place)
+      done += batch.rows.length
+      onProgress?.(Math.min(done, total), total)
+    }
+  }
+
+  async vectorsOf(ids: readonly string[]): Promise<{ id: string; vector: Float32Array }[]> {
+    const rows = await this.place.run((client) =>
+      client.query<{ id: string; embedding: Buffer }>(
+        'SELECT id, embedding FROM mk_documents WHERE scope = $1 AND id = ANY($2::text[]) AND embedding IS NOT NULL',
+        [this.place.scope, [...ids]],
+      ),
+    )
+    return rows.rows.map((row) => ({ id: row.id, vector: asVector(row.embedding) }))
+  }
+
+  async documentVectors(filters: SearchFilters): Promise<{ id: string; vector: Float32Array }[]> {
+    const params: unknown[] = [this.place.scope]
+    const where = filterCondition(filters, params)
+    const rows = await this.place.run((client) =>
+      client.query<{ id: string; embedding: Buffer }>(
+        `SELECT d.id, d.embedding FROM mk_documents d WHERE d.scope = $1 AND d.embedding IS NOT NULL AND ${where}`,
+        params,
+      ),
+    )
+    return rows.rows.map((row) => ({ id: row.id, vector: asVector(row.embedding) }))
+  }
+}
+
+export async function readState(client: PoolClient, scope: string, key: string): Promise<string | undefined> {
+  const rows = await client.query<{ value: string }>('SELECT value FROM mk_index_state WHERE scope = $1 AND key = $2', [scope, key])
+  return rows.rows[0]?.value
+}
+
+export async function writeState(client: PoolClient, scope: string, key: string, value: string): Promise<void> {
+  await client.query(
+    'INSERT INTO mk_index_state (scope, key, value) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, scope, key) DO UPDATE SET value = excluded.value',
+    [scope, key, value],
+  )
+}

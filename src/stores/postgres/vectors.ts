@@ -1,0 +1,98 @@
+import type { Pool, PoolClient } from 'pg'
+import { unavailableOrSame } from './connection.js'
+import { documentsChannel } from './documents.js'
+import type { TenantScope } from './place.js'
+
+/** One scope's stored vectors as this replica holds them, in storage order (what calibration samples first). */
+export interface HeldVectors {
+  rows: { n: number; vector: Float32Array }[]
+}
+
+export const asVector = (bytes: Buffer): Float32Array => {
+  // A copy: the driver's buffers may share one allocation, and a Float32Array needs an aligned offset.
+  const copy = new Uint8Array(bytes)
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4)
+}
+
+export const asBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
+
+/**
+ * Without pgvector the vectors live in the database and are searched in each replica's memory:
+ * a scope's vectors are read once, then dropped whenever any replica announces (NOTIFY) that the
+ * scope's documents changed, and read again on the next vector search. While the listening
+ * connection is down nothing held is trusted.
+ */
+export class ReplicaVectors {
+  private readonly held = new Map<string, Promise<HeldVectors>>()
+  private listener: Promise<PoolClient> | undefined
+
+  constructor(private readonly pool: () => Promise<Pool>) {}
+
+  /** The scope's vectors, read from the database when this replica holds none that are current. */
+  async of(place: TenantScope): Promise<HeldVectors> {
+    // Subscribed before reading: a change committed after the read is always heard.
+    await this.listen()
+    const key = `${place.tenantId}/${place.scope}`
+    let vectors = this.held.get(key)
+    if (vectors === undefined) {
+      vectors = place.run(async (client) => {
+        const rows = await client.query<{ n: string; embedding: Buffer }>(
+          'SELECT n, embedding FROM mk_documents WHERE scope = $1 AND embedding IS NOT NULL ORDER BY n',
+          [place.scope],
+        )
+        return { rows: rows.rows.map((row) => ({ n: Number(row.n), vector: asVector(row.embedding) })) }
+      })
+      this.held.set(key, vectors)
+      vectors.catch(() => this.held.delete(key))
+    }
+    return vectors
+  }
+
+  /** Drop what this replica holds of a scope (its own write, before the notification arrives). */
+  forget(place: TenantScope): void {
+    this.held.delete(`${place.tenantId}/${place.scope}`)
+  }
+
+  /** How many scopes and vectors this replica holds, for health. */
+  async size(): Promise<{ scopes: number; vectors: number }> {
+    let vectors = 0
+    for (const held of this.held.values()) vectors += (await held.catch(() => ({ rows: [] }))).rows.length
+    return { scopes: this.held.size, vectors }
+  }
+
+  private listen(): Promise<PoolClient> {
+    if (this.listener !== undefined) return this.listener
+    const listening = (async () => {
+      const client = await (await this.pool()).connect()
+      const lost = (): void => {
+        this.held.clear()
+        if (this.listener === listening) this.listener = undefined
+      }
+      client.on('notification', (message) => {
+        if (message.channel === documentsChannel && message.payload !== undefined) this.held.delete(message.payload)
+      })
+      client.on('error', () => {
+        lost()
+        client.release(true)
+      })
+      client.on('end', lost)
+      await client.query(`LISTEN ${documentsChannel}`)
+      return client
+    })()
+    this.listener = listening
+    listening.catch(() => {
+      if (this.listener === listening) this.listener = undefined
+    })
+    return listening.catch((error: unknown) => {
+      throw unavailableOrSame(error)
+    })
+  }
+
+  async close(): Promise<void> {
+    const listener = this.listener
+    this.listener = undefined
+    this.held.clear()
+    const client = await listener?.catch(() => undefined)
+    client?.release(true)
+  }
+}
