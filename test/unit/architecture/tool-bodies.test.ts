@@ -20,7 +20,6 @@ const maxRunLines = 25
 
 /** Tools whose run body is still over the limit, with its length today: shrink, never grow. */
 const waiting: Record<string, number> = {
-  tools_select: 60,
   memory_maintain: 56,
   memory_recall: 53,
   memory_show: 53,
@@ -33,7 +32,6 @@ const waiting: Record<string, number> = {
   memory_activate: 36,
   memory_list: 36,
   knowledge_check: 35,
-  rules_evaluate: 35,
   tools_feedback: 34,
   sync_now: 32,
   knowledge_show: 31,
