@@ -20,8 +20,6 @@ const maxRunLines = 25
 
 /** Tools whose run body is still over the limit, with its length today: shrink, never grow. */
 const waiting: Record<string, number> = {
-  memory_recall: 53,
-  memory_show: 53,
   rules_query_directives: 52,
   hook_cursor: 41,
   knowledge_query: 39,
@@ -29,7 +27,6 @@ const waiting: Record<string, number> = {
   model_list: 39,
   eval_run: 38,
   memory_activate: 36,
-  memory_list: 36,
   knowledge_check: 35,
   tools_feedback: 34,
   sync_now: 32,
