@@ -27,8 +27,6 @@ const waiting: Record<string, number> = {
   knowledge_check: 35,
   tools_feedback: 34,
   sync_now: 32,
-  knowledge_show: 31,
-  knowledge_list: 28,
   model_pull: 28,
   tools_search: 28,
   rules_detect_context: 26,
