@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { registeredTools } from '../../src/tools/catalog/registered.js'
 import { exportFormats } from '../../src/tools/generate/function-schemas.js'
 import { toolsExport } from '../../src/tools/catalog/export.js'
 
@@ -13,6 +14,8 @@ export default class ToolsExport extends MkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ToolsExport)
+    // The tool describes the registered tools: loading the registry hands their list over.
+    await registeredTools()
     await this.callTool(toolsExport, { format: flags.format }, flags)
   }
 }

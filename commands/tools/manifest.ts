@@ -1,4 +1,5 @@
 import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { registeredTools } from '../../src/tools/catalog/registered.js'
 import { toolsManifest } from '../../src/tools/catalog/manifest.js'
 
 export default class ToolsManifest extends MkCommand {
@@ -8,6 +9,8 @@ export default class ToolsManifest extends MkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ToolsManifest)
+    // The tool describes the registered tools: loading the registry hands their list over.
+    await registeredTools()
     await this.callTool(toolsManifest, {}, flags)
   }
 }

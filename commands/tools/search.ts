@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { registeredTools } from '../../src/tools/catalog/registered.js'
 import { toolsSearch } from '../../src/tools/catalog/search.js'
 
 export default class ToolsSearch extends MkCommand {
@@ -15,6 +16,8 @@ export default class ToolsSearch extends MkCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(ToolsSearch)
+    // The tool describes the registered tools: loading the registry hands their list over.
+    await registeredTools()
     await this.callTool(toolsSearch, { query: argv.map(String).join(' '), limit: flags.limit }, flags)
   }
 }

@@ -1,4 +1,5 @@
 import { MkCommand } from '../../src/hosts/cli/base-command.js'
+import { registeredTools } from '../../src/tools/catalog/registered.js'
 import { toolsSkill } from '../../src/tools/catalog/skill.js'
 
 export default class ToolsSkill extends MkCommand {
@@ -8,6 +9,8 @@ export default class ToolsSkill extends MkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ToolsSkill)
+    // The tool describes the registered tools: loading the registry hands their list over.
+    await registeredTools()
     await this.callTool(toolsSkill, {}, flags)
   }
 }

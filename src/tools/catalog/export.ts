@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
+import { registeredManifest } from './tool-list.js'
 import { exportFormats } from '../generate/function-schemas.js'
 
 export const toolsExport = defineTool({
@@ -32,8 +33,7 @@ export const toolsExport = defineTool({
   ],
   async run(input) {
     const { exportFunctions, renderExport } = await import('../generate/function-schemas.js')
-    const { currentManifest } = await import('./registered.js')
-    const manifest = await currentManifest()
+    const manifest = await registeredManifest()
     return { output: exportFunctions(manifest, input.format), display: renderExport(manifest, input.format) }
   },
 })

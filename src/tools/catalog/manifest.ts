@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
+import { registeredManifest } from './tool-list.js'
 import { manifestSchema } from '../generate/manifest-schema.js'
 import { exampleManifest } from './examples.js'
 
@@ -15,8 +16,7 @@ export const toolsManifest = defineTool({
   examples: [{ title: 'The manifest of every registered tool', input: {}, output: exampleManifest }],
   async run() {
     const { renderManifest } = await import('../generate/manifest.js')
-    const { currentManifest } = await import('./registered.js')
-    const manifest = await currentManifest()
+    const manifest = await registeredManifest()
     return { output: manifest, display: renderManifest(manifest) }
   },
 })

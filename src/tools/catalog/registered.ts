@@ -1,6 +1,7 @@
 import { MkError } from '../../errors.js'
 import type { AnyTool } from '../define.js'
 import type { ToolManifest } from '../generate/manifest-schema.js'
+import { registeredManifest } from './tool-list.js'
 
 /** The registry, loaded on demand so commands that never need every tool do not load them. */
 export async function registeredTools(): Promise<readonly AnyTool[]> {
@@ -18,9 +19,8 @@ export async function findRegisteredTool(name: string): Promise<AnyTool> {
   return tool
 }
 
-/** The manifest of the registered tools, the one source of every generated document. */
+/** The manifest of the registered tools, loading the registry first (the scripts that write the generated documents). */
 export async function currentManifest(): Promise<ToolManifest> {
-  const { buildManifest } = await import('../generate/manifest.js')
-  const { readPackageInfo } = await import('../generate/project.js')
-  return buildManifest(await registeredTools(), await readPackageInfo())
+  await registeredTools()
+  return registeredManifest()
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
+import { registeredManifest } from './tool-list.js'
 
 export const toolsSkill = defineTool({
   name: 'tools_skill',
@@ -16,8 +17,7 @@ export const toolsSkill = defineTool({
   examples: [{ title: 'The skill document', input: {}, output: { content: '---\nname: mk\n...', toolCount: 1 } }],
   async run() {
     const { renderSkill } = await import('../generate/skill.js')
-    const { currentManifest } = await import('./registered.js')
-    const manifest = await currentManifest()
+    const manifest = await registeredManifest()
     const content = renderSkill(manifest)
     return { output: { content, toolCount: manifest.tools.length }, display: content }
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { json, loadGraphState } from './graph-context.js'
+import { graphPlace, json } from './graph-context.js'
 import { exampleGraph, graphSchema } from './schemas.js'
 
 export const readGraph = defineTool({
@@ -13,9 +13,10 @@ export const readGraph = defineTool({
   output: graphSchema,
   examples: [{ title: 'The whole graph', input: {}, output: exampleGraph }],
   async run(_input, ctx) {
-    const { graph } = await loadGraphState(ctx)
-    return { output: graph, display: json(graph) }
+    const { loadGraph } = await import('../../recall/knowledge-graph.js')
+    return { output: (await loadGraph(graphPlace(ctx))).graph }
   },
+  render: json,
 })
 
 export const searchNodes = defineTool({
@@ -29,10 +30,10 @@ export const searchNodes = defineTool({
   output: graphSchema,
   examples: [{ title: 'Nodes about billing', input: { query: 'billing' }, output: exampleGraph }],
   async run(input, ctx) {
-    const [{ graph }, { searchGraph }] = await Promise.all([loadGraphState(ctx), import('../../memory/graph.js')])
-    const found = searchGraph(graph, input.query)
-    return { output: found, display: json(found) }
+    const [{ loadGraph }, { searchGraph }] = await Promise.all([import('../../recall/knowledge-graph.js'), import('../../memory/graph.js')])
+    return { output: searchGraph((await loadGraph(graphPlace(ctx))).graph, input.query) }
   },
+  render: json,
 })
 
 export const openNodes = defineTool({
@@ -45,8 +46,8 @@ export const openNodes = defineTool({
   output: graphSchema,
   examples: [{ title: 'Open Alice', input: { names: ['Alice'] }, output: exampleGraph }],
   async run(input, ctx) {
-    const [{ graph }, { openGraphNodes }] = await Promise.all([loadGraphState(ctx), import('../../memory/graph.js')])
-    const opened = openGraphNodes(graph, input.names)
-    return { output: opened, display: json(opened) }
+    const [{ loadGraph }, { openGraphNodes }] = await Promise.all([import('../../recall/knowledge-graph.js'), import('../../memory/graph.js')])
+    return { output: openGraphNodes((await loadGraph(graphPlace(ctx))).graph, input.names) }
   },
+  render: json,
 })

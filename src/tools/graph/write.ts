@@ -1,9 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { json, loadGraphState } from './graph-context.js'
+import { graphPlace, json } from './graph-context.js'
 import { doneSchema, entitySchema, exampleGraph, relationSchema } from './schemas.js'
-
-const sourceOf = (agentId: string | undefined): string => (agentId === undefined ? 'graph' : `agent:${agentId}`)
 
 export const createEntities = defineTool({
   name: 'create_entities',
@@ -15,15 +13,10 @@ export const createEntities = defineTool({
   output: z.strictObject({ entities: z.array(entitySchema) }),
   examples: [{ title: 'Add a person', input: { entities: exampleGraph.entities }, output: { entities: exampleGraph.entities } }],
   async run(input, ctx) {
-    const state = await loadGraphState(ctx)
-    const created: z.output<typeof entitySchema>[] = []
-    for (const entity of input.entities) {
-      if (state.byName.has(entity.name) || created.some((other) => other.name === entity.name)) continue
-      await ctx.store.graph.addEntity(state.folder, entity, sourceOf(ctx.runtime.agentId), { author: ctx.runtime.author, warn: ctx.warn })
-      created.push(entity)
-    }
-    return { output: { entities: created }, display: json(created) }
+    const { createEntities } = await import('../../recall/knowledge-graph.js')
+    return { output: { entities: await createEntities(input.entities, graphPlace(ctx)) } }
   },
+  render: (output) => json(output.entities),
 })
 
 export const createRelations = defineTool({
@@ -36,15 +29,10 @@ export const createRelations = defineTool({
   output: z.strictObject({ relations: z.array(relationSchema) }),
   examples: [{ title: 'Alice owns billing', input: { relations: exampleGraph.relations }, output: { relations: exampleGraph.relations } }],
   async run(input, ctx) {
-    const [state, { sameRelation }] = await Promise.all([loadGraphState(ctx), import('../../memory/graph.js')])
-    const created = input.relations.filter(
-      (relation, position) =>
-        !state.graph.relations.some((existing) => sameRelation(existing, relation)) &&
-        !input.relations.slice(0, position).some((earlier) => sameRelation(earlier, relation)),
-    )
-    await ctx.store.graph.appendRelations(state.folder, created)
-    return { output: { relations: created }, display: json(created) }
+    const { createRelations } = await import('../../recall/knowledge-graph.js')
+    return { output: { relations: await createRelations(input.relations, graphPlace(ctx)) } }
   },
+  render: (output) => json(output.relations),
 })
 
 export const addObservations = defineTool({
@@ -70,23 +58,10 @@ export const addObservations = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [state, { MkError }] = await Promise.all([loadGraphState(ctx), import('../../errors.js')])
-    const missing = input.observations.find((entry) => !state.byName.has(entry.entityName))
-    if (missing !== undefined)
-      throw new MkError('NOT_FOUND', `Entity with name ${missing.entityName} not found`, { details: { field: 'observations.entityName' } })
-    const results = input.observations.map((entry) => {
-      const stored = state.byName.get(entry.entityName)
-      const entity = stored?.entity ?? { name: entry.entityName, entityType: '', observations: [] }
-      const added = entry.contents.filter((content, position) => !entity.observations.includes(content) && entry.contents.indexOf(content) === position)
-      entity.observations.push(...added)
-      return { entityName: entry.entityName, addedObservations: added }
-    })
-    const changed = [...state.byName.values()].filter((stored) =>
-      results.some((result) => result.entityName === stored.entity.name && result.addedObservations.length > 0),
-    )
-    await ctx.store.graph.saveEntities(state.folder, changed, `add observations (${state.folder.key})`, { author: ctx.runtime.author, warn: ctx.warn })
-    return { output: { results }, display: json(results) }
+    const { addObservations } = await import('../../recall/knowledge-graph.js')
+    return { output: { results: await addObservations(input.observations, graphPlace(ctx)) } }
   },
+  render: (output) => json(output.results),
 })
 
 export const deleteEntities = defineTool({
@@ -100,15 +75,11 @@ export const deleteEntities = defineTool({
   output: doneSchema,
   examples: [{ title: 'Forget Alice', input: { entityNames: ['Alice'] }, output: { success: true, message: 'Entities deleted successfully' } }],
   async run(input, ctx) {
-    const state = await loadGraphState(ctx)
-    for (const name of input.entityNames) {
-      const stored = state.byName.get(name)
-      if (stored !== undefined) await ctx.store.memories.delete(stored, { author: ctx.runtime.author, warn: ctx.warn })
-    }
-    await ctx.store.graph.replaceRelations(state.folder, (relation) => !input.entityNames.includes(relation.from) && !input.entityNames.includes(relation.to))
-    const message = 'Entities deleted successfully'
-    return { output: { success: true, message }, display: message }
+    const { deleteEntities } = await import('../../recall/knowledge-graph.js')
+    await deleteEntities(input.entityNames, graphPlace(ctx))
+    return { output: { success: true, message: 'Entities deleted successfully' } }
   },
+  render: (output) => output.message,
 })
 
 export const deleteObservations = defineTool({
@@ -135,19 +106,11 @@ export const deleteObservations = defineTool({
     },
   ],
   async run(input, ctx) {
-    const state = await loadGraphState(ctx)
-    const changed = input.deletions.flatMap((deletion) => {
-      const stored = state.byName.get(deletion.entityName)
-      if (stored === undefined) return []
-      const kept = stored.entity.observations.filter((observation) => !deletion.observations.includes(observation))
-      if (kept.length === stored.entity.observations.length) return []
-      stored.entity.observations = kept
-      return [stored]
-    })
-    await ctx.store.graph.saveEntities(state.folder, changed, `delete observations (${state.folder.key})`, { author: ctx.runtime.author, warn: ctx.warn })
-    const message = 'Observations deleted successfully'
-    return { output: { success: true, message }, display: message }
+    const { deleteObservations } = await import('../../recall/knowledge-graph.js')
+    await deleteObservations(input.deletions, graphPlace(ctx))
+    return { output: { success: true, message: 'Observations deleted successfully' } }
   },
+  render: (output) => output.message,
 })
 
 export const deleteRelations = defineTool({
@@ -167,9 +130,9 @@ export const deleteRelations = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [state, { sameRelation }] = await Promise.all([loadGraphState(ctx), import('../../memory/graph.js')])
-    await ctx.store.graph.replaceRelations(state.folder, (relation) => !input.relations.some((deleted) => sameRelation(deleted, relation)))
-    const message = 'Relations deleted successfully'
-    return { output: { success: true, message }, display: message }
+    const { deleteRelations } = await import('../../recall/knowledge-graph.js')
+    await deleteRelations(input.relations, graphPlace(ctx))
+    return { output: { success: true, message: 'Relations deleted successfully' } }
   },
+  render: (output) => output.message,
 })

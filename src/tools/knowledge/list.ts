@@ -49,25 +49,25 @@ export const knowledgeList = defineTool({
       .filter((item) => input.layer === undefined || input.layer.includes(item.layer))
       .filter((item) => input.status === undefined || input.status.some((status) => status === item.status))
       .map(toSummary)
-    const { style } = ctx
-    const display =
-      items.length === 0
-        ? 'No knowledge items found.'
-        : `${renderTable(
-            items,
-            [
-              { header: 'ID', value: (item) => item.id, decorate: (text) => style.cyan(text), max: 48 },
-              { header: 'TYPE', value: (item) => item.type },
-              { header: 'LAYER', value: (item) => item.layer },
-              {
-                header: 'STATUS',
-                value: (item) => item.status,
-                decorate: (text, item) => (item.status === 'accepted' ? style.green(text) : style.dim(text)),
-              },
-              { header: 'TITLE', value: (item) => `${item.title}${item.hasConstraints ? ' ⚑' : ''}`, max: 70 },
-            ],
-            style.bold,
-          )}\n${style.dim(`${items.length} item${items.length === 1 ? '' : 's'}; ⚑ has constraints`)}`
-    return { output: { items, totalCount: items.length, ...problems }, display }
+    return { output: { items, totalCount: items.length, ...problems } }
+  },
+  render({ items }, style) {
+    if (items.length === 0) return 'No knowledge items found.'
+    const table = renderTable(
+      items,
+      [
+        { header: 'ID', value: (item) => item.id, decorate: (text) => style.cyan(text), max: 48 },
+        { header: 'TYPE', value: (item) => item.type },
+        { header: 'LAYER', value: (item) => item.layer },
+        {
+          header: 'STATUS',
+          value: (item) => item.status,
+          decorate: (text, item) => (item.status === 'accepted' ? style.green(text) : style.dim(text)),
+        },
+        { header: 'TITLE', value: (item) => `${item.title}${item.hasConstraints ? ' ⚑' : ''}`, max: 70 },
+      ],
+      style.bold,
+    )
+    return `${table}\n${style.dim(`${items.length} item${items.length === 1 ? '' : 's'}; ⚑ has constraints`)}`
   },
 })

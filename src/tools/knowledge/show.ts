@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import type { ShownItem } from '../../knowledge/show.js'
-import type { Style } from '../../style.js'
 import { aliased } from '../aliases.js'
 import { defineTool } from '../define.js'
 import {
@@ -13,8 +12,6 @@ import {
   statusRawOf,
   statusRawSchema,
 } from './schemas.js'
-
-type ShownConstraint = Omit<ShownItem['item']['constraints'][number], 'line'>
 
 const versionSchema = z.strictObject({
   version: z.string().describe('Short commit id'),
@@ -106,60 +103,64 @@ export const knowledgeShow = defineTool({
     let problems: ReturnType<typeof reportLoadProblems> = {}
     const withHistory = aliased('history', 'includeHistory', input.history, input.includeHistory) ?? false
     const withConstraints = aliased('constraints', 'includeConstraints', input.constraints, input.includeConstraints) ?? true
-    const { item, shadows, history } = await showKnowledgeItem(ctx.workspace, { id: input.id, history: withHistory }, (found) => {
+    const shown = await showKnowledgeItem(ctx.workspace, { id: input.id, history: withHistory }, (found) => {
       problems = reportLoadProblems(found, ctx.warn)
     })
-    const constraints = item.constraints.map(({ line: _line, ...constraint }) => constraint)
-    const output = {
-      id: item.id,
-      type: item.type,
-      title: item.title,
-      status: item.status,
-      ...statusRawOf(item),
-      layer: item.layer,
-      tags: item.tags,
-      ...(item.summary === undefined ? {} : { summary: item.summary }),
-      ...(item.date === undefined ? {} : { date: item.date }),
-      ...(history === undefined || history.length === 0 ? {} : { created: history.at(-1)?.timestamp, updated: history[0]?.timestamp }),
-      supersedes: item.supersedes,
-      supersededBy: item.supersededBy,
-      path: item.path,
-      source: item.source,
-      format: item.format,
-      content: item.body,
-      ...(withConstraints ? { constraints } : {}),
-      shadows,
-      ...(history === undefined ? {} : { history }),
-      ...problems,
+    return { output: { ...shownOutput(shown, withConstraints), ...problems } }
+  },
+  render(output, style) {
+    const lines = [
+      `${style.bold(output.title)}`,
+      style.dim(
+        `${output.id} · ${output.type} · ${output.layer} · ${output.status}${output.tags.length > 0 ? ` · ${output.tags.map((tag) => `#${tag}`).join(' ')}` : ''}`,
+      ),
+      style.dim(output.path),
+    ]
+    if (output.supersedes.length > 0) lines.push(`Supersedes: ${output.supersedes.join(', ')}`)
+    if (output.supersededBy.length > 0) lines.push(style.yellow(`Superseded by: ${output.supersededBy.join(', ')}`))
+    for (const hidden of output.shadows) lines.push(style.dim(`Shadows the ${hidden.layer} item in ${hidden.path}`))
+    lines.push('', output.content.trim())
+    const constraints = output.constraints ?? []
+    if (constraints.length > 0) {
+      lines.push('', style.bold('Constraints'))
+      for (const constraint of constraints) {
+        lines.push(
+          `  ${constraint.severity === 'block' ? style.red(constraint.severity) : style.yellow(constraint.severity)} ${constraint.id}: ${constraint.operator} ${constraint.target} ${JSON.stringify(constraint.pattern)}${constraint.paths.length > 0 ? ` in ${constraint.paths.join(', ')}` : ''}`,
+        )
+        if (constraint.message !== undefined) lines.push(style.dim(`    ${constraint.message}`))
+      }
     }
-    return { output, display: render({ item, shadows, history }, withConstraints ? constraints : [], ctx.style) }
+    if (output.history !== undefined) {
+      lines.push('', style.bold('History'))
+      if (output.history.length === 0) lines.push(style.dim('  not committed to git'))
+      for (const version of output.history)
+        lines.push(`  ${style.cyan(version.version)} ${version.timestamp.slice(0, 10)} ${version.author}: ${version.message.split('\n')[0] ?? ''}`)
+    }
+    return lines.join('\n')
   },
 })
 
-function render({ item, shadows, history }: ShownItem, constraints: readonly ShownConstraint[], style: Style): string {
-  const lines = [
-    `${style.bold(item.title)}`,
-    style.dim(`${item.id} · ${item.type} · ${item.layer} · ${item.status}${item.tags.length > 0 ? ` · ${item.tags.map((tag) => `#${tag}`).join(' ')}` : ''}`),
-    style.dim(item.path),
-  ]
-  if (item.supersedes.length > 0) lines.push(`Supersedes: ${item.supersedes.join(', ')}`)
-  if (item.supersededBy.length > 0) lines.push(style.yellow(`Superseded by: ${item.supersededBy.join(', ')}`))
-  for (const hidden of shadows) lines.push(style.dim(`Shadows the ${hidden.layer} item in ${hidden.path}`))
-  lines.push('', item.body.trim())
-  if (constraints.length > 0) {
-    lines.push('', style.bold('Constraints'))
-    for (const constraint of constraints) {
-      lines.push(
-        `  ${constraint.severity === 'block' ? style.red(constraint.severity) : style.yellow(constraint.severity)} ${constraint.id}: ${constraint.operator} ${constraint.target} ${JSON.stringify(constraint.pattern)}${constraint.paths.length > 0 ? ` in ${constraint.paths.join(', ')}` : ''}`,
-      )
-      if (constraint.message !== undefined) lines.push(style.dim(`    ${constraint.message}`))
-    }
+function shownOutput({ item, shadows, history }: ShownItem, withConstraints: boolean) {
+  const constraints = item.constraints.map(({ line: _line, ...constraint }) => constraint)
+  return {
+    id: item.id,
+    type: item.type,
+    title: item.title,
+    status: item.status,
+    ...statusRawOf(item),
+    layer: item.layer,
+    tags: item.tags,
+    ...(item.summary === undefined ? {} : { summary: item.summary }),
+    ...(item.date === undefined ? {} : { date: item.date }),
+    ...(history === undefined || history.length === 0 ? {} : { created: history.at(-1)?.timestamp, updated: history[0]?.timestamp }),
+    supersedes: item.supersedes,
+    supersededBy: item.supersededBy,
+    path: item.path,
+    source: item.source,
+    format: item.format,
+    content: item.body,
+    ...(withConstraints ? { constraints } : {}),
+    shadows,
+    ...(history === undefined ? {} : { history }),
   }
-  if (history !== undefined) {
-    lines.push('', style.bold('History'))
-    if (history.length === 0) lines.push(style.dim('  not committed to git'))
-    for (const version of history)
-      lines.push(`  ${style.cyan(version.version)} ${version.timestamp.slice(0, 10)} ${version.author}: ${version.message.split('\n')[0] ?? ''}`)
-  }
-  return lines.join('\n')
 }

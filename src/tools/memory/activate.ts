@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { activationOutcomes } from '../../memory/counters.js'
 import { defineTool } from '../define.js'
-import { byFolder, resolveMemoryIds } from './resolve-ids.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema } from './schemas.js'
 
 const countersSchema = z.strictObject({
@@ -52,40 +51,15 @@ export const memoryActivate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { countersOf } = await import('../../memory/counters.js')
-    const { resolved, missing } = await resolveMemoryIds(ctx, identityOf(input, ctx), consumerOf(input, ctx), input.ids)
-    const at = new Date().toISOString()
-    const counters: z.output<typeof countersSchema>[] = []
-    for (const group of byFolder(resolved)) {
-      const folder = group[0]?.folder
-      if (folder === undefined) continue
-      await ctx.store.activations.append(
-        folder,
-        group.map(({ record }) => ({
-          id: record.id,
-          at,
-          event: 'activate' as const,
-          outcome: input.outcome,
-          ...(input.reason === undefined ? {} : { reason: input.reason }),
-          ...(input.run_id === undefined ? {} : { run_id: input.run_id }),
-        })),
-      )
-      const folderCounters = await ctx.store.activations.counters(folder)
-      for (const { record } of group) {
-        const counted = countersOf(folderCounters, record.id)
-        counters.push({
-          memoryId: record.id,
-          activations: counted.activations,
-          feedback_positive: counted.feedbackPositive,
-          feedback_negative: counted.feedbackNegative,
-          ...(counted.lastActivated === undefined ? {} : { last_activated: counted.lastActivated }),
-        })
-      }
-    }
-    const output = { activated: resolved.map(({ record }) => record.id), missing, counters }
+    const { activateMemories } = await import('../../recall/use-memories.js')
+    const output = await activateMemories(
+      { ids: input.ids, outcome: input.outcome, reason: input.reason, runId: input.run_id },
+      { identity: identityOf(input, ctx), consumer: consumerOf(input, ctx) },
+      ctx.store,
+    )
     const lines = [
       `Recorded ${input.outcome} use of ${output.activated.length} ${output.activated.length === 1 ? 'memory' : 'memories'}`,
-      ...missing.map((id) => ctx.style.yellow(`not found here: ${id}`)),
+      ...output.missing.map((id) => ctx.style.yellow(`not found here: ${id}`)),
     ]
     return { output, display: lines.join('\n') }
   },

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import type { Consolidation } from '../../recall/consolidate-memories.js'
+import type { Style } from '../../style.js'
 import { defineTool } from '../define.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema } from './schemas.js'
 
@@ -46,76 +48,32 @@ export const memoryConsolidate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFoldersOfLayers }, { countersOf }, { planConsolidation }, { MkError }] = await Promise.all([
-      import('../../memory/locations.js'),
-      import('../../memory/counters.js'),
-      import('../../memory/consolidate.js'),
-      import('../../errors.js'),
-    ])
-    const identity = identityOf(input, ctx)
-    const consumer = consumerOf(input, ctx)
-    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    const index = await ctx.store.index.open(ctx.warn)
-    await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
-    const { searchMode } = await ctx.store.index.embedPending({
-      warn: ctx.warn,
-      progress: (done, total) => ctx.progress?.({ phase: 'embedding new memories', done, total }),
-      signal: ctx.signal,
-    })
-    if (searchMode !== 'hybrid') {
-      throw new MkError('INVALID_INPUT', 'consolidation compares memories by meaning, and no embedding model is available here', {
-        details: { hint: 'set search.embedding.provider in .mkrc to bundled (the default) or another model' },
-      })
-    }
-    const output: {
-      scanned: number
-      clusters: { layer: (typeof folders)[number]['layer']; canonical: string; aliases: string[] }[]
-      contradictory_candidates: { layer: (typeof folders)[number]['layer']; a: string; b: string; cosine: number; reason: string }[]
-      applied: boolean
-      commits: string[]
-    } = { scanned: 0, clusters: [], contradictory_candidates: [], applied: input.apply, commits: [] }
-    for (const folder of folders) {
-      // Aliases are not candidates again; a fact is consolidated within its own layer.
-      const filters = { kind: 'memory' as const, sources: [folder.key], consumer, statuses: ['hot', 'warm', 'cold', 'archive'], includeExpired: true }
-      const docs = new Map((await index.list({ ...filters, order: 'any' })).map((doc) => [doc.id, doc]))
-      const counters = await ctx.store.activations.counters(folder)
-      const candidates = (await index.documentVectors(filters)).flatMap(({ id, vector }) => {
-        const doc = docs.get(id)
-        return doc === undefined
-          ? []
-          : [{ id, content: doc.content, vector, activations: countersOf(counters, id).activations, created: new Date(doc.updatedAt).toISOString() }]
-      })
-      output.scanned += candidates.length
-      const plan = planConsolidation(candidates, { allowContradictory: input.allow_contradictory })
-      output.clusters.push(...plan.clusters.map((cluster) => ({ layer: folder.layer, ...cluster })))
-      output.contradictory_candidates.push(...plan.contradictory.map((pair) => ({ layer: folder.layer, ...pair })))
-      if (!input.apply || plan.clusters.length === 0) continue
-      const records = []
-      for (const cluster of plan.clusters) {
-        const canonical = (await ctx.store.memories.find(identity, cluster.canonical)).record
-        records.push({ ...canonical, mergedFrom: [...new Set([...(canonical.mergedFrom ?? []), ...cluster.aliases])] })
-        for (const alias of cluster.aliases) records.push({ ...(await ctx.store.memories.find(identity, alias)).record, aliasOf: cluster.canonical })
-      }
-      const forced =
-        input.allow_contradictory && plan.contradictory.length > 0
-          ? `\n\n--allow-contradictory: merged ${plan.contradictory.length} pairs that look contradictory\n`
-          : ''
-      const commit = await ctx.store.memories.rewrite(folder, records, `consolidate ${plan.clusters.length} clusters (${folder.key})${forced}`, {
-        author: ctx.runtime.author,
-        warn: ctx.warn,
-      })
-      if (commit !== undefined) output.commits.push(commit)
-    }
-    const aliasCount = output.clusters.reduce((sum, cluster) => sum + cluster.aliases.length, 0)
-    const lines = [
-      `${input.apply ? 'Merged' : 'Would merge'} ${aliasCount} memories into ${output.clusters.length} canonical ones (of ${output.scanned})${input.apply || aliasCount === 0 ? '' : '; --apply writes them'}`,
-      ...output.clusters.map((cluster) => `${cluster.canonical} <- ${cluster.aliases.join(', ')}`),
-      ...output.contradictory_candidates.map((pair) =>
-        ctx.style.yellow(
-          `contradictory_candidate: ${pair.a} / ${pair.b} (${pair.reason})${input.allow_contradictory ? ', merged anyway (--allow-contradictory)' : ', not merged'}`,
-        ),
-      ),
-    ]
-    return { output, display: lines.join('\n') }
+    const { consolidateMemories } = await import('../../recall/consolidate-memories.js')
+    const output = await consolidateMemories(
+      {
+        apply: input.apply,
+        layers: input.layers,
+        allowContradictory: input.allow_contradictory,
+        identity: identityOf(input, ctx),
+        consumer: consumerOf(input, ctx),
+      },
+      { workspace: ctx.workspace, store: ctx.store, author: ctx.runtime.author, warn: ctx.warn, progress: ctx.progress, signal: ctx.signal },
+    )
+    return { output, display: consolidationText(output, input.allow_contradictory, ctx.style) }
   },
 })
+
+/** The display needs allow_contradictory, which the output does not carry: run renders it. */
+function consolidationText(output: Consolidation, allowContradictory: boolean, style: Style): string {
+  const aliasCount = output.clusters.reduce((sum, cluster) => sum + cluster.aliases.length, 0)
+  const lines = [
+    `${output.applied ? 'Merged' : 'Would merge'} ${aliasCount} memories into ${output.clusters.length} canonical ones (of ${output.scanned})${output.applied || aliasCount === 0 ? '' : '; --apply writes them'}`,
+    ...output.clusters.map((cluster) => `${cluster.canonical} <- ${cluster.aliases.join(', ')}`),
+    ...output.contradictory_candidates.map((pair) =>
+      style.yellow(
+        `contradictory_candidate: ${pair.a} / ${pair.b} (${pair.reason})${allowContradictory ? ', merged anyway (--allow-contradictory)' : ', not merged'}`,
+      ),
+    ),
+  ]
+  return lines.join('\n')
+}

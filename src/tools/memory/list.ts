@@ -50,41 +50,31 @@ export const memoryList = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { visibleFoldersOfLayers } = await import('../../memory/locations.js')
-    const identity = identityOf(input, ctx)
-    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    const index = await ctx.store.index.open(ctx.warn)
-    await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
-    const documents = await index.list({
-      kind: 'memory',
-      sources: folders.map((folder) => folder.key),
-      consumer: consumerOf(input, ctx),
-      includeExpired: input.includeExpired,
-      limit: input.limit,
-      ...(input.tags === undefined ? {} : { tags: input.tags }),
-    })
-    const memories = documents.map((doc) => ({
-      memoryId: doc.id,
-      layer: memoryLayerSchema.parse(doc.layer),
-      content: doc.content,
-      tags: [...doc.tags],
-      updated: new Date(doc.updatedAt).toISOString(),
-      ...(doc.expiresAt === undefined ? {} : { expires: new Date(doc.expiresAt).toISOString() }),
-    }))
-    const { style } = ctx
-    const display =
-      memories.length === 0
-        ? 'No memories found.'
-        : renderTable(
-            memories,
-            [
-              { header: 'ID', value: (memory) => memory.memoryId, decorate: (text) => style.cyan(text) },
-              { header: 'LAYER', value: (memory) => memory.layer },
-              { header: 'UPDATED', value: (memory) => memory.updated.slice(0, 10) },
-              { header: 'CONTENT', value: (memory) => memory.content.replaceAll('\n', ' '), max: 70 },
-            ],
-            style.bold,
-          )
-    return { output: { memories, totalCount: memories.length }, display }
+    const { listMemories } = await import('../../recall/list-memories.js')
+    const memories = await listMemories(
+      {
+        layers: input.layers,
+        tags: input.tags,
+        includeExpired: input.includeExpired,
+        limit: input.limit,
+        identity: identityOf(input, ctx),
+        consumer: consumerOf(input, ctx),
+      },
+      { workspace: ctx.workspace, store: ctx.store, warn: ctx.warn },
+    )
+    return { output: { memories, totalCount: memories.length } }
+  },
+  render(output, style) {
+    if (output.memories.length === 0) return 'No memories found.'
+    return renderTable(
+      output.memories,
+      [
+        { header: 'ID', value: (memory) => memory.memoryId, decorate: (text) => style.cyan(text) },
+        { header: 'LAYER', value: (memory) => memory.layer },
+        { header: 'UPDATED', value: (memory) => memory.updated.slice(0, 10) },
+        { header: 'CONTENT', value: (memory) => memory.content.replaceAll('\n', ' '), max: 70 },
+      ],
+      style.bold,
+    )
   },
 })

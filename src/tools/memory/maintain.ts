@@ -44,61 +44,18 @@ export const memoryMaintain = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ visibleFoldersOfLayers }, { planDecay }, { isMemoryTier }] = await Promise.all([
-      import('../../memory/locations.js'),
-      import('../../memory/maintain.js'),
-      import('../../memory/decay.js'),
-    ])
-    const identity = identityOf(input, ctx)
-    const folders = visibleFoldersOfLayers(ctx.workspace, identity, input.layers)
-    const index = await ctx.store.index.open(ctx.warn)
-    await ctx.store.index.refresh({ identity, folders, knowledge: false, warn: ctx.warn })
-    // The index already holds every memory's tier and age: no file is read unless it moves.
-    const documents = await index.list({
-      kind: 'memory',
-      sources: folders.map((folder) => folder.key),
-      consumer: consumerOf(input, ctx),
-      includeExpired: true,
-      order: 'any',
-    })
-    const counters = new Map(await Promise.all(folders.map(async (folder) => [folder.key, await ctx.store.activations.counters(folder)] as const)))
-    const memories = documents.map((doc) => ({
-      id: doc.id,
-      folderKey: doc.source ?? '',
-      tier: isMemoryTier(doc.status) ? doc.status : 'hot',
-      updatedMs: doc.updatedAt,
-    }))
-    const moves = planDecay(memories, counters, Date.now(), ctx.workspace.config.memory.decay)
-    const commits: string[] = []
-    if (input.apply) {
-      for (const folder of folders) {
-        const here = moves.filter((move) => move.folderKey === folder.key).map((move) => ({ id: move.memoryId, tier: move.to }))
-        if (here.length === 0) continue
-        const commit = await ctx.store.memories.retier(folder, here, `decay ${here.length} memories (${folder.key})`, {
-          author: ctx.runtime.author,
-          warn: ctx.warn,
-        })
-        if (commit !== undefined) commits.push(commit)
-      }
-    }
-    const layerOf = new Map(folders.map((folder) => [folder.key, folder.layer]))
-    const output = {
-      scanned: documents.length,
-      moves: moves.map((move) => ({
-        memoryId: move.memoryId,
-        layer: layerOf.get(move.folderKey) ?? 'project',
-        from: move.from,
-        to: move.to,
-        idleDays: move.idleDays,
-      })),
-      applied: input.apply,
-      commits,
-    }
-    const verb = input.apply ? 'Moved' : 'Would move'
+    const { maintainMemories } = await import('../../recall/maintain-memories.js')
+    const output = await maintainMemories(
+      { apply: input.apply, layers: input.layers, identity: identityOf(input, ctx), consumer: consumerOf(input, ctx) },
+      { workspace: ctx.workspace, store: ctx.store, author: ctx.runtime.author, warn: ctx.warn },
+    )
+    return { output }
+  },
+  render(output) {
     const lines = [
-      `${verb} ${moves.length} of ${documents.length} memories down a tier${input.apply || moves.length === 0 ? '' : ' (dry run: --apply writes them)'}`,
+      `${output.applied ? 'Moved' : 'Would move'} ${output.moves.length} of ${output.scanned} memories down a tier${output.applied || output.moves.length === 0 ? '' : ' (dry run: --apply writes them)'}`,
       ...output.moves.map((move) => `${move.memoryId} ${move.layer}: ${move.from} -> ${move.to} (unused ${move.idleDays} days)`),
     ]
-    return { output, display: lines.join('\n') }
+    return lines.join('\n')
   },
 })

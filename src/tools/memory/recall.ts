@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { memoryTiers } from '../../memory/model.js'
 import { edgeTypes, type RecallNode } from '../../memory/recall-graph.js'
+import type { Recall } from '../../recall/recall.js'
+import type { ToolContext } from '../context.js'
 import { defineTool } from '../define.js'
 import { requireDebugAccess } from '../debug-channel.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryLayerSchema, memoryQuerySchema } from './schemas.js'
@@ -164,19 +166,7 @@ export const memoryRecall = defineTool({
   ],
   async run(input, ctx) {
     const [{ recall }, { loadTokenCounter }] = await Promise.all([import('../../recall/recall.js'), import('../../token-count.js')])
-    const countTokens = ctx.resources.get('token-counter', loadTokenCounter)
-    if ((input.query === undefined) === (input.query_embedding === undefined)) {
-      throw new MkError('INVALID_INPUT', 'query or query_embedding: give exactly one (the question as text, or its vector)', {
-        details: { field: input.query === undefined ? 'query' : 'query_embedding', hint: 'pass query with the question' },
-      })
-    }
-    if (input.return_debug && input.include_embeddings && input.limit > maxDebugEmbeddingLimit) {
-      throw new MkError('INVALID_INPUT', `limit: debug embeddings are answered only with limit ${maxDebugEmbeddingLimit} or less, got ${input.limit}`, {
-        details: { field: 'limit', hint: `pass limit ${maxDebugEmbeddingLimit} or less with include_embeddings` },
-      })
-    }
-    if (input.return_debug) requireDebugAccess(input.admin_token, ctx.runtime)
-    const identity = identityOf(input, ctx)
+    checkRecallInput(input, ctx)
     const recalled = await recall(
       {
         query: input.query ?? '(query embedding)',
@@ -187,34 +177,47 @@ export const memoryRecall = defineTool({
         maxNodes: input.max_nodes,
         maxEdges: input.max_edges,
         tokenBudget: input.tokenBudget,
-        identity,
+        identity: identityOf(input, ctx),
         consumer: consumerOf(input, ctx),
         debug: input.return_debug,
         embeddings: input.include_embeddings,
       },
-      {
-        workspace: ctx.workspace,
-        readOnly: ctx.runtime.readOnly,
-        store: ctx.store,
-        countTokens,
-        warn: ctx.warn,
-        signal: ctx.signal,
-      },
+      { ...ctx, readOnly: ctx.runtime.readOnly, countTokens: ctx.resources.get('token-counter', loadTokenCounter) },
     )
-    const output = {
-      seeds: recalled.seeds.map(({ node, similarity }) => ({
-        id: node.id,
-        type: 'memory' as const,
-        title: oneLine(node.content, 60),
-        text_summary: oneLine(node.content, 200),
-        tier: memoryTiers.find((tier) => tier === node.tier) ?? 'hot',
-        similarity,
-      })),
-      ranked: recalled.ranked,
-      subgraph: { nodes: recalled.nodes.map((node) => toNode(node, input.include_meta)), edges: recalled.edges },
-      context: recalled.context,
-      query_model: recalled.embeddingModel ?? 'none',
-    }
-    return { output: { ...output, ...(recalled.debug === undefined ? {} : { debug: recalled.debug }) }, display: recalled.context.text }
+    return { output: recallOutput(recalled, input.include_meta) }
   },
+  render: (output) => output.context.text,
 })
+
+/** Exactly one of query and query_embedding; debug embeddings only for a few seeds, and only to a caller allowed the debug channel. */
+function checkRecallInput(input: z.output<typeof memoryRecall.input>, ctx: ToolContext): void {
+  if ((input.query === undefined) === (input.query_embedding === undefined)) {
+    throw new MkError('INVALID_INPUT', 'query or query_embedding: give exactly one (the question as text, or its vector)', {
+      details: { field: input.query === undefined ? 'query' : 'query_embedding', hint: 'pass query with the question' },
+    })
+  }
+  if (input.return_debug && input.include_embeddings && input.limit > maxDebugEmbeddingLimit) {
+    throw new MkError('INVALID_INPUT', `limit: debug embeddings are answered only with limit ${maxDebugEmbeddingLimit} or less, got ${input.limit}`, {
+      details: { field: 'limit', hint: `pass limit ${maxDebugEmbeddingLimit} or less with include_embeddings` },
+    })
+  }
+  if (input.return_debug) requireDebugAccess(input.admin_token, ctx.runtime)
+}
+
+function recallOutput(recalled: Recall, includeMeta: boolean) {
+  const output = {
+    seeds: recalled.seeds.map(({ node, similarity }) => ({
+      id: node.id,
+      type: 'memory' as const,
+      title: oneLine(node.content, 60),
+      text_summary: oneLine(node.content, 200),
+      tier: memoryTiers.find((tier) => tier === node.tier) ?? 'hot',
+      similarity,
+    })),
+    ranked: recalled.ranked,
+    subgraph: { nodes: recalled.nodes.map((node) => toNode(node, includeMeta)), edges: recalled.edges },
+    context: recalled.context,
+    query_model: recalled.embeddingModel ?? 'none',
+  }
+  return { ...output, ...(recalled.debug === undefined ? {} : { debug: recalled.debug }) }
+}

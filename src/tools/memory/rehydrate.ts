@@ -1,7 +1,5 @@
 import { z } from 'zod'
-import { tierRank, type MemoryRecord } from '../../memory/model.js'
 import { defineTool } from '../define.js'
-import { byFolder, resolveMemoryIds } from './resolve-ids.js'
 import { consumerFields, consumerOf, identityFields, identityOf, memoryIdSchema } from './schemas.js'
 
 export const memoryRehydrate = defineTool({
@@ -41,43 +39,15 @@ export const memoryRehydrate = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { redactSecrets } = await import('../../memory/redact.js')
-    // The reason reaches the files, the ledger and the commit message: redacted once, first.
-    const reason = input.reason === undefined ? undefined : (await redactSecrets(input.reason)).text
-    const { resolved, missing } = await resolveMemoryIds(ctx, identityOf(input, ctx), consumerOf(input, ctx), input.ids)
-    const at = new Date().toISOString()
-    const moved: string[] = []
-    const commits: string[] = []
-    for (const group of byFolder(resolved)) {
-      const folder = group[0]?.folder
-      if (folder === undefined) continue
-      const records: MemoryRecord[] = group
-        .filter(({ record }) => tierRank(record.tier ?? 'hot') > tierRank(input.target_tier))
-        .map(({ record }) => ({
-          ...record,
-          tier: input.target_tier,
-          lastRehydrated: { at, from: record.tier ?? 'hot', to: input.target_tier, reason },
-        }))
-      if (records.length === 0) continue
-      // The ledger entry restarts the decay clock; the file says where the memory came from.
-      await ctx.store.activations.append(
-        folder,
-        records.map((record) => ({ id: record.id, at, event: 'rehydrate' as const, ...(reason === undefined ? {} : { reason }) })),
-      )
-      const commit = await ctx.store.memories.rewrite(
-        folder,
-        records,
-        `rehydrate ${records.length} to ${input.target_tier} (${folder.key})${reason === undefined ? '' : `\n\n${reason}\n`}`,
-        { author: ctx.runtime.author, warn: ctx.warn },
-      )
-      if (commit !== undefined) commits.push(commit)
-      moved.push(...records.map((record) => record.id))
-    }
-    const resolvedIds = resolved.map(({ record }) => record.id)
-    const output = { requested: input.ids, resolved: resolvedIds, moved, noop: resolvedIds.filter((id) => !moved.includes(id)), missing, commits }
+    const { rehydrateMemories } = await import('../../recall/use-memories.js')
+    const output = await rehydrateMemories(
+      { ids: input.ids, targetTier: input.target_tier, reason: input.reason },
+      { identity: identityOf(input, ctx), consumer: consumerOf(input, ctx) },
+      { store: ctx.store, author: ctx.runtime.author, warn: ctx.warn },
+    )
     const display = [
-      `Moved ${moved.length} to ${input.target_tier}; ${output.noop.length} already there or above`,
-      ...missing.map((id) => ctx.style.yellow(`not found here: ${id}`)),
+      `Moved ${output.moved.length} to ${input.target_tier}; ${output.noop.length} already there or above`,
+      ...output.missing.map((id) => ctx.style.yellow(`not found here: ${id}`)),
     ].join('\n')
     return { output, display }
   },

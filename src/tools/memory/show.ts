@@ -64,58 +64,32 @@ export const memoryShow = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { countersOf } = await import('../../memory/counters.js')
-    const stored = await ctx.store.memories.findVisible(identityOf(input, ctx), consumerOf(input, ctx), input.memoryId)
-    const { record, folder } = stored
-    const counted = countersOf(await ctx.store.activations.counters(folder), record.id)
-    const output = {
-      memoryId: record.id,
-      layer: record.layer,
-      content: record.content,
-      tags: record.tags,
-      created: record.created,
-      updated: record.updated,
-      ...(record.source === undefined ? {} : { source: record.source }),
-      refs: record.refs,
-      supersedes: record.supersedes,
-      ...(record.expires === undefined ? {} : { expires: record.expires }),
-      lane: record.lane,
-      ...(record.owner === undefined ? {} : { owner: record.owner }),
-      ...(record.producerAgentId === undefined ? {} : { producer_agent_id: record.producerAgentId }),
-      ...(record.ownerAgentId === undefined ? {} : { owner_agent_id: record.ownerAgentId }),
-      ...(record.ownerTeamId === undefined ? {} : { owner_team_id: record.ownerTeamId }),
-      tier: record.tier ?? 'hot',
-      activations: counted.activations,
-      feedback_positive: counted.feedbackPositive,
-      feedback_negative: counted.feedbackNegative,
-      ...(counted.lastActivated === undefined ? {} : { last_activated: counted.lastActivated }),
-      metadata: record.metadata,
-      file: await ctx.store.memories.placeOf(stored),
-    }
-    const { style } = ctx
+    const { showMemory } = await import('../../recall/show-memory.js')
+    return { output: await showMemory(input.memoryId, { identity: identityOf(input, ctx), consumer: consumerOf(input, ctx) }, ctx.store) }
+  },
+  render(output, style) {
     const fields: [string, string | undefined][] = [
-      ['layer', record.layer],
-      ['tier', record.tier === undefined || record.tier === 'hot' ? undefined : record.tier],
+      ['layer', output.layer],
+      ['tier', output.tier === 'hot' ? undefined : output.tier],
       [
         'used',
-        counted.activations === 0
+        output.activations === 0
           ? undefined
-          : `${counted.activations} times (${counted.feedbackPositive} helped, ${counted.feedbackNegative} did not), last ${counted.lastActivated ?? ''}`,
+          : `${output.activations} times (${output.feedback_positive} helped, ${output.feedback_negative} did not), last ${output.last_activated ?? ''}`,
       ],
-      ['tags', record.tags.join(', ') || undefined],
-      ['created', record.created],
-      ['updated', record.updated === record.created ? undefined : record.updated],
-      ['expires', record.expires],
-      ['refs', record.refs.join(', ') || undefined],
-      ['source', record.source],
+      ['tags', output.tags.join(', ') || undefined],
+      ['created', output.created],
+      ['updated', output.updated === output.created ? undefined : output.updated],
+      ['expires', output.expires],
+      ['refs', output.refs.join(', ') || undefined],
+      ['source', output.source],
       ['file', output.file],
     ]
-    const display = [
-      style.bold(style.cyan(record.id)),
+    return [
+      style.bold(style.cyan(output.memoryId)),
       ...fields.flatMap(([name, value]) => (value === undefined ? [] : [`${style.dim(`${name}:`.padEnd(9))}${value}`])),
       '',
-      record.content,
+      output.content,
     ].join('\n')
-    return { output, display }
   },
 })

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { textForTenant } from '../../fs/tenant-text.js'
 import { defineTool } from '../define.js'
 
 const publishedSchema = z
@@ -51,44 +50,21 @@ export const modelList = defineTool({
     },
   ],
   async run(_input, ctx) {
-    const [{ installedModels }, { knownModels }] = await Promise.all([import('../../models/installed.js'), import('../../models/known-models.js')])
-    const { embedding } = ctx.workspace.config.search
-    const configured = embedding.provider === 'transformers' ? (embedding.model ?? 'transformers (no model set)') : embedding.provider
-    const publishedOf = (id: string) => {
-      const known = knownModels.find((model) => model.id === id)
-      return known === undefined
-        ? undefined
-        : { mtebRetrieval: known.mtebRetrieval, ...(known.scifact === undefined ? {} : { scifact: known.scifact }), note: known.note }
-    }
-    const installed = (await installedModels(ctx.workspace.mkHome)).map((model) => {
-      const published = publishedOf(model.id)
-      const folder = ctx.runtime.served ? textForTenant(model.folder, ctx.workspace) : model.folder
-      return {
-        ...model,
-        folder,
-        selected: embedding.provider === 'transformers' && embedding.model === model.id,
-        ...(published === undefined ? {} : { published }),
-      }
-    })
-    const available = knownModels
-      .filter((model) => !installed.some((entry) => entry.id === model.id))
-      .map((model) => ({
-        id: model.id,
-        dimensions: model.dimensions,
-        published: publishedOf(model.id) ?? { mtebRetrieval: model.mtebRetrieval, note: model.note },
-      }))
+    const { modelCatalog } = await import('../../models/catalog.js')
+    return { output: await modelCatalog(ctx.workspace, ctx.runtime.served) }
+  },
+  render(output) {
     const line = (id: string, detail: string, published: { mtebRetrieval: number; scifact?: number } | undefined) =>
       `  ${id}  ${detail}${published === undefined ? '' : `  MTEB retrieval ${published.mtebRetrieval}${published.scifact === undefined ? '' : `, SciFact ${published.scifact}`}`}`
-    const display = [
-      `Search uses: ${configured}`,
-      installed.length === 0 ? 'No models pulled yet.' : 'Installed:',
-      ...installed.map((model) =>
+    return [
+      `Search uses: ${output.configured}`,
+      output.installed.length === 0 ? 'No models pulled yet.' : 'Installed:',
+      ...output.installed.map((model) =>
         line(`${model.selected ? '* ' : ''}${model.id}`, `${(model.bytes / 1e6).toFixed(0)} MB, ${model.dimensions}-d`, model.published),
       ),
-      ...(available.length === 0
+      ...(output.available.length === 0
         ? []
-        : ['Can be pulled (mk model pull ID):', ...available.map((model) => line(model.id, `${model.dimensions}-d`, model.published))]),
+        : ['Can be pulled (mk model pull ID):', ...output.available.map((model) => line(model.id, `${model.dimensions}-d`, model.published))]),
     ].join('\n')
-    return { output: { configured, installed, available }, display }
   },
 })

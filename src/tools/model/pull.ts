@@ -1,6 +1,4 @@
-import { join } from 'node:path'
 import { z } from 'zod'
-import { textForTenant } from '../../fs/tenant-text.js'
 import { defineTool } from '../define.js'
 
 const hubId = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/
@@ -53,33 +51,18 @@ export const modelPull = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ pullModel }, { inspectModelFolder }, { chooseHubUrl, hubPolicyFrom }] = await Promise.all([
-      import('../../models/hub-download.js'),
-      import('../../search/embedding/model-folder.js'),
-      import('../../models/hub-policy.js'),
-    ])
-    const { embedding } = ctx.workspace.config.search
-    const policy = hubPolicyFrom(ctx.env, ctx.runtime.served)
-    const pulled = await pullModel({
-      id: input.id,
-      revision: input.revision,
-      hubUrl: chooseHubUrl(policy, input.hubUrl, embedding.hubUrl),
-      maxBytes: policy.maxBytes,
-      modelsDir: join(ctx.workspace.mkHome, 'models'),
-      onProgress: (file, done, total) => ctx.progress?.({ phase: `downloading ${file}`, done, total }),
-      signal: ctx.signal,
-    })
-    const { dimensions } = inspectModelFolder(pulled.folder)
-    // A tenant of mk serve is told where the model is in its own terms, not the server's layout.
-    const folder = ctx.runtime.served ? textForTenant(pulled.folder, ctx.workspace) : pulled.folder
-    const selected = embedding.provider === 'transformers' && embedding.model === input.id
-    const how = selected
+    const { pullModelIntoWorkspace } = await import('../../models/pull-into-workspace.js')
+    const output = await pullModelIntoWorkspace(
+      { id: input.id, revision: input.revision, hubUrl: input.hubUrl },
+      { workspace: ctx.workspace, env: ctx.env, served: ctx.runtime.served, progress: ctx.progress, signal: ctx.signal },
+    )
+    return { output }
+  },
+  render(output) {
+    const how = output.selected
       ? 'It is the configured model: the next search re-embeds with it.'
-      : `Use it: set search.embedding.provider: transformers and search.embedding.model: ${input.id} in .mkrc (the next search re-embeds).`
-    const bytes = pulled.files.reduce((sum, file) => sum + file.bytes, 0)
-    return {
-      output: { id: input.id, folder, files: pulled.files, dimensions, selected },
-      display: `${input.id} is in ${folder} (${(bytes / 1e6).toFixed(1)} MB, ${dimensions} dimensions, ${pulled.files.filter((file) => file.verified).length} of ${pulled.files.length} files checked against the hub's checksums).\n${how}`,
-    }
+      : `Use it: set search.embedding.provider: transformers and search.embedding.model: ${output.id} in .mkrc (the next search re-embeds).`
+    const bytes = output.files.reduce((sum, file) => sum + file.bytes, 0)
+    return `${output.id} is in ${output.folder} (${(bytes / 1e6).toFixed(1)} MB, ${output.dimensions} dimensions, ${output.files.filter((file) => file.verified).length} of ${output.files.length} files checked against the hub's checksums).\n${how}`
   },
 })

@@ -1,21 +1,9 @@
 import { z } from 'zod'
-import { explainTools } from '../../policy-rules/merge.js'
+import { evaluationReport } from '../../policy-rules/report.js'
 import { defineTool } from '../define.js'
 import { evaluateForContext } from './policy-set.js'
 import { shadowApplied, shadowAppliedFields } from './shadow-applied.js'
-import {
-  conflictSchema,
-  contextSchema,
-  policySchema,
-  ruleMatchSchema,
-  skippedSchema,
-  toConflicts,
-  toRuleMatch,
-  toSkipped,
-  toVisibility,
-  visibilitySchema,
-  type RuleMatchOutput,
-} from './policy-schemas.js'
+import { conflictSchema, contextSchema, policySchema, ruleMatchSchema, skippedSchema, visibilitySchema, type RuleMatchOutput } from './policy-schemas.js'
 
 function matchLine(match: RuleMatchOutput): string {
   const target = match.target_agent_id ?? match.target_team_id
@@ -104,26 +92,9 @@ export const rulesEvaluate = defineTool({
   ],
   async run(input, ctx) {
     const evaluation = await evaluateForContext(ctx, input.context)
-    const active = evaluation.active.slice(0, input.limit).map(toRuleMatch)
-    const shadow = input.include_shadow ? evaluation.shadow.slice(0, input.limit).map(toRuleMatch) : []
-    const { merged, counts } = evaluation
-    const output = {
-      considered: counts.scanned,
-      matched: counts.matched_active + counts.matched_shadow,
-      skipped_invalid_then: toSkipped(evaluation.skipped),
-      agent_visibility_summary: toVisibility(evaluation),
-      active,
-      shadow,
-      applied: {
-        policy: merged.policy,
-        sources: merged.sources,
-        conflicts: toConflicts(merged.conflicts),
-        conflict_explain: merged.conflictExplain,
-        tool_explain: explainTools(merged.tools),
-        ...(input.include_shadow ? shadowApplied(evaluation) : {}),
-      },
-    }
-    const { caller, lane } = evaluation
+    const report = evaluationReport(evaluation, { limit: input.limit, includeShadow: input.include_shadow })
+    const output = input.include_shadow ? { ...report, applied: { ...report.applied, ...shadowApplied(evaluation) } } : report
+    const { caller, lane, counts } = evaluation
     const who =
       caller.agentId === undefined && caller.teamId === undefined
         ? 'no agent or team in the context'
@@ -131,12 +102,12 @@ export const rulesEvaluate = defineTool({
     const display = [
       `${output.considered} rules considered, ${output.matched} matched (${counts.matched_active} active, ${counts.matched_shadow} shadow), ${output.skipped_invalid_then.length} skipped as invalid`,
       `${who}; lane filter ${lane.applied ? 'applied' : 'not applied'} (${lane.reason})`,
-      ...(active.length > 0 ? ['active:', ...active.map(matchLine)] : []),
-      ...(shadow.length > 0 ? ['shadow (not applied):', ...shadow.map(matchLine)] : []),
+      ...(output.active.length > 0 ? ['active:', ...output.active.map(matchLine)] : []),
+      ...(output.shadow.length > 0 ? ['shadow (not applied):', ...output.shadow.map(matchLine)] : []),
       ...output.skipped_invalid_then.map((skip) => `skipped ${skip.rule_id} (${skip.path}): ${skip.error}`),
-      `policy: ${JSON.stringify(merged.policy)}`,
+      `policy: ${JSON.stringify(output.applied.policy)}`,
       ...output.applied.tool_explain.map((line) => `  ${line}`),
-      ...merged.conflictExplain.map((line) => `conflict ${line}`),
+      ...output.applied.conflict_explain.map((line) => `conflict ${line}`),
     ].join('\n')
     return { output, display }
   },

@@ -1,8 +1,5 @@
 import { z } from 'zod'
-import type { Evaluation, SkippedRule } from '../../policy-rules/evaluate.js'
-import type { Conflict } from '../../policy-rules/merge.js'
-import { outputFormats, ruleScopes, type PolicyPatch } from '../../knowledge/policy-rule/model.js'
-import type { Ranked } from '../../policy-rules/rank.js'
+import { outputFormats, ruleScopes } from '../../knowledge/policy-rule/model.js'
 
 /** The caller's context: the JSON object whose paths the rules' conditions read (`agent.id`, `agent.team_id`, `environment`, ...). */
 export const contextSchema = z
@@ -81,40 +78,3 @@ export const conflictSchema = z.strictObject({
 })
 
 export type RuleMatchOutput = z.output<typeof ruleMatchSchema>
-
-export function toRuleMatch({ rule, rank, stats }: Ranked): RuleMatchOutput {
-  return {
-    rule_id: rule.id,
-    state: rule.state === 'shadow' ? 'shadow' : 'active',
-    summary: rule.summary,
-    rule_scope: rule.scope,
-    ...(rule.targetAgentId === undefined ? {} : { target_agent_id: rule.targetAgentId }),
-    ...(rule.targetTeamId === undefined ? {} : { target_team_id: rule.targetTeamId }),
-    ...(rule.condition === undefined ? {} : { if: rule.condition }),
-    then: rule.patch ?? ({} satisfies PolicyPatch),
-    exceptions: rule.exceptions,
-    stats: { ...stats },
-    rank,
-    match_detail: { condition_paths: rule.conditionPaths, condition_path_count: rule.conditionPaths.length },
-    source: { path: rule.path, ...(rule.commit === undefined ? {} : { commit: rule.commit }) },
-  }
-}
-
-export function toSkipped(skipped: readonly SkippedRule[]): z.output<typeof skippedSchema> {
-  return skipped.flatMap(({ rule, defects }) =>
-    defects.map((defect) => ({ rule_id: rule.id, path: rule.path, field: defect.field, error: defect.message, sample: defect.sample })),
-  )
-}
-
-export function toVisibility(evaluation: Evaluation): z.output<typeof visibilitySchema> {
-  const { caller } = evaluation
-  return {
-    agent: { ...(caller.agentId === undefined ? {} : { id: caller.agentId }), ...(caller.teamId === undefined ? {} : { team_id: caller.teamId }) },
-    rule_scope: evaluation.counts,
-    lane: evaluation.lane,
-  }
-}
-
-export function toConflicts(conflicts: readonly Conflict[]): z.output<typeof conflictSchema>[] {
-  return conflicts.map((conflict) => ({ ...conflict }))
-}

@@ -1,23 +1,9 @@
 import { z } from 'zod'
-import { MkError } from '../../errors.js'
-import { explainTools, mergePatches } from '../../policy-rules/merge.js'
-import { byRank } from '../../policy-rules/rank.js'
-import { selectTools, type Selection } from '../../policy-rules/select.js'
+import { toolSelection } from '../../policy-rules/report.js'
 import { defineTool } from '../define.js'
 import { evaluateForContext } from './policy-set.js'
-import { contextSchema, skippedSchema, toSkipped, toVisibility, visibilitySchema } from './policy-schemas.js'
+import { contextSchema, skippedSchema, visibilitySchema } from './policy-schemas.js'
 import { candidatesSchema, selectionSchema } from './selection-schemas.js'
-
-function selectionOutput(selection: Selection): z.output<typeof selectionSchema> {
-  return {
-    allowed: selection.allowed,
-    denied: selection.denied,
-    preferred: selection.preferred,
-    ordered: selection.ordered,
-    ...(selection.selected === undefined ? {} : { selected: selection.selected }),
-    ...(selection.fallback === undefined ? {} : { fallback: selection.fallback }),
-  }
-}
 
 export const toolsSelect = defineTool({
   name: 'tools_select',
@@ -96,64 +82,28 @@ export const toolsSelect = defineTool({
   ],
   async run(input, ctx) {
     const evaluation = await evaluateForContext(ctx, input.context)
-    const selection = selectTools(input.candidates, evaluation.merged.tools, input.strict)
-    const toolExplain = [...explainTools(evaluation.merged.tools), ...selection.explain]
-    if (selection.selected === undefined && input.strict) {
-      throw new MkError('NO_TOOLS_ALLOWED', `no candidate tool is allowed by the policy rules: ${selection.explain.join('; ')}`, {
-        details: {
-          candidates: input.candidates,
-          denied: Object.fromEntries(selection.deniedBy),
-          tool_explain: toolExplain,
-          hint: 'use a tool the rules allow, or pass strict: false (--no-strict) to fall back to deny-only',
-        },
-      })
-    }
-    const shadow = input.include_shadow && evaluation.shadow.length > 0 ? evaluation.shadow : []
-    const shadowSelection =
-      shadow.length === 0 ? undefined : selectTools(input.candidates, mergePatches([...evaluation.active, ...shadow].sort(byRank)).tools, input.strict)
-    const toolConflicts = evaluation.merged.conflicts.filter((conflict) => conflict.path.startsWith('tool.'))
-    const ranked = [...evaluation.active, ...shadow].sort(byRank).slice(0, input.rules_limit)
-    const { counts } = evaluation
-    const output = {
+    const { output, selection } = toolSelection(evaluation, {
       candidates: input.candidates,
-      selection: selectionOutput(selection),
-      rules: {
-        considered: counts.scanned,
-        matched: counts.matched_active + counts.matched_shadow,
-        skipped_invalid_then: toSkipped(evaluation.skipped),
-        agent_visibility_summary: toVisibility(evaluation),
-        sources: ranked.map(({ rule, rank }) => ({
-          rule_id: rule.id,
-          state: rule.state === 'shadow' ? ('shadow' as const) : ('active' as const),
-          score: rank.score,
-        })),
-        conflict_explain: evaluation.merged.conflictExplain,
-        tool_explain: toolExplain,
-        tool_conflicts_summary: {
-          count: toolConflicts.length,
-          tools: [...new Set(toolConflicts.map((conflict) => conflict.path.slice('tool.'.length)))].sort(),
-        },
-        ...(shadowSelection === undefined
-          ? {}
-          : {
-              shadow_selection: {
-                ...selectionOutput(shadowSelection),
-                differs: shadowSelection.selected !== selection.selected || shadowSelection.allowed.join() !== selection.allowed.join(),
-              },
-            }),
-      },
-    }
-    const display = [
-      `selected: ${selection.selected ?? '(none)'}`,
-      `ordered: ${selection.ordered.join(', ') || '(none)'}`,
-      ...(selection.denied.length > 0 ? [`denied: ${selection.denied.join(', ')}`] : []),
-      ...(selection.fallback === undefined ? [] : [`fallback: ${selection.fallback}`]),
-      ...selection.explain.map((line) => `  ${line}`),
-      ...evaluation.merged.conflictExplain.map((line) => `conflict ${line}`),
-      ...(shadowSelection === undefined
-        ? []
-        : [`shadow rules would select: ${shadowSelection.selected ?? '(none)'} (${output.rules.shadow_selection?.differs ? 'differs' : 'same'})`]),
-    ].join('\n')
-    return { output, display }
+      strict: input.strict,
+      includeShadow: input.include_shadow,
+      rulesLimit: input.rules_limit,
+    })
+    return { output, display: selectionText(output, selection.explain) }
   },
 })
+
+/** The display shows the selection's own explanation lines, which the output mixes into tool_explain: run renders it. */
+function selectionText(output: ReturnType<typeof toolSelection>['output'], explain: readonly string[]): string {
+  const { selection, rules } = output
+  return [
+    `selected: ${selection.selected ?? '(none)'}`,
+    `ordered: ${selection.ordered.join(', ') || '(none)'}`,
+    ...(selection.denied.length > 0 ? [`denied: ${selection.denied.join(', ')}`] : []),
+    ...(selection.fallback === undefined ? [] : [`fallback: ${selection.fallback}`]),
+    ...explain.map((line) => `  ${line}`),
+    ...rules.conflict_explain.map((line) => `conflict ${line}`),
+    ...(rules.shadow_selection === undefined
+      ? []
+      : [`shadow rules would select: ${rules.shadow_selection.selected ?? '(none)'} (${rules.shadow_selection.differs ? 'differs' : 'same'})`]),
+  ].join('\n')
+}

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import type { Evaluation } from '../../policy-rules/evaluate.js'
 import { explainTools, mergePatches } from '../../policy-rules/merge.js'
-import { conflictSchema, policySchema, toConflicts } from './policy-schemas.js'
+import { toConflicts } from '../../policy-rules/report.js'
+import { conflictSchema, policySchema } from './policy-schemas.js'
 
 /**
  * Seed 002's `applied.shadow_*`: the policy the matched shadow rules make together, by the

@@ -79,35 +79,10 @@ export const siteBuild = defineTool({
   async run(input, ctx) {
     const out = input.out === undefined ? join(ctx.workspace.stateDir, 'site') : resolve(ctx.cwd, input.out)
     requireResolvesWithin(writableFolders(ctx.workspace.root, ctx.workspace.mkHome), out, 'out')
-    const [{ collectSite }, { builtSite, writeSite }, { siteFingerprint }, { loadKnowledge }, { version }] = await Promise.all([
-      import('../../site/collect.js'),
-      import('../../site/build.js'),
-      import('../../site/fingerprint.js'),
-      import('../../knowledge/load.js'),
-      readPackageInfo(),
-    ])
-    const knowledge = await loadKnowledge(ctx.workspace)
+    const [{ buildWorkspaceSite, siteReport }, { version }] = await Promise.all([import('../../site/build-workspace-site.js'), readPackageInfo()])
     const memories = input.memories ? await readableMemories(ctx) : undefined
     const adherence = await localAdherence(ctx)
-    const fingerprint = siteFingerprint(version, knowledge.items, { memories, adherence })
-    const earlier = input.reuse ? await builtSite(out) : undefined
-    if (earlier?.fingerprint === fingerprint) {
-      const { built } = earlier
-      return { output: { out, ...built, rebuilt: false }, display: `The site in ${out} is up to date (${built.items} knowledge items); kept it` }
-    }
-    const data = { ...(await collectSite(ctx.workspace, { version, now: new Date(), knowledge })), memories, adherence }
-    if (data.checkProblem !== undefined) ctx.warn(`the site shows no violations: ${data.checkProblem}`)
-    const built = await writeSite(data, out, fingerprint)
-    const output = {
-      out,
-      items: data.items.length,
-      pages: built.pages,
-      violations: data.totalViolations,
-      indexWeight: built.indexWeight,
-      totalBytes: built.totalBytes,
-      rebuilt: true,
-    }
-    const display = `Wrote ${built.pages} pages for ${data.items.length} knowledge items (${data.totalViolations} current violations) to ${out}\nOpen ${join(out, 'index.html')}`
-    return { output, display }
+    const output = await buildWorkspaceSite(ctx.workspace, { out, reuse: input.reuse, version, memories, adherence }, ctx.warn)
+    return { output, display: siteReport(output) }
   },
 })

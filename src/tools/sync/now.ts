@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { SyncRun } from '../../sync/run.js'
 import { defineTool } from '../define.js'
 import { knowledgeLayerSchema, knowledgeTypeSchema, oneOrMany } from '../knowledge/schemas.js'
 import { identityOf } from '../memory/schemas.js'
@@ -92,23 +93,28 @@ export const syncNow = defineTool({
       identity: identityOf({}, ctx),
       store: ctx.store,
     })
-    const output = {
-      success: report.failures.length === 0,
-      result: {
-        added: report.added,
-        updated: report.updated,
-        deleted: report.deleted,
-        unchanged: report.unchanged,
-        reparsed: report.reparsed,
-        failures: report.failures,
-        changes: report.changes.map(({ source, path, id, change }) => ({ source, path, ...(id === undefined ? {} : { id }), change })),
-        reindexed: reindex.upserted + reindex.removed,
-        staleMemories,
-      },
-      sources: report.sources,
-      durationMs: report.durationMs,
-      message: summarizeSync(report),
-    }
+    const output = syncOutput({ report, reindex, staleMemories }, summarizeSync(report))
     return { output, display: renderSyncReport(report, staleMemories, ctx.style), ...(report.failures.length > 0 ? { exitCode: 2 as const } : {}) }
   },
 })
+
+/** The sync's report in sync_now's words. */
+function syncOutput({ report, reindex, staleMemories }: SyncRun, message: string) {
+  return {
+    success: report.failures.length === 0,
+    result: {
+      added: report.added,
+      updated: report.updated,
+      deleted: report.deleted,
+      unchanged: report.unchanged,
+      reparsed: report.reparsed,
+      failures: report.failures,
+      changes: report.changes.map(({ source, path, id, change }) => ({ source, path, ...(id === undefined ? {} : { id }), change })),
+      reindexed: reindex.upserted + reindex.removed,
+      staleMemories,
+    },
+    sources: report.sources,
+    durationMs: report.durationMs,
+    message,
+  }
+}

@@ -1,21 +1,21 @@
-import type { MemoryConsumer } from '../../memory/visibility.js'
-import type { MemoryIdentity } from '../../memory/locations.js'
-import type { StoredMemory } from '../../memory/store.js'
-import type { ToolContext } from '../context.js'
+import { MkError } from '../errors.js'
+import type { MemoryIdentity } from '../memory/locations.js'
+import type { StoredMemory } from '../memory/store.js'
+import type { MemoryConsumer } from '../memory/visibility.js'
+import type { Store } from '../stores/store.js'
 
 /** The memories behind ids, in order and once each; ids that name no memory this reader may see are `missing`. */
 export async function resolveMemoryIds(
-  ctx: ToolContext,
+  store: Store,
   identity: MemoryIdentity,
   consumer: MemoryConsumer,
   ids: readonly string[],
 ): Promise<{ resolved: StoredMemory[]; missing: string[] }> {
-  const { MkError } = await import('../../errors.js')
   const resolved: StoredMemory[] = []
   const missing: string[] = []
   for (const id of new Set(ids)) {
     try {
-      resolved.push(await ctx.store.memories.findVisible(identity, consumer, id))
+      resolved.push(await store.memories.findVisible(identity, consumer, id))
     } catch (error) {
       if (!(error instanceof MkError) || error.code !== 'NOT_FOUND') throw error
       missing.push(id)
