@@ -17,7 +17,8 @@ function scriptedBuilds() {
       new Promise<DispatchOutcome>((resolve) => {
         calls.push({
           call,
-          finish: (rebuilt) => resolve({ ok: true, output: { out: `/sites/${call.tenantId}`, rebuilt }, display: '', exitCode: 0, warnings: [], artifacts: [] }),
+          finish: (rebuilt) =>
+            resolve({ ok: true, output: { out: `/sites/${call.tenantId}`, rebuilt }, display: '', exitCode: 0, warnings: [], artifacts: [] }),
         })
       }),
     closeTenant: async () => undefined,
