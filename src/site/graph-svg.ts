@@ -46,6 +46,12 @@ export function graphSvg(items: readonly SiteItem[], pagePrefix: string): Html {
       ><text x="${x + 10}" y="${y + 37}" class="node-id">${oneLine(item.id, 22)} · ${item.status}</text></a
     >`
   })
+  return svgFrame({ width, height, label: `Graph of ${items.length} knowledge items and their relations`, marker: 'arrow', edges: lines, nodes })
+}
+
+/** The SVG around a drawn graph: its size, its label for screen readers, the arrow head its edges point with. */
+export function svgFrame(graph: { width: number; height: number; label: string; marker: string; edges: readonly Html[]; nodes: readonly Html[] }): Html {
+  const { width, height, label, marker, edges, nodes } = graph
   return html`<svg
     class="graph"
     xmlns="http://www.w3.org/2000/svg"
@@ -53,14 +59,14 @@ export function graphSvg(items: readonly SiteItem[], pagePrefix: string): Html {
     width="${width}"
     height="${height}"
     role="group"
-    aria-label="Graph of ${items.length} knowledge items and their relations"
+    aria-label="${label}"
   >
     <defs>
-      <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+      <marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
         <path d="M0,0 L10,5 L0,10 z" class="arrow-head"></path>
       </marker>
     </defs>
-    <g class="edges">${lines}</g>
+    <g class="edges">${edges}</g>
     <g class="nodes">${nodes}</g>
   </svg>`
 }

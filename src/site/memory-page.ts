@@ -1,5 +1,6 @@
 import { oneLine } from '../text.js'
 import { layoutGraph } from './graph-layout.js'
+import { svgFrame } from './graph-svg.js'
 import { html, type Html } from './html.js'
 import type { SiteMemoryFolder } from './memories.js'
 import type { SiteData } from './model.js'
@@ -53,25 +54,8 @@ function entityGraph(folder: SiteMemoryFolder, folderIndex: number): Html {
   })
   const width = layoutDone.width + 2 * margin
   const height = layoutDone.height + 2 * margin
-  return html`<div class="graph-wrap">
-    <svg
-      class="graph"
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 ${width} ${height}"
-      width="${width}"
-      height="${height}"
-      role="group"
-      aria-label="Graph of ${folder.entities.length} entities and ${folder.relations.length} relations in ${folder.key}"
-    >
-      <defs>
-        <marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
-          <path d="M0,0 L10,5 L0,10 z" class="arrow-head"></path>
-        </marker>
-      </defs>
-      <g class="edges">${edges}</g>
-      <g class="nodes">${nodes}</g>
-    </svg>
-  </div>`
+  const label = `Graph of ${folder.entities.length} entities and ${folder.relations.length} relations in ${folder.key}`
+  return html`<div class="graph-wrap">${svgFrame({ width, height, label, marker, edges, nodes })}</div>`
 }
 
 function folderSection(folder: SiteMemoryFolder, folderIndex: number): Html {
