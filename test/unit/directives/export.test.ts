@@ -239,7 +239,7 @@ describe('rules_export_write', () => {
     await setup()
     expect(await call(rulesExportWrite, { format: 'agents-md', out: 'generated' })).toEqual({ files: [{ path: 'generated/AGENTS.md', action: 'written' }] })
     await expect(call(rulesExportWrite, { format: 'agents-md', out: '../elsewhere' })).rejects.toThrow(
-      /INVALID_INPUT: out: path "..\/elsewhere" is outside the workspace/,
+      /INVALID_INPUT: rules_export_write input out \(allowed_paths\): path "..\/elsewhere" is outside the workspace/,
     )
   })
 })
