@@ -48,7 +48,7 @@ function dot(a: Float32Array, b: Float64Array | Float32Array): number {
   return s0 + s1 + s2 + s3
 }
 
-const lengthOf = (vector: Float32Array): number => Math.sqrt(dot(vector, vector))
+export const lengthOf = (vector: Float32Array): number => Math.sqrt(dot(vector, vector))
 
 /** Every document's head and vector, brought up to date with the index before it is used. */
 export function vectorMatrix(db: Database.Database): VectorMatrix {
@@ -104,23 +104,40 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
   return matrix
 }
 
+/** A stored vector with its length, as both stores hold them in memory. */
+export interface HeldVector {
+  rowid: number
+  vector: Float32Array
+  norm: number
+}
+
 /**
- * The `limit` documents among `allowed` nearest to the query by cosine similarity, most similar
- * first; equal similarities in rowid order, as the SQL scan returned them.
+ * The `limit` vectors nearest to the query by cosine similarity, most similar first; equal
+ * similarities in rowid order, as the SQL scan returned them. The one in-memory vector ranking:
+ * the SQLite index's matrix and a PostgreSQL replica's vectors both rank through it.
  */
-export function nearestInMatrix(matrix: VectorMatrix, query: Float32Array, allowed: readonly number[], limit: number): { rowid: number; score: number }[] {
+export function nearestByCosine(rows: Iterable<HeldVector>, query: Float32Array, limit: number): { rowid: number; score: number }[] {
   const query64 = Float64Array.from(query)
   const queryNorm = lengthOf(query)
   const rowids: number[] = []
   const scores: number[] = []
-  for (const rowid of allowed) {
-    const row = matrix.rows.get(rowid)
-    if (row?.vector === undefined) continue
-    const lengths = row.norm * queryNorm
+  for (const { rowid, vector, norm } of rows) {
+    const lengths = norm * queryNorm
     rowids.push(rowid)
-    scores.push(lengths === 0 ? 0 : Math.fround(dot(row.vector, query64) / lengths))
+    scores.push(lengths === 0 ? 0 : Math.fround(dot(vector, query64) / lengths))
   }
   const order = rowids.map((_, position) => position)
   order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || (rowids[a] as number) - (rowids[b] as number))
   return order.slice(0, limit).map((position) => ({ rowid: rowids[position] as number, score: scores[position] as number }))
+}
+
+/** The `limit` documents among `allowed` nearest to the query (see nearestByCosine). */
+export function nearestInMatrix(matrix: VectorMatrix, query: Float32Array, allowed: readonly number[], limit: number): { rowid: number; score: number }[] {
+  function* held(): Generator<HeldVector> {
+    for (const rowid of allowed) {
+      const row = matrix.rows.get(rowid)
+      if (row?.vector !== undefined) yield { rowid, vector: row.vector, norm: row.norm }
+    }
+  }
+  return nearestByCosine(held(), query, limit)
 }

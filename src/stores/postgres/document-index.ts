@@ -9,6 +9,7 @@ import { rankFrom, type CandidateSource } from '../../search/ranking.js'
 import { queryPhrases, scoreTextEvidence, type TextEvidence } from '../../search/text-evidence.js'
 import type { DocumentHead, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from '../../search/types.js'
 import { backgroundSize, calibrationFrom, smallStore } from '../../search/vector-evidence.js'
+import { nearestByCosine } from '../../search/vector-matrix.js'
 import { maxEmbeddedChars } from '../../search/vector-store.js'
 import type { ListOptions } from '../../search/documents.js'
 import { filterCondition } from './filters.js'
@@ -190,14 +191,8 @@ export class PostgresDocumentIndex implements DocumentIndex {
       const rows = await client.query<{ n: string }>(`SELECT d.n FROM mk_documents d WHERE d.scope = $1 AND d.embedding IS NOT NULL AND ${where}`, params)
       return new Set(rows.rows.map((row) => Number(row.n)))
     })
-    const scored: Scored[] = []
-    for (const { n, vector } of held.rows) {
-      if (!allowed.has(n)) continue
-      let dot = 0
-      for (let i = 0; i < vector.length; i++) dot += (vector[i] ?? 0) * (query[i] ?? 0)
-      scored.push({ rowid: n, score: dot })
-    }
-    return scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit)
+    const candidates = held.rows.filter((row) => allowed.has(row.n)).map((row) => ({ rowid: row.n, vector: row.vector, norm: row.norm }))
+    return nearestByCosine(candidates, query, limit)
   }
 
   /** The scope's first vectors in storage order, with the background sentences when there are few (as vectorCalibration samples). */

@@ -1,11 +1,12 @@
 import type { Pool, PoolClient } from 'pg'
+import { lengthOf } from '../../search/vector-matrix.js'
 import { unavailableOrSame } from './connection.js'
 import { documentsChannel } from './documents.js'
 import type { TenantScope } from './place.js'
 
 /** One scope's stored vectors as this replica holds them, in storage order (what calibration samples first). */
 export interface HeldVectors {
-  rows: { n: number; vector: Float32Array }[]
+  rows: { n: number; vector: Float32Array; norm: number }[]
 }
 
 export const asVector = (bytes: Buffer): Float32Array => {
@@ -40,7 +41,12 @@ export class ReplicaVectors {
           'SELECT n, embedding FROM mk_documents WHERE scope = $1 AND embedding IS NOT NULL ORDER BY n',
           [place.scope],
         )
-        return { rows: rows.rows.map((row) => ({ n: Number(row.n), vector: asVector(row.embedding) })) }
+        return {
+          rows: rows.rows.map((row) => {
+            const vector = asVector(row.embedding)
+            return { n: Number(row.n), vector, norm: lengthOf(vector) }
+          }),
+        }
       })
       this.held.set(key, vectors)
       vectors.catch(() => this.held.delete(key))
