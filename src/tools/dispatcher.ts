@@ -103,7 +103,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
   if (cancel?.aborted === true) controller.abort(cancel.reason)
   const ctx: ToolContext = {
     ...callerContext,
-    store: openStore({ workspace: caller.workspace, resources: caller.resources, database }),
+    store: await openStore({ workspace: caller.workspace, resources: caller.resources, database }),
     requestId,
     signal: controller.signal,
     warn(message) {

@@ -1,25 +1,42 @@
 import { openFilesStore } from '../stores/files/files-store.js'
-import { closeDatabases, databaseStatus, postgresDatabase, type DatabaseStatus } from '../stores/postgres/databases.js'
-import { openPostgresStore } from '../stores/postgres/postgres-store.js'
+import type { DatabaseStatus } from '../stores/postgres/databases.js'
 import type { Store, StorePlace } from '../stores/store.js'
+
+type PostgresModules = {
+  databases: typeof import('../stores/postgres/databases.js')
+  store: typeof import('../stores/postgres/postgres-store.js')
+}
+
+// Loaded only by a host that names a database: every command on files (the agent hooks above all) never pays for it.
+let postgres: Promise<PostgresModules> | undefined
+const postgresModules = (): Promise<PostgresModules> =>
+  (postgres ??= Promise.all([import('../stores/postgres/databases.js'), import('../stores/postgres/postgres-store.js')]).then(([databases, store]) => ({
+    databases,
+    store,
+  })))
 
 /**
  * The one place that picks a tenant's store; every host reaches it through the dispatcher:
  * PostgreSQL when the host names a database (`mk serve --store postgres://…`, MK_STORE), else
  * files + SQLite.
  */
-export function openStore(place: StorePlace): Store {
+export async function openStore(place: StorePlace): Promise<Store> {
   const { database } = place
   if (database === undefined) return openFilesStore(place)
-  return openPostgresStore(postgresDatabase(database.url, database.poolSize), { ...place, tenantId: database.tenantId, scope: database.scope })
+  const { databases, store } = await postgresModules()
+  return store.openPostgresStore(databases.postgresDatabase(database.url, database.poolSize), { ...place, tenantId: database.tenantId, scope: database.scope })
 }
 
 /** What a host's health says of its store: files, or the database with its schema and vector path (which also proves it answers). */
-export function storeStatus(database: { url: string; poolSize: number } | undefined): Promise<DatabaseStatus | { kind: 'files' }> {
-  return database === undefined ? Promise.resolve({ kind: 'files' }) : databaseStatus(database.url, database.poolSize)
+export async function storeStatus(database: { url: string; poolSize: number } | undefined): Promise<DatabaseStatus | { kind: 'files' }> {
+  if (database === undefined) return { kind: 'files' }
+  const { databases } = await postgresModules()
+  return databases.databaseStatus(database.url, database.poolSize)
 }
 
 /** Release the connections of every database store this process opened. */
-export function closeStores(): Promise<void> {
-  return closeDatabases()
+export async function closeStores(): Promise<void> {
+  if (postgres === undefined) return
+  const { databases } = await postgres
+  await databases.closeDatabases()
 }
