@@ -57,6 +57,8 @@ export function documentCount(db: Database.Database): number {
 
 /** Insert or replace documents in one transaction. A document whose text changed loses its vector and waits to be embedded again. */
 export function upsertDocuments(db: Database.Database, docs: readonly IndexDocument[], hasVectorTable: boolean): void {
+  // Nothing to write takes no write lock: a search's refresh that found nothing new must not wait for a writer.
+  if (docs.length === 0) return
   const find = db.prepare('SELECT rowid, content_hash FROM docs WHERE id = ?')
   const insert = db.prepare(
     `INSERT INTO docs (id, kind, layer, source, path, type, status, title, content, tags, content_hash, dedup_key, updated_at, expires_at, embedded, meta)
@@ -121,6 +123,7 @@ export function emptyTables(db: Database.Database, hasVectorTable: boolean): voi
 
 /** Remove documents by id; unknown ids are ignored. Returns how many were removed. */
 export function removeDocuments(db: Database.Database, ids: readonly string[], hasVectorTable: boolean): number {
+  if (ids.length === 0) return 0
   const find = db.prepare('SELECT rowid FROM docs WHERE id = ?').pluck()
   const deleteVector = hasVectorTable ? db.prepare('DELETE FROM vectors WHERE rowid = ?') : undefined
   const statements = ['DELETE FROM docs_fts WHERE rowid = ?', 'DELETE FROM doc_tags WHERE doc = ?', 'DELETE FROM docs WHERE rowid = ?'].map((sql) =>
@@ -195,6 +198,7 @@ export function findSameContent(
 
 /** Change only the status of documents (a memory's tier): text, tags and vectors stay as they are. */
 export function setStatuses(db: Database.Database, updates: readonly { id: string; status: string }[]): void {
+  if (updates.length === 0) return
   const update = db.prepare('UPDATE docs SET status = ? WHERE id = ?')
   db.transaction(() => {
     for (const { id, status } of updates) update.run(status, id)

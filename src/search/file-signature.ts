@@ -40,12 +40,14 @@ export function recordedSignatures(db: Database.Database, source: string): Map<s
 
 /** Keep the signatures given, forget those mapped to undefined (read again next time). */
 export function recordSignatures(db: Database.Database, source: string, entries: Iterable<[string, FileSignature | undefined]>): void {
+  const changes = [...entries]
+  if (changes.length === 0) return
   const upsert = db.prepare(
     'INSERT INTO file_signatures (source, name, signature) VALUES (?, ?, ?) ON CONFLICT (source, name) DO UPDATE SET signature = excluded.signature',
   )
   const forget = db.prepare('DELETE FROM file_signatures WHERE source = ? AND name = ?')
   db.transaction(() => {
-    for (const [name, signature] of entries) {
+    for (const [name, signature] of changes) {
       if (signature === undefined) forget.run(source, name)
       else upsert.run(source, name, signature)
     }

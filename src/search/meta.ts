@@ -15,7 +15,9 @@ export function readState(db: Database.Database, key: string): string | undefine
   return (db.prepare('SELECT value FROM sync_state WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined
 }
 
+/** A value written again unchanged is not written: a write waits for the lock, and every search looks at the files. */
 export function writeState(db: Database.Database, key: string, value: string | undefined): void {
+  if (readState(db, key) === value) return
   if (value === undefined) db.prepare('DELETE FROM sync_state WHERE key = ?').run(key)
   else db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
 }

@@ -38,4 +38,32 @@ describe('a refresh that finds nothing changed', () => {
     expect(version()).toBe(before)
     observer.close()
   })
+
+  // Under a stream of adds the folder is always "just changed", so every search lists it: the
+  // listing finds nothing new, and it used to take the write lock anyway, waiting on the adds.
+  test('writes nothing when the folder just changed but holds nothing new', async () => {
+    temp = await makeWorkspace({
+      '.mkrc': 'search: {embedding: {provider: none}}\n',
+      'knowledge/memory/mem_01M8EX2DNZ76MX91DNJHHYSRKE.md':
+        '---\nid: mem_01M8EX2DNZ76MX91DNJHHYSRKE\nlayer: project\ncreated: 2026-01-01T00:00:00Z\n---\nReleases are cut on Tuesdays\n',
+    })
+    const workspace = await loadWorkspace({ cwd: temp.root, env: { MK_HOME: temp.mkHome } })
+    const store = openFilesStore({ workspace, resources: new Resources() })
+    const identity = { agentId: undefined, sessionId: undefined }
+    await store.index.open(() => undefined)
+    expect((await store.index.refresh({ identity, warn: () => undefined })).memoriesRead).toBe(1)
+    const now = new Date()
+    await utimes(join(temp.root, 'knowledge/memory'), now, now)
+    // The first look after the change records it; looks that find nothing new write nothing,
+    // so they pass while another connection holds the write lock (before, each waited for it).
+    await store.index.refresh({ identity, warn: () => undefined })
+    const writer = new Database(join(temp.root, '.mk', 'index.db'))
+    writer.prepare('BEGIN IMMEDIATE').run()
+    try {
+      for (let n = 0; n < 3; n++) await store.index.refresh({ identity, warn: () => undefined })
+    } finally {
+      writer.prepare('ROLLBACK').run()
+      writer.close()
+    }
+  }, 60_000)
 })
