@@ -133,11 +133,10 @@ export function nearestByCosine(rows: Iterable<HeldVector>, query: Float32Array,
 
 /** The `limit` documents among `allowed` nearest to the query (see nearestByCosine). */
 export function nearestInMatrix(matrix: VectorMatrix, query: Float32Array, allowed: readonly number[], limit: number): { rowid: number; score: number }[] {
-  function* held(): Generator<HeldVector> {
-    for (const rowid of allowed) {
-      const row = matrix.rows.get(rowid)
-      if (row?.vector !== undefined) yield { rowid, vector: row.vector, norm: row.norm }
-    }
+  const held: HeldVector[] = []
+  for (const rowid of allowed) {
+    const row = matrix.rows.get(rowid)
+    if (row?.vector !== undefined) held.push({ rowid, vector: row.vector, norm: row.norm })
   }
-  return nearestByCosine(held(), query, limit)
+  return nearestByCosine(held, query, limit)
 }

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { existsSync, statSync } from 'node:fs'
 import type { Workspace } from '../../config/workspace.js'
 import type { KnowledgeProblem } from '../../knowledge/model.js'
 import type { DeletedVersion } from '../../memory/history.js'
@@ -45,7 +44,8 @@ export class FilesMemories implements MemoryStore {
     const found = new Map<string, string[]>()
     for (const id of ids) {
       const file = memoryFile(folder, id)
-      const info = await stat(file).catch(() => undefined)
+      // Synchronous, like the folder's look before it: ten stats a search, each cheaper than a trip through libuv's pool.
+      const info = statSync(file, { throwIfNoEntry: false })
       if (info === undefined) continue
       // A write replaces the file (a new inode); the refs are read again only when it changed.
       const signature = `${info.ino}:${info.size}:${info.mtimeMs}`

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Workspace } from '../../../config/workspace.js'
-import { isNodeError } from '../../../errors.js'
 import type { KnowledgeProblem } from '../../../knowledge/model.js'
 import type { MemoryFolder } from '../../../memory/locations.js'
 import { isStored, listMemoryFiles, readMemoryFile, type UnreadableMemory } from '../../../memory/store.js'
@@ -43,14 +41,14 @@ export interface RefreshReport {
  */
 const settledAfterMs = 2000
 
-async function pathSignature(path: string): Promise<string> {
-  try {
-    const info = await stat(path)
-    return Date.now() - info.mtimeMs < settledAfterMs ? 'unsettled' : `${info.ino}:${info.mtimeMs}`
-  } catch (error) {
-    if (isNodeError(error) && error.code === 'ENOENT') return 'missing'
-    throw error
-  }
+/**
+ * Synchronous: every search looks at each folder, and a stat through libuv's pool cost ten times
+ * the CPU and left a server thread idle, unable to take the next call, until it came back.
+ */
+function pathSignature(path: string): string {
+  const info = statSync(path, { throwIfNoEntry: false })
+  if (info === undefined) return 'missing'
+  return Date.now() - info.mtimeMs < settledAfterMs ? 'unsettled' : `${info.ino}:${info.mtimeMs}`
 }
 
 function warnUnreadable(unreadable: readonly UnreadableMemory[], warn: (message: string) => void): void {
@@ -126,7 +124,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
  */
 async function followTierTable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder): Promise<void> {
   const stateKey = `tiers:${folder.key}`
-  const signature = await pathSignature(tierTableFile(folder))
+  const signature = pathSignature(tierTableFile(folder))
   if (signature !== 'unsettled' && index.state(stateKey) === signature) return
   const table = await readTierTable(folder)
   const updates: { id: string; status: string }[] = []
@@ -151,7 +149,7 @@ async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, fold
   const unreadableKey = `unreadable:${folder.key}`
   const force = options.force === true
   // Taken before listing: a file added while we list changes the folder again and is picked up next time.
-  const signature = await pathSignature(folder.dir)
+  const signature = pathSignature(folder.dir)
   if (!force && signature !== 'unsettled' && index.state(stateKey) === signature) {
     return retryUnreadable(index, workspace, folder, unreadableKey, options)
   }
