@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openIndex } from '../../../src/search/search-index.js'
+import { nearestByCosine } from '../../../src/search/vector-matrix.js'
 import type { IndexDocument } from '../../../src/search/types.js'
 import { wordEmbedder } from '../../helpers/word-embedder.js'
 
@@ -83,5 +84,32 @@ describe('vectors compared in memory', () => {
     const found = (await nearest(reader, 'kubernetes cluster upgrade')).map((hit) => hit.id)
     expect(found.slice(0, 2)).toEqual(['other', 'm2'])
     reader.close()
+  })
+})
+
+describe('nearestByCosine', () => {
+  // Deterministic vectors with many exact ties (copies), so the rowid order of equal scores is tested too.
+  const pseudoRandom = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1
+  const next = pseudoRandom(7)
+  const base = Array.from({ length: 40 }, () => Float32Array.from({ length: 16 }, next))
+  const held = Array.from({ length: 600 }, (_, n) => {
+    const vector = base[(n * 7) % base.length] as Float32Array
+    return { rowid: 1000 - n, vector, norm: Math.hypot(...vector) }
+  })
+  const query = Float32Array.from({ length: 16 }, next)
+  const fullSort = (limit: number) =>
+    held
+      .map(({ rowid, vector, norm }) => ({
+        rowid,
+        score: Math.fround(vector.reduce((sum, value, i) => sum + value * (query[i] as number), 0) / (norm * Math.hypot(...query))),
+      }))
+      .sort((a, b) => b.score - a.score || a.rowid - b.rowid)
+      .slice(0, limit)
+
+  it.each([0, 1, 15, 16, 100, 599, 600, 1000])('returns the %i best as a full sort does, ties in rowid order', (limit) => {
+    const found = nearestByCosine(held, query, limit)
+    const expected = fullSort(limit)
+    expect(found.map((hit) => hit.rowid)).toEqual(expected.map((hit) => hit.rowid))
+    found.forEach((hit, n) => expect(hit.score).toBeCloseTo(expected[n]?.score as number, 6))
   })
 })
