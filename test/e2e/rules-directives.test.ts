@@ -188,7 +188,8 @@ describe('mk rules directives on a knowledge base of 18 items in three layers', 
 
   it('reads the knowledge again when .mkrc adds to the vocabulary', async () => {
     const task = 'set up quarantine for the checkout suite'
-    expect((await directives([task])).citations.map((citation) => citation.directiveId)).not.toContain('testing#rules-3')
+    // Without the word the rule may still come close in meaning, but not as covering the topic .mkrc adds.
+    expect((await directives([task])).context_block).not.toContain('(covers flakiness)')
     const config = await readFile(`${workspace.root}/.mkrc`, 'utf8')
     await writeFile(`${workspace.root}/.mkrc`, config.replace('rules:\n', 'rules:\n  topics:\n    flakiness: [quarantine, flaky]\n'))
     const answer = await directives([task])
