@@ -14,6 +14,10 @@ export const maxTaskCharacters = 2000
 /** A hybrid score at or above this makes a directive relevant without a shared topic (a weak match without a shared word scores under 0.2). */
 const similarityFloor = 0.35
 
+/** How many of the rules nearest the task in meaning take part without a shared word, and the evidence they need. */
+const meaningPlaces = 3
+const meaningFloor = 0.2
+
 const rememberedLimit = 3
 
 export interface DirectiveQuery {
@@ -91,20 +95,25 @@ export interface DirectiveSources {
 /**
  * The rules served when none matches a task: the items `rules.coreItems` names, or by default the
  * rules meant for every task (an `always` activation) and the MUST rules that no scope, layer or
- * activation limits. A block is never empty while the knowledge states a rule for everyone.
+ * activation limits. A block is never empty while the knowledge states a rule for everyone. The
+ * always-applied come first, then the closest to the task in meaning (in bands a tenth wide, so
+ * severity tells apart rules about as close), then the stronger.
  */
-export function coreRules(set: DirectiveSet, coreItems: readonly string[]): RankedDirective[] {
+export function coreRules(set: DirectiveSet, coreItems: readonly string[], meaning: ReadonlyMap<string, number> = new Map()): RankedDirective[] {
   const core = new Set(coreItems)
   const isCore = (directive: Directive): boolean =>
     core.size > 0
       ? core.has(directive.itemId)
       : directive.activation === 'always' || (directive.activation === undefined && directive.severity === 'MUST' && directive.appliesTo.length === 0)
+  const closeness = (directive: Directive): number => meaning.get(directive.id) ?? 0
   return set.directives
     .filter((candidate) => isCore(candidate.directive))
     .sort(
       (a, b) =>
         Number(b.directive.activation === 'always') - Number(a.directive.activation === 'always') ||
+        Math.floor(closeness(b.directive) * 10) - Math.floor(closeness(a.directive) * 10) ||
         severityRank(b.directive.severity) - severityRank(a.directive.severity) ||
+        closeness(b.directive) - closeness(a.directive) ||
         a.directive.id.localeCompare(b.directive.id),
     )
     .map((candidate) => ({ directive: candidate.directive, rationale: 'core rule', keys: [] }))
@@ -123,6 +132,7 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   for (const topic of query.topicsBias) if (!context.topics.includes(topic.toLowerCase())) context.topics.push(topic.toLowerCase())
 
   const similarity = new Map<string, number>()
+  const meaning = new Map<string, number>()
   if (set.directives.length > 0) {
     // The paths a task names decide scope by their globs; as words they would match every rule that names a path like them.
     const prose = context.paths.reduce((rest, path) => rest.split(path).join(' '), task).trim()
@@ -133,26 +143,34 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
       textWeight: sources.textWeight,
       filters: { kind: 'directive', statuses: sources.statuses, includeExpired: true },
     })
-    for (const hit of hits) similarity.set(hit.id, hit.score)
+    for (const hit of hits) {
+      similarity.set(hit.id, hit.score)
+      if (hit.scores.vector !== undefined) meaning.set(hit.id, hit.scores.vector)
+    }
     if (sources.searchMode !== 'hybrid') notes.push('similarity by full text only: the embedding model is not available')
   }
-  const ranking = rankDirectives(set.directives, context, similarity, { strictLayer: query.strictLayer, similarityFloor })
+  const ranking = rankDirectives(set.directives, context, similarity, { strictLayer: query.strictLayer, similarityFloor, meaningPlaces, meaningFloor }, meaning)
   let ranked = ranking.ranked
   if (ranking.droppedByLayer > 0) notes.push(`${ranking.droppedByLayer} directives left out because they apply only to other layers (strictLayer)`)
   if (ranking.droppedByScope > 0)
     notes.push(`${ranking.droppedByScope} directives left out because they apply only to other folders or files than the task names`)
   if (ranking.duplicates > 0) notes.push(`${ranking.duplicates} near-duplicate directives removed`)
   let fallback: string | undefined
-  if (ranked.length === 0) {
-    ranked = coreRules(set, settings.coreItems)
+  // A rule that is only close in meaning is a weak match: with nothing stronger, the core rules are served, the closest in meaning first.
+  if (ranked.every((entry) => entry.byMeaningOnly === true)) {
+    const core = coreRules(set, settings.coreItems, meaning)
+    const order = meaning.size > 0 ? ', the closest to the task in meaning first' : ''
     fallback =
       set.directives.length === 0
         ? 'no accepted knowledge item states a rule yet (write one with MUST or SHOULD, or run mk rules ingest .)'
-        : ranked.length === 0
-          ? 'no rule matched the task, and no rule is meant for every task (set rules.coreItems in .mkrc)'
+        : core.length === 0
+          ? ranked.length === 0
+            ? 'no rule matched the task, and no rule is meant for every task (set rules.coreItems in .mkrc)'
+            : 'no rule matched the task: no rule is meant for every task (set rules.coreItems in .mkrc), so these are the rules closest to it in meaning'
           : settings.coreItems.length > 0
-            ? 'no rule matched the task: these are the core items named by rules.coreItems in .mkrc'
-            : 'no rule matched the task: these are the rules meant for every task (always-applied and unscoped MUST rules; rules.coreItems in .mkrc chooses others)'
+            ? `no rule matched the task: these are the core items named by rules.coreItems in .mkrc${order}`
+            : `no rule matched the task: these are the rules meant for every task (always-applied and unscoped MUST rules; rules.coreItems in .mkrc chooses others)${order}`
+    if (core.length > 0) ranked = core
     notes.push(fallback)
   }
 
@@ -166,7 +184,7 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   })
   notes.push(...composed.cut.reason)
   notes.push(
-    'ranked by layer, relevance (similarity, topic overlap, a path in scope), a rule before a procedure step, severity, authority, then directive over rule over pattern',
+    'ranked by layer, relevance (similarity, topic overlap, a path in scope, closeness in meaning), a rule before a procedure step, severity, authority, then directive over rule over pattern',
   )
   return {
     contextBlock: composed.contextBlock,

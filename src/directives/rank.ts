@@ -49,6 +49,10 @@ export interface RankOptions {
   strictLayer: boolean
   /** A hybrid score at or above this counts as relevant on its own, without a shared topic. */
   similarityFloor: number
+  /** How many of the rules closest to the task in meaning count as relevant without a shared word (0: none). */
+  meaningPlaces?: number
+  /** Meaning evidence (vector evidence, ADR 0010's scale) a rule needs to count among the closest. */
+  meaningFloor?: number
 }
 
 export interface RankedDirective {
@@ -57,6 +61,8 @@ export interface RankedDirective {
   rationale: string
   /** Ranking keys in priority order, for diagnostics. */
   keys: number[]
+  /** Taken part only for being close to the task in meaning: no word, topic, file or activation of its own matched. */
+  byMeaningOnly?: boolean
 }
 
 /** directive > rule > section > pattern: a sentence written with a keyword says more than a list item in a rules file or a pattern. */
@@ -92,18 +98,36 @@ const bandWidth = 0.1
 /**
  * How relevant a rule is to the task, in bands: its similarity to the task (words and meaning), a
  * tenth for each topic of the task its own words name (at most two), half that for one it has from
- * its item, a tenth when a file the task names matches its file globs, and half a tenth for
- * authority on a topic of the task. So authority tips rules that are about as relevant, and never
- * puts a rule on the task's topic in general before one about the task itself; severity breaks
- * the ties left.
+ * its item, a tenth when a file the task names matches its file globs, a tenth for being among the
+ * rules closest to the task in meaning, and half a tenth for authority on a topic of the task.
+ * So authority tips rules that are about as relevant, and never puts a rule on the task's topic in
+ * general before one about the task itself; severity breaks the ties left.
  */
-function relevanceBand(score: number, ownTopics: number, itemTopics: number, fileMatch: boolean, authority: boolean): number {
-  const relevance = score + 0.1 * Math.min(2, ownTopics) + 0.05 * Math.min(2, itemTopics) + (fileMatch ? 0.1 : 0) + (authority ? 0.05 : 0)
+function relevanceBand(score: number, ownTopics: number, itemTopics: number, fileMatch: boolean, authority: boolean, close: boolean): number {
+  const relevance = score + 0.1 * Math.min(2, ownTopics) + 0.05 * Math.min(2, itemTopics) + (fileMatch ? 0.1 : 0) + (authority ? 0.05 : 0) + (close ? 0.1 : 0)
   return Math.floor(relevance / bandWidth + 1e-9)
 }
 
 /**
- * Rank in priority order: layer, relevance (similarity, topic overlap, a path in scope; in bands),
+ * The rules nearest the task by meaning (the embedding model's evidence), at most `meaningPlaces`
+ * of them and none under `meaningFloor`: they take part without sharing a word with the task. A
+ * manual rule never does, nor one scoped to folders or files: sounding alike does not put a task
+ * in `web/**`.
+ */
+function closestInMeaning(candidates: readonly RankableDirective[], meaning: ReadonlyMap<string, number>, options: RankOptions): Set<string> {
+  const places = options.meaningPlaces ?? 0
+  if (places === 0 || meaning.size === 0) return new Set()
+  const floor = options.meaningFloor ?? 0
+  const near = candidates
+    .filter((candidate) => candidate.directive.activation !== 'manual' && candidate.appliesToGlobs.length === 0)
+    .map((candidate) => ({ id: candidate.directive.id, evidence: meaning.get(candidate.directive.id) ?? 0 }))
+    .filter((entry) => entry.evidence >= floor && entry.evidence > 0)
+    .sort((a, b) => b.evidence - a.evidence || a.id.localeCompare(b.id))
+  return new Set(near.slice(0, places).map((entry) => entry.id))
+}
+
+/**
+ * Rank in priority order: layer, relevance (similarity, topic overlap, a path in scope, closeness in meaning; in bands),
  * a rule before a procedure step, severity, authority on a detected topic, similarity, entity.
  * Only directives with a reason to be there take part, and none scoped to other paths.
  */
@@ -112,10 +136,12 @@ export function rankDirectives(
   context: DetectedContext,
   similarity: ReadonlyMap<string, number>,
   options: RankOptions,
+  meaning: ReadonlyMap<string, number> = new Map(),
 ): { ranked: RankedDirective[]; considered: number; droppedByLayer: number; droppedByScope: number; duplicates: number } {
   const topics = new Set(context.topics)
   const layers = new Set(context.layers)
   const scored: RankedDirective[] = []
+  const closest = closestInMeaning(candidates, meaning, options)
   let considered = 0
   let droppedByLayer = 0
   let droppedByScope = 0
@@ -140,7 +166,8 @@ export function rankDirectives(
     }
     const always = activation === 'always'
     const score = similarity.get(candidate.directive.id) ?? 0
-    if (authority.length === 0 && overlap.length === 0 && !pathMatch && !always && score < options.similarityFloor) continue
+    const close = closest.has(candidate.directive.id)
+    if (authority.length === 0 && overlap.length === 0 && !pathMatch && !always && !close && score < options.similarityFloor) continue
     considered++
     const layerMatches = candidate.appliesToLayers.filter((layer) => layers.has(layer))
     const layerMismatch = candidate.appliesToLayers.length > 0 && layers.size > 0 && layerMatches.length === 0
@@ -156,15 +183,18 @@ export function rankDirectives(
       layerMatches.length > 0 ? `applies to ${layerMatches.join(', ')}` : undefined,
       covers.length > 0 ? `covers ${covers.slice(0, 2).join(', ')}` : undefined,
       authority.length === 0 && overlap.length === 0 && !pathMatch && score >= options.similarityFloor ? 'similar wording' : undefined,
-      always && authority.length === 0 && overlap.length === 0 && !pathMatch && score < options.similarityFloor ? 'always applies' : undefined,
+      close && authority.length === 0 && overlap.length === 0 && !pathMatch && score < options.similarityFloor ? 'close in meaning' : undefined,
+      always && authority.length === 0 && overlap.length === 0 && !pathMatch && !close && score < options.similarityFloor ? 'always applies' : undefined,
     ].filter((reason): reason is string => reason !== undefined)
+    const byMeaningOnly = authority.length === 0 && overlap.length === 0 && !pathMatch && !always && score < options.similarityFloor
     scored.push({
       directive: candidate.directive,
       rationale: reasons.join('; '),
+      ...(byMeaningOnly ? { byMeaningOnly } : {}),
       keys: [
         // Strict mode has already dropped the rules for other layers; the rest (for this layer or for every layer) rank alike.
         layerMismatch ? -1 : 0,
-        relevanceBand(score, ownOverlap.length, itemOverlap.length, fileMatch, authority.length > 0),
+        relevanceBand(score, ownOverlap.length, itemOverlap.length, fileMatch, authority.length > 0, close),
         // Within a band: a rule that stands alone before a step of a procedure, then severity, then authority.
         candidate.directive.step === true ? 0 : 1,
         severityRank(candidate.directive.severity),

@@ -37,12 +37,18 @@ export function wordOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): num
   return union === 0 ? 0 : shared / union
 }
 
-const numbersIn = (text: string): string[] => [...new Set(text.match(/\d+(?:\.\d+)*/g) ?? [])].sort()
+/** A number that names which one rather than how much: "note 2", "step 3", "issue #12". */
+const labelNumbers =
+  /\b(?:note|notes|step|part|phase|item|point|chapter|section|page|issue|ticket|task|question|example|case|lesson|option|scenario|round|sprint|day|week)\s*#?\d+\b|#\d+\b/gi
+
+/** The numbers a memory states as values; the numbers of its labels are left out. */
+const numbersIn = (text: string): string[] => [...new Set(text.replace(labelNumbers, ' ').match(/\d+(?:\.\d+)*/g) ?? [])].sort()
 
 /**
  * Why two similar memories cannot be merged, if they cannot: one negates what the other says
  * ("we use X" / "we no longer use X"), they use opposite words ("always" / "never"), or they give
- * different numbers for the same thing ("TTL is 5 minutes" / "TTL is 50 minutes").
+ * different numbers for the same thing ("TTL is 5 minutes" / "TTL is 50 minutes"); the number of
+ * a label ("Release note 1:" / "Release note 2:") is not a value.
  */
 export function contradiction(a: string, b: string): string | undefined {
   if ((a.match(negations)?.length ?? 0) % 2 !== (b.match(negations)?.length ?? 0) % 2) return 'one negates what the other says'

@@ -94,6 +94,41 @@ describe('rankDirectives', () => {
     expect(admitted.ranked.map((entry) => [entry.directive.id, entry.rationale])).toEqual([['cake#rules-1', 'similar wording']])
     expect(rankDirectives(all, context, new Map([['cake#rules-1', 0.2]]), { strictLayer: true, similarityFloor: 0.35 }).ranked).toEqual([])
   })
+
+  it('admits the rules closest to the task in meaning without a shared word, at most meaningPlaces and none under meaningFloor', () => {
+    const context = detectContext('Add a price column to the products table', vocabulary)
+    const options = { strictLayer: true, similarityFloor: 0.35, meaningPlaces: 2, meaningFloor: 0.2 }
+    const meaning = new Map([
+      // Scoped to db/migrations/**: sounding alike does not put a task that names no file there.
+      ['migrations#rules-1', 0.5],
+      ['cake#rules-1', 0.38],
+      ['style#rules-1', 0.3],
+      ['pii#rules-1', 0.25],
+      ['ui#rules-1', 0.1],
+    ])
+    const result = rankDirectives(all, context, new Map(), options, meaning)
+    const close = result.ranked.filter((entry) => entry.byMeaningOnly === true)
+    expect(close.map((entry) => [entry.directive.id, entry.rationale])).toEqual([
+      ['cake#rules-1', 'close in meaning'],
+      ['style#rules-1', 'close in meaning'],
+    ])
+    // The rules the task's words name keep their place: closeness in meaning counts as much as one topic.
+    expect(result.ranked.filter((entry) => entry.byMeaningOnly !== true).map((entry) => entry.directive.id)).toContain('db#rules-1')
+    expect(rankDirectives(all, context, new Map(), { ...options, meaningFloor: 0.4 }, meaning).ranked.some((entry) => entry.byMeaningOnly)).toBe(false)
+    expect(rankDirectives(all, context, new Map(), { ...options, meaningPlaces: 0 }, meaning).ranked.some((entry) => entry.byMeaningOnly)).toBe(false)
+  })
+
+  it('lets closeness in meaning lift a rule one band, so it passes an equally similar rule with no other evidence', () => {
+    const context = detectContext('qwzx blorft', vocabulary)
+    const similarity = new Map([
+      ['cake#rules-1', 0.36],
+      ['style#rules-1', 0.36],
+    ])
+    const options = { strictLayer: true, similarityFloor: 0.35, meaningPlaces: 1, meaningFloor: 0.2 }
+    const ranked = rankDirectives(all, context, similarity, options, new Map([['style#rules-1', 0.3]])).ranked
+    expect(ranked.map((entry) => entry.directive.id)).toEqual(['style#rules-1', 'cake#rules-1'])
+    expect(ranked.some((entry) => entry.byMeaningOnly)).toBe(false)
+  })
 })
 
 describe('composeBlock', () => {
