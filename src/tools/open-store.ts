@@ -1,6 +1,7 @@
 import { openFilesStore } from '../stores/files/files-store.js'
 import type { DatabaseStatus } from '../stores/postgres/databases.js'
 import type { Store, StorePlace } from '../stores/store.js'
+import type { TenantTransfer } from '../stores/transfer.js'
 
 type PostgresModules = {
   databases: typeof import('../stores/postgres/databases.js')
@@ -25,6 +26,14 @@ export async function openStore(place: StorePlace): Promise<Store> {
   if (database === undefined) return openFilesStore(place)
   const { databases, store } = await postgresModules()
   return store.openPostgresStore(databases.postgresDatabase(database.url, database.poolSize), { ...place, tenantId: database.tenantId, scope: database.scope })
+}
+
+/** One tenant's data in the portable form (mk store export / import): in the database when `database` names one, else the workspace's files. */
+export async function openTransfer(place: Pick<StorePlace, 'workspace' | 'database'>): Promise<TenantTransfer> {
+  const { database } = place
+  if (database === undefined) return new (await import('../stores/files/transfer.js')).FilesTransfer(place.workspace)
+  const [{ databases }, { openPostgresTransfer }] = await Promise.all([postgresModules(), import('../stores/postgres/transfer.js')])
+  return openPostgresTransfer(databases.postgresDatabase(database.url, database.poolSize), { ...place, tenantId: database.tenantId, scope: database.scope })
 }
 
 /** What a host's health says of its store: files, or the database with its schema and vector path (which also proves it answers). */
