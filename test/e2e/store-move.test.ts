@@ -290,4 +290,54 @@ describe.skipIf(noPostgres !== undefined)('mk store export / import between file
     const gammaFiles = await mk(['store', 'export', '--from', dataB, '--tenant', 'gamma', '--out', file('gamma-files.jsonl'), '--json'])
     expect(parseJson(gammaFiles)).toMatchObject({ errorCode: 'NOT_FOUND' })
   }, 300_000)
+
+  it('moves the workspace mk runs in (tenant default) into PostgreSQL and back into another workspace', async () => {
+    for (const args of [['Deploys need two approvals'], ['Project uses pnpm', '--layer', 'project']]) {
+      const added = await mk(['memory', 'add', ...args, '--json'])
+      expect(added.exitCode, added.stderr).toBe(0)
+    }
+    const original = await exported('workspace', 'default', 'workspace.jsonl')
+    expect(count(original.items, 'memory')).toBe(2)
+    expect(count(original.items, 'history')).toBe(1)
+    const imported = await mk(['store', 'import', '--to', url, '--tenant', 'solo', file('workspace.jsonl')])
+    expect(imported.exitCode, imported.stderr).toBe(0)
+    expect(imported.stdout).toMatch(/^mk store import: .* into tenant solo \(scope default\) of postgres:\/\/127\.0\.0\.1:\d+\/mk_\w+: 2 memory, 1 history/)
+    expect((await exported(url, 'solo', 'solo.jsonl')).items).toEqual(original.items)
+
+    const other = join(base, 'other')
+    await mkdir(other, { recursive: true })
+    await writeFile(join(other, '.mkrc'), config)
+    const intoWorkspace = await runMk(['store', 'import', '--to', 'workspace', file('solo.jsonl'), '--json'], {
+      cwd: other,
+      env: { MK_HOME: join(base, 'other-home') },
+    })
+    expect(intoWorkspace.exitCode, intoWorkspace.stderr).toBe(0)
+    const back = await runMk(['store', 'export', '--from', 'workspace', '--out', file('other.jsonl'), '--json'], {
+      cwd: other,
+      env: { MK_HOME: join(base, 'other-home') },
+    })
+    expect(back.exitCode, back.stderr).toBe(0)
+    expect((await lines(file('other.jsonl'))).items).toEqual(original.items)
+
+    const tenant = await mk(['store', 'export', '--from', 'workspace', '--tenant', 'acme', '--out', file('nope.jsonl'), '--json'])
+    expectCleanError(tenant)
+    expect(parseJson(tenant)).toMatchObject({ errorCode: 'INVALID_INPUT', details: { field: '--tenant' } })
+  }, 300_000)
+
+  it('refuses a URL that does not parse without echoing it', async () => {
+    const run = await mk([
+      'store',
+      'export',
+      '--from',
+      'postgres://mk:hunter2pw@127.0.0.1:notaport/mk',
+      '--tenant',
+      'acme',
+      '--out',
+      file('bad.jsonl'),
+      '--json',
+    ])
+    expectCleanError(run)
+    expect(parseJson(run)).toMatchObject({ errorCode: 'INVALID_INPUT', details: { field: '--from' } })
+    expect(run.stdout + run.stderr).not.toContain('hunter2pw')
+  })
 })

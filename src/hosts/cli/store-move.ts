@@ -18,7 +18,15 @@ export type StoreSpec = { kind: 'postgres'; url: string } | { kind: 'data'; dir:
 export const workspaceStore = 'workspace'
 
 export function parseStoreSpec(value: string, flag: string): StoreSpec {
-  if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    // Never echoed: the URL may hold a password.
+    if (!URL.canParse(value)) {
+      throw new MkError('INVALID_INPUT', `${flag}: the postgres:// URL does not parse`, {
+        details: { field: flag, hint: 'postgres://user:password@host:5432/database (percent-encode special characters in the password)' },
+      })
+    }
+    return { kind: 'postgres', url: value }
+  }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     throw new MkError('INVALID_INPUT', `${flag}: only postgres:// URLs name a database`, {
       details: { field: flag, hint: `pass postgres://user@host:5432/database, a mk serve --data folder, or "${workspaceStore}"` },
