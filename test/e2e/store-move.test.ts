@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -206,6 +206,8 @@ describe.skipIf(noPostgres !== undefined)('mk store export / import between file
     expect(back.exitCode, back.stderr).toBe(0)
     const inFiles = await exported(dataB, 'acme', 'files-again.jsonl')
     expect(inFiles.items).toEqual(original.items)
+    // The receipts' hashing key is its owner's only, as mk makes it.
+    expect((await stat(join(dataB, 'tenants', 'acme', 'workspace', '.mk', 'receipts-salt'))).mode & 0o777).toBe(0o600)
   }, 300_000)
 
   it('keeps what was moved usable: the database serves the memories and restores one deleted before the move', async () => {

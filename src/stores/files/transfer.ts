@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { chmod, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../../config/workspace.js'
 import { MkError } from '../../errors.js'
@@ -142,8 +142,10 @@ export class FilesTransfer implements TenantTransfer {
     if (receipts.length > 0) await write(receiptsFile(workspace), jsonLines(receipts))
     const salt = items.find((item) => item.kind === 'receipt_salt')
     if (salt !== undefined) {
-      await writeFileAtomic(saltFile(workspace), Buffer.from(salt.salt, 'base64'))
-      await chmod(saltFile(workspace), 0o600)
+      // The key of the receipts' query hashes: readable by its owner only from the first byte, as receiptSalt makes it.
+      await mkdir(workspace.stateDir, { recursive: true })
+      await rm(saltFile(workspace), { force: true })
+      await writeFile(saltFile(workspace), Buffer.from(salt.salt, 'base64'), { mode: 0o600, flag: 'wx' })
     }
     const outcomes = items.flatMap((item) => (item.kind === 'outcome' ? [item] : []))
     const ledgers = new Map<string, unknown[]>()
