@@ -196,6 +196,19 @@ export function parseTransfer(content: string): { header: TransferHeader; items:
   const end = parseJson(lines[last - 1] ?? '', last)
   if (end.kind !== 'end' || !isObject(end.counts)) throw bad(last, 'is not the end line: the file was cut off')
   const items = lines.slice(1, -1).map((raw, index) => parseItem(raw, index + 2))
+  // A memory or a tier twice would be one file overwritten on files and a refused row on PostgreSQL: neither is a faithful move.
+  const seen = new Set<string>()
+  for (const [index, item] of items.entries()) {
+    const key =
+      item.kind === 'memory'
+        ? `memory ${/^id: (\S+)$/m.exec(item.text)?.[1] ?? ''} of ${item.folder}`
+        : item.kind === 'tier'
+          ? `tier of ${item.id} in ${item.folder}`
+          : undefined
+    if (key === undefined) continue
+    if (seen.has(key)) throw bad(index + 2, `repeats the ${key}`)
+    seen.add(key)
+  }
   const counts = countItems(items)
   for (const kind of transferKinds) {
     if (end.counts[kind] !== counts[kind]) throw bad(last, `the end line counts ${String(end.counts[kind])} ${kind} lines, the file holds ${counts[kind]}`)

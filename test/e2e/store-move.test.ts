@@ -293,6 +293,20 @@ describe.skipIf(noPostgres !== undefined)('mk store export / import between file
     expect(parseJson(gammaFiles)).toMatchObject({ errorCode: 'NOT_FOUND' })
   }, 300_000)
 
+  it('rolls the database back when it refuses a row late in the file: nothing is half-written', async () => {
+    const raw = (await readFile(file('files.jsonl'), 'utf8')).trim().split('\n')
+    const last = raw.findLastIndex((line) => line.startsWith('{"kind":"memory"'))
+    const item = JSON.parse(raw[last] ?? '') as { text: string }
+    // A NUL character: a file can hold it, a PostgreSQL text or jsonb value cannot.
+    raw[last] = JSON.stringify({ ...item, text: item.text.replace(/\n$/, ' \u0000\n') })
+    await writeFile(file('nul.jsonl'), `${raw.join('\n')}\n`)
+    const run = await mk(['store', 'import', '--to', url, '--tenant', 'delta', file('nul.jsonl'), '--json'])
+    expectCleanError(run)
+    expect(parseJson(run)).toMatchObject({ errorCode: 'INVALID_INPUT', details: { line: last + 1, kind: 'memory' } })
+    expect(run.stdout).toContain('PostgreSQL refused the memory')
+    expect((await exported(url, 'delta', 'delta.jsonl')).items).toEqual([])
+  }, 120_000)
+
   it('moves the workspace mk runs in (tenant default) into PostgreSQL and back into another workspace', async () => {
     for (const args of [['Deploys need two approvals'], ['Project uses pnpm', '--layer', 'project']]) {
       const added = await mk(['memory', 'add', ...args, '--json'])

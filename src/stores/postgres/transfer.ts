@@ -6,7 +6,7 @@ import { formatMemory, parseMemory } from '../../memory/format.js'
 import { folderOfKey, type MemoryFolder } from '../../memory/locations.js'
 import type { MemoryRecord, MemoryTier } from '../../memory/model.js'
 import type { TenantTransfer, TransferItem } from '../transfer.js'
-import { inTenant } from './connection.js'
+import { inTenant, unavailableOrSame } from './connection.js'
 import { PostgresMemories } from './memories.js'
 import { TenantScope } from './place.js'
 import type { PostgresDatabase } from './postgres-store.js'
@@ -29,6 +29,16 @@ function folderFor(scope: TenantScope, key: string): MemoryFolder {
   if (known !== undefined) return known
   const [layer = 'team'] = key.split('/')
   return { layer: layer as MemoryLayer, key, dir: '', private: false, owner: undefined }
+}
+
+/** A row the database would not take (text PostgreSQL cannot hold, such as a NUL character): the line is named, and the transaction rolls back. */
+function refusedItem(error: unknown, item: TransferItem, line: number): unknown {
+  const refused = unavailableOrSame(error)
+  if (refused instanceof MkError || !(refused instanceof Error)) return refused
+  return new MkError('INVALID_INPUT', `line ${line}: PostgreSQL refused the ${item.kind} (${refused.message}); nothing was imported`, {
+    details: { line, kind: item.kind, hint: 'fix or drop that line of the file, then import again' },
+    cause: refused,
+  })
 }
 
 /** One tenant's scope of a database in the portable form; an import is one transaction. */
@@ -116,12 +126,15 @@ export class PostgresTransfer implements TenantTransfer {
           details: { tenant: this.scope.tenantId, scope, hint: 'import into an empty tenant, or pass --replace to drop what it holds first' },
         })
       }
-      let done = 0
-      for (const item of items) {
-        await this.insert(client, memories, item)
-        if (++done % 1000 === 0) options.progress(done)
+      for (const [index, item] of items.entries()) {
+        try {
+          await this.insert(client, memories, item)
+        } catch (error) {
+          throw refusedItem(error, item, index + 2)
+        }
+        if ((index + 1) % 1000 === 0) options.progress(index + 1)
       }
-      options.progress(done)
+      options.progress(items.length)
     })
   }
 

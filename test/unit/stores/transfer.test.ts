@@ -60,6 +60,8 @@ describe('the portable form of a tenant', () => {
     expect(refusal(text(escaped)).message).toMatch(/^line 2: .* is not a memory folder/)
     expect(refusal(text(lines.slice(0, -2))).message).toMatch(/end line|cut off/)
     expect(refusal('').message).toMatch(/^line 1/)
+    const twice = formatTransfer(header, [...items, items[0] as TransferItem])
+    expect(refusal(text(twice))).toMatchObject({ code: 'INVALID_INPUT', message: 'line 6: repeats the memory mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3 of project' })
   })
 
   it('names the folder of a memory file by its path in MK_HOME, as the folders are placed', () => {
