@@ -43,6 +43,12 @@ export async function storeStatus(database: { url: string; poolSize: number } | 
   return databases.databaseStatus(database.url, database.poolSize)
 }
 
+/** Whom a database store connects as, and whether row-level security binds that role (asked before the schema is touched). */
+export async function storeRole(database: { url: string }): Promise<{ role: string; rls: 'enforced' | 'bypassed'; warning?: string }> {
+  const { databases } = await postgresModules()
+  return databases.databaseRole(database.url)
+}
+
 /** Release the connections of every database store this process opened. */
 export async function closeStores(): Promise<void> {
   if (postgres === undefined) return

@@ -59,8 +59,10 @@ describe.skipIf(noPostgres !== undefined)('mk serve --store and a role that bypa
     expect(server.stderr()).not.toMatch(/row-level security/)
   })
 
-  it('refuses to serve many tenants as a superuser or a BYPASSRLS role, saying how to fix it', async () => {
-    for (const store of [superuser, bypass]) {
+  it('refuses to serve many tenants as a superuser or a BYPASSRLS role, saying how to fix it, before it makes any table', async () => {
+    const fresh = new URL(postgres.cluster().createDatabase()).pathname.slice(1)
+    const freshAsSuperuser = `postgres://postgres@${new URL(plain).host}/${fresh}`
+    for (const store of [freshAsSuperuser, superuser, bypass]) {
       const { exitCode, error } = await refused(store)
       expect(exitCode).toBe(2)
       expect(error).toMatchObject({ success: false, errorCode: 'FORBIDDEN' })
@@ -68,6 +70,11 @@ describe.skipIf(noPostgres !== undefined)('mk serve --store and a role that bypa
       expect(error.message).toContain('docs/postgres.md')
       expect(JSON.stringify(error.details)).toContain('MK_STORE_ALLOW_BYPASSRLS=1')
     }
+    // The tables the superuser would own (and the plain role then could not use) were never made.
+    const tables = (database: string): number =>
+      Number(postgres.cluster().psql(`\\c ${database}\nSELECT count(*) FROM pg_tables WHERE tablename LIKE 'mk_%';`).trim())
+    expect(tables(fresh)).toBe(0)
+    expect(tables(new URL(plain).pathname.slice(1))).toBeGreaterThan(0)
   })
 
   it('serves when the operator allows it, and warns at start, in /readyz and in doctor', async () => {

@@ -20,7 +20,7 @@ import { serveLimitsFrom } from './serve-limits.js'
 import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultScope, defaultTenant, tenantPlaces, type StoreDatabase } from './tenants.js'
-import { closeStores, storeStatus } from '../../tools/open-store.js'
+import { closeStores, storeRole, storeStatus } from '../../tools/open-store.js'
 import { inlineRunner, threadRunner, type CallRunner, type ThreadLayout } from './tool-threads.js'
 
 export interface ServeOptions {
@@ -129,9 +129,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
   const database = storeDatabaseFrom(options.store ?? options.env.MK_STORE, options.env.MK_STORE_POOL_SIZE)
+  if (database !== undefined) {
+    const role = await storeRole(database)
+    if (role.rls === 'bypassed') refuseOrWarnBypass(role, options)
+  }
   // Migrated before the first request, under the database's lock: replicas starting together migrate once.
   const store = await storeStatus(database)
-  if ('rls' in store && store.rls === 'bypassed') refuseOrWarnBypass(store, options)
   const baseRuntime = runtimeEnvFrom(options.env)
   const runtime = { ...baseRuntime, readOnly: baseRuntime.readOnly || options.readOnly }
   const dataDir = options.dataDir === undefined ? undefined : await dataFolder(options.cwd, options.dataDir)

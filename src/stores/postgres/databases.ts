@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import { openPool, unavailableOrSame } from './connection.js'
 import { migrate, schemaVersion } from './migrations.js'
-import { bypassWarning, connectionRole } from './role.js'
+import { bypassWarning, connectionRole, type ConnectionRole } from './role.js'
 import { describeDatabase } from './search-index.js'
 import type { PostgresDatabase } from './postgres-store.js'
 import { ReplicaVectors } from './vectors.js'
@@ -79,5 +79,19 @@ export async function databaseStatus(url: string, poolSize: number): Promise<Dat
     role,
     rls,
     ...(rls === 'bypassed' ? { warning: bypassWarning(role) } : {}),
+  }
+}
+
+/**
+ * The role a URL connects as, asked on a connection of its own before anything is migrated: a
+ * server refused for its role has not made the tables (which that role would then own).
+ */
+export async function databaseRole(url: string): Promise<ConnectionRole & { warning?: string }> {
+  const pool = await openPool({ url, poolSize: 1 })
+  try {
+    const { role, rls } = await connectionRole(pool)
+    return { role, rls, ...(rls === 'bypassed' ? { warning: bypassWarning(role) } : {}) }
+  } finally {
+    await pool.end()
   }
 }
