@@ -15,6 +15,7 @@ import type { Store } from '../../src/stores/store.js'
 import { Resources } from '../../src/tools/context.js'
 import { expectCleanError, parseJson, runMk, type MkRun } from '../helpers/mk.js'
 import { noPostgres, throwawayCluster } from '../helpers/postgres.js'
+import { startServe } from '../helpers/serve.js'
 
 /* Spawns the built `mk store export` / `mk store import` (run `npm run build` first) on a tenant built with the store's own code. */
 
@@ -233,6 +234,18 @@ describe.skipIf(noPostgres !== undefined)('mk store export / import between file
     const again = await files.memories.restore(nobody, String(deleted?.memory_id), { author, warn: () => undefined })
     expect(again.record.content).toBe(restored.record.content)
     await filesResources.closeAll()
+
+    // mk serve on the database finds what was imported (its search documents were written with it).
+    const server = await startServe({ cwd: base, args: ['--data', dataA, '--store', url], env: { MK_HOME: join(base, 'cli-home') } })
+    try {
+      const search = await server.post('/v1/tools/memory_search', { query: 'project memory 7: deploys need 7 approvals', limit: 20 }, { 'x-tenant-id': 'acme' })
+      expect(search.status, JSON.stringify(search.body)).toBe(200)
+      expect((search.body.results as { memoryId: string }[]).map((result) => result.memoryId)).toContain(
+        /^id: (\S+)$/m.exec(String(items.find((item) => item.kind === 'memory' && String(item.text).includes('project memory 7:'))?.text))?.[1],
+      )
+    } finally {
+      await server.stop()
+    }
   }, 120_000)
 
   it('copies a tenant PostgreSQL → PostgreSQL, and importing tenant beta never touches tenant acme', async () => {
@@ -334,6 +347,10 @@ describe.skipIf(noPostgres !== undefined)('mk store export / import between file
     })
     expect(back.exitCode, back.stderr).toBe(0)
     expect((await lines(file('other.jsonl'))).items).toEqual(original.items)
+    // The files store's index catches up with the imported files by itself.
+    const search = await runMk(['memory', 'search', 'two approvals', '--json'], { cwd: other, env: { MK_HOME: join(base, 'other-home') } })
+    expect(search.exitCode, search.stderr).toBe(0)
+    expect(JSON.stringify(parseJson(search))).toContain('Deploys need two approvals')
 
     const tenant = await mk(['store', 'export', '--from', 'workspace', '--tenant', 'acme', '--out', file('nope.jsonl'), '--json'])
     expectCleanError(tenant)
