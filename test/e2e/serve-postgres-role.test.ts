@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectCleanError, parseJson, runMk } from '../helpers/mk.js'
 import { noPostgres, throwawayCluster } from '../helpers/postgres.js'
 import { startServe, type FailedStart, type RunningServe } from '../helpers/serve.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
@@ -94,5 +95,17 @@ describe.skipIf(noPostgres !== undefined)('mk serve --store and a role that bypa
     const server = await serve(superuser, { data: false })
     expect(server.started.store).toMatchObject({ rls: 'bypassed' })
     expect(server.stderr()).toMatch(/mk serve: warning: .*BYPASSRLS/)
+  })
+
+  it('names the cause when the tables belong to another role (an admin made them)', async () => {
+    const fresh = postgres.cluster().createDatabase()
+    const url = new URL(fresh)
+    const migrated = await runMk(['serve', '--migrate', '--store', `postgres://postgres@${url.host}${url.pathname}`, '--json'], { cwd: workspace.root })
+    expect(migrated.exitCode, migrated.stderr).toBe(0)
+    const refused = await runMk(['serve', '--migrate', '--store', fresh, '--json'], { cwd: workspace.root })
+    expectCleanError(refused)
+    expect(parseJson(refused)).toMatchObject({ errorCode: 'FORBIDDEN' })
+    expect(refused.stdout).toContain('another role made them')
+    expect(refused.stdout).toContain('docs/postgres.md')
   })
 })

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import { openPool, unavailableOrSame } from './connection.js'
 import { migrate, schemaVersion } from './migrations.js'
-import { bypassWarning, connectionRole, type ConnectionRole } from './role.js'
+import { bypassWarning, connectionRole, notOwnedOrSame, type ConnectionRole } from './role.js'
 import { describeDatabase } from './search-index.js'
 import type { PostgresDatabase } from './postgres-store.js'
 import { ReplicaVectors } from './vectors.js'
@@ -25,7 +25,7 @@ export function postgresDatabase(url: string, poolSize: number): PostgresDatabas
         return opened
       } catch (error) {
         await opened.end().catch(() => undefined)
-        throw error
+        throw notOwnedOrSame(error)
       }
     })()
     const current = opening
