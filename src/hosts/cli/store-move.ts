@@ -62,8 +62,8 @@ export interface MoveOptions {
  * in, which says which knowledge sources exist.
  */
 async function tenantWorkspace(spec: StoreSpec, options: MoveOptions, tenant: string, scope: string, create: boolean): Promise<Workspace> {
-  const here = await loadWorkspace({ cwd: options.cwd, env: options.env })
   if (spec.kind !== 'data') {
+    const here = await loadWorkspace({ cwd: options.cwd, env: options.env })
     if (spec.kind === 'workspace' && scope !== defaultScope) {
       const { root, mkHome } = tenantPlaces({ workspace: here }, tenant, scope)
       return scopedWorkspace(here, root, mkHome, create)
@@ -111,8 +111,8 @@ async function openSpec(spec: StoreSpec, options: MoveOptions, create: boolean):
     })
   }
   const workspace = await tenantWorkspace(spec, options, tenant, scope, create)
-  const poolSize = 2
-  const database: DatabasePlace | undefined = spec.kind === 'postgres' ? { url: spec.url, poolSize, tenantId: tenant, scope } : undefined
+  // A move runs one transaction at a time: two connections are plenty.
+  const database: DatabasePlace | undefined = spec.kind === 'postgres' ? { url: spec.url, poolSize: 2, tenantId: tenant, scope } : undefined
   return { transfer: await openTransfer({ workspace, database }), tenant, scope }
 }
 
