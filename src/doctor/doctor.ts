@@ -136,6 +136,8 @@ async function checkIndex(workspace: Workspace, store: Store, notice: (message: 
   const checks: DoctorCheck[] = []
   // A database store says where it is and how it searches vectors; the files store's place is the index path below.
   if (store.kind !== 'files') checks.push(ok('store', `${store.kind}: ${store.index.where()}`))
+  for (const problem of (await store.problems?.()) ?? [])
+    checks.push(warn('store role', problem, 'connect as a plain role (docs/postgres.md, "The database role")'))
   try {
     const health = await store.index.health(notice)
     if (health.state === 'missing') checks.push(warn('index', 'no search index yet (the first search builds it)', 'mk index update'))

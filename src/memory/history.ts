@@ -34,8 +34,33 @@ export interface DeletedVersion {
   message: string
 }
 
-/** The last deletion of `id`: the commit whose message starts with `delete <id>`, and the file it removed or archived. */
+/**
+ * The history a tenant brought along when `mk store import` moved it into files (from PostgreSQL,
+ * or another files store): the source's changes with their commit ids and times, one JSON line each.
+ */
+export const importedHistoryFile = 'imported-history.jsonl'
+
+/** The last deletion of `id` the imported history records, for a memory deleted before the tenant moved here. */
+function importedDeletion(home: string, id: string): DeletedVersion | undefined {
+  const archive = join(home, importedHistoryFile)
+  if (!existsSync(archive)) return undefined
+  let found: DeletedVersion | undefined
+  for (const line of fs.readFileSync(archive, 'utf8').split('\n')) {
+    if (!line.includes(id)) continue
+    const entry = JSON.parse(line) as { kind?: unknown; op?: unknown; memory_id?: unknown; text?: unknown; message?: unknown }
+    if (entry.kind === 'history' && entry.op === 'delete' && entry.memory_id === id && typeof entry.text === 'string' && typeof entry.message === 'string') {
+      found = { text: entry.text, message: entry.message }
+    }
+  }
+  return found
+}
+
+/** The last deletion of `id`: the commit whose message starts with `delete <id>`, and the file it removed or archived; else the imported history's. */
 export async function findDeletion(home: string, id: string): Promise<DeletedVersion | undefined> {
+  return (await committedDeletion(home, id)) ?? importedDeletion(home, id)
+}
+
+async function committedDeletion(home: string, id: string): Promise<DeletedVersion | undefined> {
   if (!existsSync(join(home, '.git'))) return undefined
   const { default: git } = await import('isomorphic-git')
   let commits: Awaited<ReturnType<typeof git.log>>

@@ -100,3 +100,18 @@ export function folderForLayer(workspace: Workspace, identity: MemoryIdentity, l
     details: { field: 'layer', hint: `add a source with layer: ${layer} to knowledge.sources in .mkrc` },
   })
 }
+
+/**
+ * The folder a key names (`project`, `user`, `agent/alice`, `session/s1`, `user/alice` and
+ * `session/alice/s1` of a team server's agents, `team/platform`), as visibleFolders places it;
+ * undefined for a key no identity here sees (a source the workspace does not configure).
+ */
+export function folderOfKey(workspace: Workspace, key: string): MemoryFolder | undefined {
+  const parts = key.split('/')
+  const identities: MemoryIdentity[] = [{ agentId: undefined, sessionId: undefined }]
+  if (parts[0] === 'agent' && parts.length === 2) identities.push({ agentId: parts[1], sessionId: undefined })
+  if (parts[0] === 'session' && parts.length === 2) identities.push({ agentId: undefined, sessionId: parts[1] })
+  if (parts[0] === 'user' && parts.length === 2) identities.push({ agentId: parts[1], sessionId: undefined, perAgent: true })
+  if (parts[0] === 'session' && parts.length === 3) identities.push({ agentId: parts[1], sessionId: parts[2], perAgent: true })
+  return identities.flatMap((identity) => visibleFolders(workspace, identity)).find((folder) => folder.key === key)
+}

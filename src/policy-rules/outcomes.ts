@@ -33,7 +33,7 @@ export function outcomesFolder(workspace: Workspace): string {
 }
 
 /** A rule id as a file name: kept when it is one already, else made one and told apart by a hash. */
-function ledgerName(ruleId: string): string {
+export function ledgerName(ruleId: string): string {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(ruleId)) return `${ruleId}.jsonl`
   const safe = ruleId.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80)
   return `${safe}-${createHash('sha256').update(ruleId).digest('hex').slice(0, 8)}.jsonl`

@@ -18,6 +18,8 @@ export interface Store {
   readonly receipts: ReceiptLedger
   readonly outcomes: OutcomeLedger
   readonly graph: GraphLedger
+  /** What an operator must fix about where the data is kept (a database role row-level security does not bind); absent or empty for files. */
+  problems?(): Promise<string[]>
 }
 
 /** Long-lived resources of a process (an open index, a pool), shared by every call for one tenant and closed with it. */

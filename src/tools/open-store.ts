@@ -1,6 +1,7 @@
 import { openFilesStore } from '../stores/files/files-store.js'
 import type { DatabaseStatus } from '../stores/postgres/databases.js'
 import type { Store, StorePlace } from '../stores/store.js'
+import type { TenantTransfer } from '../stores/transfer.js'
 
 type PostgresModules = {
   databases: typeof import('../stores/postgres/databases.js')
@@ -27,11 +28,25 @@ export async function openStore(place: StorePlace): Promise<Store> {
   return store.openPostgresStore(databases.postgresDatabase(database.url, database.poolSize), { ...place, tenantId: database.tenantId, scope: database.scope })
 }
 
+/** One tenant's data in the portable form (mk store export / import): in the database when `database` names one, else the workspace's files. */
+export async function openTransfer(place: Pick<StorePlace, 'workspace' | 'database'>): Promise<TenantTransfer> {
+  const { database } = place
+  if (database === undefined) return new (await import('../stores/files/transfer.js')).FilesTransfer(place.workspace)
+  const [{ databases }, { openPostgresTransfer }] = await Promise.all([postgresModules(), import('../stores/postgres/transfer.js')])
+  return openPostgresTransfer(databases.postgresDatabase(database.url, database.poolSize), { ...place, tenantId: database.tenantId, scope: database.scope })
+}
+
 /** What a host's health says of its store: files, or the database with its schema and vector path (which also proves it answers). */
 export async function storeStatus(database: { url: string; poolSize: number } | undefined): Promise<DatabaseStatus | { kind: 'files' }> {
   if (database === undefined) return { kind: 'files' }
   const { databases } = await postgresModules()
   return databases.databaseStatus(database.url, database.poolSize)
+}
+
+/** Whom a database store connects as, and whether row-level security binds that role (asked before the schema is touched). */
+export async function storeRole(database: { url: string }): Promise<{ role: string; rls: 'enforced' | 'bypassed'; warning?: string }> {
+  const { databases } = await postgresModules()
+  return databases.databaseRole(database.url)
 }
 
 /** Release the connections of every database store this process opened. */

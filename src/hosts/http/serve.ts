@@ -20,7 +20,7 @@ import { serveLimitsFrom } from './serve-limits.js'
 import { socketAnswers } from './socket.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultScope, defaultTenant, tenantPlaces, type StoreDatabase } from './tenants.js'
-import { closeStores, storeStatus } from '../../tools/open-store.js'
+import { closeStores, storeRole, storeStatus } from '../../tools/open-store.js'
 import { inlineRunner, threadRunner, type CallRunner, type ThreadLayout } from './tool-threads.js'
 
 export interface ServeOptions {
@@ -86,6 +86,25 @@ function storeDatabaseFrom(store: string | undefined, poolSize: string | undefin
   return { url: store, poolSize: size }
 }
 
+/**
+ * A role row-level security does not bind reads every tenant's rows (the store's queries name the
+ * scope; the tenant is the database's policy): refused for a server of many tenants unless the
+ * operator says so, and said on stderr whenever it is allowed (ADR 0032).
+ */
+function refuseOrWarnBypass(store: { role: string; warning?: string | undefined }, options: Pick<ServeOptions, 'dataDir' | 'env'>): void {
+  const warning = store.warning ?? `the PostgreSQL role "${store.role}" bypasses row-level security`
+  if (options.dataDir !== undefined && options.env.MK_STORE_ALLOW_BYPASSRLS !== '1') {
+    throw new MkError('FORBIDDEN', `refusing to serve many tenants (--data) over --store: ${warning}`, {
+      details: {
+        field: '--store',
+        role: store.role,
+        hint: 'connect as a role that is neither superuser nor BYPASSRLS; MK_STORE_ALLOW_BYPASSRLS=1 serves anyway, with every tenant able to read every other',
+      },
+    })
+  }
+  process.stderr.write(`mk serve: warning: ${warning}\n`)
+}
+
 /** `mk serve --migrate`: bring the database's schema to the newest version and say what it is, without serving. */
 export async function migrateStore(options: Pick<ServeOptions, 'store' | 'env'>): Promise<Record<string, unknown>> {
   const database = storeDatabaseFrom(options.store ?? options.env.MK_STORE, options.env.MK_STORE_POOL_SIZE)
@@ -110,6 +129,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
   const database = storeDatabaseFrom(options.store ?? options.env.MK_STORE, options.env.MK_STORE_POOL_SIZE)
+  if (database !== undefined) {
+    const role = await storeRole(database)
+    if (role.rls === 'bypassed') refuseOrWarnBypass(role, options)
+  }
   // Migrated before the first request, under the database's lock: replicas starting together migrate once.
   const store = await storeStatus(database)
   const baseRuntime = runtimeEnvFrom(options.env)

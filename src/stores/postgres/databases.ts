@@ -1,6 +1,7 @@
 import type { Pool } from 'pg'
 import { openPool, unavailableOrSame } from './connection.js'
 import { migrate, schemaVersion } from './migrations.js'
+import { bypassWarning, connectionRole, notOwnedOrSame, type ConnectionRole } from './role.js'
 import { describeDatabase } from './search-index.js'
 import type { PostgresDatabase } from './postgres-store.js'
 import { ReplicaVectors } from './vectors.js'
@@ -24,7 +25,7 @@ export function postgresDatabase(url: string, poolSize: number): PostgresDatabas
         return opened
       } catch (error) {
         await opened.end().catch(() => undefined)
-        throw error
+        throw notOwnedOrSame(error)
       }
     })()
     const current = opening
@@ -55,6 +56,10 @@ export type DatabaseStatus = {
   schema: number
   /** Without pgvector, vectors are kept in the database and searched in each replica's memory. */
   vectors: 'replica-memory'
+  /** The role the server connects as; `bypassed`: row-level security does not bind it (a superuser or BYPASSRLS), and `warning` says how to fix it. */
+  role: string
+  rls: 'enforced' | 'bypassed'
+  warning?: string
 }
 
 /** Opens the database if need be (migrating it), asks it one question, and says what it is; UNAVAILABLE when it cannot be reached. */
@@ -65,5 +70,28 @@ export async function databaseStatus(url: string, poolSize: number): Promise<Dat
   } catch (error) {
     throw unavailableOrSame(error)
   }
-  return { kind: 'postgres', database: describeDatabase(url), schema: await schemaVersion(pool), vectors: 'replica-memory' }
+  const { role, rls } = await connectionRole(pool)
+  return {
+    kind: 'postgres',
+    database: describeDatabase(url),
+    schema: await schemaVersion(pool),
+    vectors: 'replica-memory',
+    role,
+    rls,
+    ...(rls === 'bypassed' ? { warning: bypassWarning(role) } : {}),
+  }
+}
+
+/**
+ * The role a URL connects as, asked on a connection of its own before anything is migrated: a
+ * server refused for its role has not made the tables (which that role would then own).
+ */
+export async function databaseRole(url: string): Promise<ConnectionRole & { warning?: string }> {
+  const pool = await openPool({ url, poolSize: 1 })
+  try {
+    const { role, rls } = await connectionRole(pool)
+    return { role, rls, ...(rls === 'bypassed' ? { warning: bypassWarning(role) } : {}) }
+  } finally {
+    await pool.end()
+  }
 }

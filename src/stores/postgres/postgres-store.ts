@@ -3,6 +3,7 @@ import type { Store, StorePlace } from '../store.js'
 import { PostgresActivations, PostgresGraph, PostgresOutcomes, PostgresReceipts, PostgresTiers } from './ledgers.js'
 import { PostgresMemories } from './memories.js'
 import { TenantScope } from './place.js'
+import { bypassWarning, connectionRole } from './role.js'
 import { PostgresIndex } from './search-index.js'
 import type { ReplicaVectors } from './vectors.js'
 
@@ -31,5 +32,9 @@ export function openPostgresStore(database: PostgresDatabase, place: StorePlace 
     receipts: new PostgresReceipts(scope),
     outcomes: new PostgresOutcomes(scope),
     graph: new PostgresGraph(scope, memories),
+    async problems() {
+      const { role, rls } = await connectionRole(await database.pool())
+      return rls === 'bypassed' ? [bypassWarning(role)] : []
+    },
   }
 }
