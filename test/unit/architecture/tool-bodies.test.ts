@@ -26,7 +26,6 @@ const waiting: Record<string, number> = {
   eval_run: 38,
   knowledge_check: 35,
   tools_feedback: 34,
-  tools_search: 28,
   rules_detect_context: 26,
 }
 
