@@ -25,7 +25,6 @@ const waiting: Record<string, number> = {
   knowledge_query: 39,
   eval_run: 38,
   knowledge_check: 35,
-  tools_feedback: 34,
   rules_detect_context: 26,
 }
 
