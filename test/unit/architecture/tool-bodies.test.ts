@@ -24,7 +24,6 @@ const waiting: Record<string, number> = {
   hook_cursor: 41,
   knowledge_query: 39,
   eval_run: 38,
-  knowledge_check: 35,
   rules_detect_context: 26,
 }
 
