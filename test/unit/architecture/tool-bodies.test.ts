@@ -23,7 +23,6 @@ const waiting: Record<string, number> = {
   rules_query_directives: 52,
   hook_cursor: 41,
   knowledge_query: 39,
-  eval_run: 38,
   rules_detect_context: 26,
 }
 
