@@ -21,7 +21,6 @@ const maxRunLines = 25
 /** Tools whose run body is still over the limit, with its length today: shrink, never grow. */
 const waiting: Record<string, number> = {
   rules_query_directives: 52,
-  rules_detect_context: 26,
 }
 
 interface ToolBody {
