@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest'
  * A tool file is its schema, one use-case call and an optional `render(output, style)`:
  * the use case lives in the domain folder it belongs to, where the other hosts and tests
  * can reach it without a tool. This test measures every `run` body and fails on one
- * longer than `maxRunLines`, except the tools still waiting for their move (`waiting`),
- * which may only get shorter until they leave the list.
+ * longer than `maxRunLines`.
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -17,11 +16,6 @@ const tools = join(root, 'src', 'tools')
 
 /** Lines between the braces of `run`, blank lines and comments included. */
 const maxRunLines = 25
-
-/** Tools whose run body is still over the limit, with its length today: shrink, never grow. */
-const waiting: Record<string, number> = {
-  rules_query_directives: 52,
-}
 
 interface ToolBody {
   name: string
@@ -102,15 +96,7 @@ describe('tool bodies', () => {
     const rendering = bodies.filter((body) => body.renders).length
     // The figures the renovation's note records: total run lines, and tools that still build display text in run.
     console.info(`tool bodies: ${bodies.length} tools, ${total} lines of run(), ${bodies.length - rendering} build their display in run`)
-    const tooLong = bodies
-      .filter((body) => body.runLines > maxRunLines && body.runLines > (waiting[body.name] ?? 0))
-      .map((body) => `${body.name} (${body.file}): ${body.runLines} lines`)
+    const tooLong = bodies.filter((body) => body.runLines > maxRunLines).map((body) => `${body.name} (${body.file}): ${body.runLines} lines`)
     expect(tooLong, `move the use case into its domain folder; run stays at most ${maxRunLines} lines`).toEqual([])
-  })
-
-  it('the waiting list names only tools still over the limit', () => {
-    const byName = new Map(registeredToolBodies().map((body) => [body.name, body]))
-    const stale = Object.keys(waiting).filter((name) => (byName.get(name)?.runLines ?? 0) <= maxRunLines)
-    expect(stale, 'these tools are within the limit now: remove them from the waiting list').toEqual([])
   })
 })
