@@ -17,6 +17,46 @@ const tools = join(root, 'src', 'tools')
 /** Lines between the braces of `run`, blank lines and comments included. */
 const maxRunLines = 25
 
+/**
+ * Tools whose run still returns its display text instead of data a `render(output, style)` turns
+ * into text: the list only shrinks, and a tool leaves it when it renders.
+ */
+const displayInRun = new Set([
+  'doctor_check',
+  'hook_claude',
+  'hook_cursor',
+  'hook_install',
+  'hook_install_agent',
+  'index_rebuild',
+  'index_status',
+  'index_update',
+  'init',
+  'knowledge_check',
+  'knowledge_lint',
+  'knowledge_new',
+  'knowledge_update_baseline',
+  'memory_activate',
+  'memory_consolidate',
+  'memory_delete',
+  'memory_rehydrate',
+  'memory_restore',
+  'memory_search',
+  'rules_detect_context',
+  'rules_evaluate',
+  'rules_export',
+  'rules_export_write',
+  'rules_query_directives',
+  'rules_upsert_markdown',
+  'site_build',
+  'sync_now',
+  'tools_export',
+  'tools_feedback',
+  'tools_manifest',
+  'tools_search',
+  'tools_select',
+  'tools_skill',
+])
+
 interface ToolBody {
   name: string
   file: string
@@ -98,5 +138,14 @@ describe('tool bodies', () => {
     console.info(`tool bodies: ${bodies.length} tools, ${total} lines of run(), ${bodies.length - rendering} build their display in run`)
     const tooLong = bodies.filter((body) => body.runLines > maxRunLines).map((body) => `${body.name} (${body.file}): ${body.runLines} lines`)
     expect(tooLong, `move the use case into its domain folder; run stays at most ${maxRunLines} lines`).toEqual([])
+  })
+
+  it('a tool renders its output, except the tools still waiting to (displayInRun)', () => {
+    const bodies = registeredToolBodies()
+    const notRendering = bodies.filter((body) => !body.renders && !displayInRun.has(body.name)).map((body) => `${body.name} (${body.file})`)
+    expect(notRendering, 'return data from run and build the text in render(output, style)').toEqual([])
+    const rendering = new Set(bodies.filter((body) => body.renders).map((body) => body.name))
+    const stale = [...displayInRun].filter((name) => rendering.has(name) || !bodies.some((body) => body.name === name))
+    expect(stale, 'these tools render now (or are gone): remove them from displayInRun').toEqual([])
   })
 })
