@@ -25,12 +25,10 @@ const displayInRun = new Set([
   'doctor_check',
   'hook_claude',
   'hook_cursor',
-  'hook_install',
   'hook_install_agent',
   'init',
   'knowledge_check',
   'knowledge_lint',
-  'knowledge_new',
   'knowledge_update_baseline',
   'memory_activate',
   'memory_consolidate',
@@ -39,7 +37,6 @@ const displayInRun = new Set([
   'rules_detect_context',
   'rules_evaluate',
   'rules_export',
-  'rules_export_write',
   'rules_query_directives',
   'rules_upsert_markdown',
   'site_build',
@@ -49,7 +46,6 @@ const displayInRun = new Set([
   'tools_manifest',
   'tools_search',
   'tools_select',
-  'tools_skill',
 ])
 
 interface ToolBody {
