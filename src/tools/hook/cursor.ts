@@ -52,21 +52,20 @@ export const hookCursor = defineTool({
       import('../../hook/edit-check.js'),
     ])
     const event = readCursorEvent(input.event)
-    const none = { output: { event: event.name, decision: 'none' as const, rule_ids: [], hook_output: {} }, display: '{}' }
+    const none = { output: { event: event.name, decision: 'none' as const, rule_ids: [], hook_output: {} } }
     if (!hasKnowledge(ctx.workspace) || event.kind === 'none') return none
     if (event.kind === 'edit') {
       const { violations, warnings } = editViolations(await checkWrittenFile(ctx.workspace, event.path))
       if (violations.length === 0) return none
       for (const warning of warnings) ctx.warn(warning)
-      return { output: { event: event.name, decision: 'report' as const, rule_ids: [], violations, hook_output: {} }, display: '{}' }
+      return { output: { event: event.name, decision: 'report' as const, rule_ids: [], violations, hook_output: {} } }
     }
     const identity = { agentId: input.agent_id ?? ctx.runtime.agentId, teamId: input.team_id ?? ctx.runtime.teamId }
     const denial = await policyDenial(event.toolName, cursorPolicyContext(event, input.context, identity), ctx)
     if (denial === undefined) return none
     const hookOutput = { permission: 'deny', user_message: denial.reason, agent_message: denial.reason }
-    return {
-      output: { event: event.name, decision: 'deny' as const, reason: denial.reason, rule_ids: denial.ruleIds, hook_output: hookOutput },
-      display: JSON.stringify(hookOutput),
-    }
+    return { output: { event: event.name, decision: 'deny' as const, reason: denial.reason, rule_ids: denial.ruleIds, hook_output: hookOutput } }
   },
+  /** What the hook prints on stdout for Cursor: its hook output as JSON ({} for no decision). */
+  render: (output) => JSON.stringify(output.hook_output),
 })

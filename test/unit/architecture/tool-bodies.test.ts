@@ -23,8 +23,6 @@ const maxRunLines = 25
  */
 const displayInRun = new Set([
   'doctor_check',
-  'hook_claude',
-  'hook_cursor',
   'knowledge_check',
   'memory_activate',
   'memory_consolidate',
@@ -34,7 +32,6 @@ const displayInRun = new Set([
   'rules_evaluate',
   'rules_export',
   'rules_query_directives',
-  'site_build',
   'sync_now',
   'tools_export',
   'tools_feedback',
