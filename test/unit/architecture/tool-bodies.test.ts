@@ -22,7 +22,6 @@ const maxRunLines = 25
  * into text: the list only shrinks, and a tool leaves it when it renders.
  */
 const displayInRun = new Set([
-  'doctor_check',
   'knowledge_check',
   'memory_activate',
   'memory_consolidate',
@@ -30,7 +29,6 @@ const displayInRun = new Set([
   'memory_search',
   'rules_detect_context',
   'rules_evaluate',
-  'rules_export',
   'rules_query_directives',
   'sync_now',
   'tools_export',
