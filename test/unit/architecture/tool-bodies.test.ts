@@ -28,7 +28,6 @@ const displayInRun = new Set([
   'memory_rehydrate',
   'memory_search',
   'rules_detect_context',
-  'rules_evaluate',
   'rules_query_directives',
   'sync_now',
   'tools_export',
