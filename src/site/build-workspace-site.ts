@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { loadKnowledge } from '../knowledge/load.js'
 import { builtSite, writeSite } from './build.js'
@@ -45,9 +44,4 @@ export async function buildWorkspaceSite(workspace: Workspace, request: SiteRequ
     totalBytes: built.totalBytes,
     rebuilt: true,
   }
-}
-
-export function siteReport(site: BuiltWorkspaceSite): string {
-  if (!site.rebuilt) return `The site in ${site.out} is up to date (${site.items} knowledge items); kept it`
-  return `Wrote ${site.pages} pages for ${site.items} knowledge items (${site.violations} current violations) to ${site.out}\nOpen ${join(site.out, 'index.html')}`
 }

@@ -44,7 +44,9 @@ export const init = defineTool({
   async run(_input, ctx) {
     const { initWorkspace } = await import('../knowledge/init.js')
     const result = await initWorkspace(ctx.workspace.root)
-    const { style } = ctx
+    return { output: { root: ctx.workspace.root, ...result } }
+  },
+  render(result, style) {
     const lines = [
       ...result.created.map((path) => `${style.green('created')}   ${path}`),
       ...result.unchanged.map((path) => `${style.dim('unchanged')} ${path}`),
@@ -52,6 +54,6 @@ export const init = defineTool({
       '',
       result.created.length === 0 ? 'Already set up; nothing changed.' : `Next: ${style.cyan('mk knowledge list')}, then ${style.cyan('mk knowledge check')}.`,
     ]
-    return { output: { root: ctx.workspace.root, ...result }, display: lines.join('\n') }
+    return lines.join('\n')
   },
 })

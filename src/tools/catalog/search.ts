@@ -1,9 +1,7 @@
 import { z } from 'zod'
-import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
 import { tiers } from '../define.js'
-import { rankTools } from './rank-tools.js'
-import { registeredToolList } from './tool-list.js'
+import { searchToolCatalog } from './search-catalog.js'
 
 const maxLoad = 10
 
@@ -58,28 +56,7 @@ export const toolsSearch = defineTool({
     },
   ],
   async run(input, ctx) {
-    if (input.query === undefined && input.load === undefined) {
-      throw new MkError('INVALID_INPUT', 'tools_search needs query (words to search for) or load (tool names), or both', {
-        details: { field: 'query', hint: 'e.g. {"query":"sync knowledge sources"}, then {"load":["sync_now"]}' },
-      })
-    }
-    const registered = registeredToolList()
-    const unknown = (input.load ?? []).filter((name) => !registered.some((tool) => tool.name === name))
-    if (unknown.length > 0) {
-      throw new MkError('NOT_FOUND', `no mk tool named ${unknown.join(', ')}`, {
-        details: { field: 'load', names: unknown, hint: 'search with query first and load the names it finds' },
-      })
-    }
-    const loaded = ctx.toolSession?.offer(input.load ?? []) ?? []
-    const offered = new Set(ctx.toolSession?.offered() ?? registered.map((tool) => tool.name))
-    const found = input.query === undefined ? [] : rankTools(registered, input.query).slice(0, input.limit)
-    const tools = found.map(({ tool }) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      tier: tool.tier,
-      offered: offered.has(tool.name),
-    }))
+    const { tools, loaded } = searchToolCatalog(input, ctx.toolSession)
     const lines = [
       ...tools.map((tool) => `${tool.name}${tool.offered ? '' : ' (not loaded)'}: ${tool.title}`),
       ...(input.query !== undefined && tools.length === 0 ? [`no tool matches "${input.query}"`] : []),

@@ -19,6 +19,7 @@ export const toolsSkill = defineTool({
     const { renderSkill } = await import('../generate/skill.js')
     const manifest = await registeredManifest()
     const content = renderSkill(manifest)
-    return { output: { content, toolCount: manifest.tools.length }, display: content }
+    return { output: { content, toolCount: manifest.tools.length } }
   },
+  render: (output) => output.content,
 })

@@ -42,18 +42,15 @@ export const rulesDetectContext = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { detectContext } = await import('../../directives/context.js')
-    const index = await ctx.store.index.open(ctx.warn)
-    await ctx.store.index.refresh({
-      identity: identityOf({}, ctx),
-      folders: [],
-      memory: false,
-      warn: ctx.warn,
-    })
-    const set = await directiveSet(index, ctx, ['accepted'])
+    const { detectTaskContext } = await import('../../directives/detect-task-context.js')
     const modeSlug = aliased('modeSlug', 'options.modeSlug', input.modeSlug, input.options?.modeSlug)
     const returnKeywords = aliased('returnKeywords', 'options.returnKeywords', input.returnKeywords, input.options?.returnKeywords) ?? true
-    const detected = detectContext(input.text, set.vocabulary, modeSlug)
+    const detected = await detectTaskContext(input.text, modeSlug, {
+      index: ctx.store.index,
+      identity: identityOf({}, ctx),
+      directiveSet: (index, statuses) => directiveSet(index, ctx, statuses),
+      warn: ctx.warn,
+    })
     const output = {
       ...(detected.detectedLayer === undefined ? {} : { detectedLayer: detected.detectedLayer }),
       layers: detected.layers,

@@ -97,48 +97,21 @@ export const rulesQueryDirectives = defineTool({
   ],
   async run(input, ctx) {
     const { loadTokenCounter } = await import('../../token-count.js')
-    // Started first: reading the tokenizer's files overlaps the index's file checks below.
-    const counter = ctx.resources.get('token-counter', loadTokenCounter)
-    const [{ queryDirectives }, { visibleFolders }] = await Promise.all([import('../../directives/query.js'), import('../../memory/locations.js')])
+    // Started first: reading the tokenizer's files overlaps the index's file checks.
+    const countTokens = ctx.resources.get('token-counter', loadTokenCounter)
+    const { rulesForTask } = await import('../../directives/rules-for-task.js')
     const { options } = input
-    const identity = identityOf({}, ctx)
-    const folders = options.includeMemories ? visibleFolders(ctx.workspace, identity) : []
-    const index = await ctx.store.index.open(ctx.warn)
-    const fresh = await ctx.store.index.refresh({ identity, folders, memory: options.includeMemories, warn: ctx.warn })
-    // A knowledge file that did not load has no directives in the block: say which, as knowledge_query does.
-    const [{ problemsToReport }, { reportLoadProblems }] = await Promise.all([import('../../knowledge/load.js'), import('../knowledge/schemas.js')])
-    reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
-    const { searchMode } = await ctx.store.index.embedPending({
-      warn: ctx.warn,
-      progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
-      signal: ctx.signal,
-    })
-    const statuses = options.includeProposed ? ['accepted', 'proposed'] : ['accepted']
-    const [set, countTokens] = await Promise.all([directiveSet(index, ctx, statuses), counter])
-    const textWeight = ctx.workspace.config.search.textWeight
-    const answer = await queryDirectives({ taskDescription: input.taskDescription, modeSlug: input.modeSlug, ...options }, ctx.workspace.config.rules, {
-      set,
-      index,
-      searchMode,
-      textWeight,
-      statuses,
-      countTokens,
-      recall: async (text, limit) => {
-        if (folders.length === 0) return []
-        const hits = await index.search({
-          text,
-          mode: searchMode,
-          limit,
-          textWeight,
-          filters: { kind: 'memory', sources: folders.map((folder) => folder.key) },
-        })
-        const docs = new Map((await index.getMany(hits.map((hit) => hit.id))).map((doc) => [doc.id, doc]))
-        return hits.flatMap((hit) => {
-          const doc = docs.get(hit.id)
-          return doc === undefined ? [] : [{ memoryId: doc.id, content: doc.content, layer: doc.layer, score: hit.score }]
-        })
+    const answer = await rulesForTask(
+      { taskDescription: input.taskDescription, modeSlug: input.modeSlug, ...options },
+      {
+        ...ctx,
+        index: ctx.store.index,
+        identity: identityOf({}, ctx),
+        directiveSet: (index, statuses) => directiveSet(index, ctx, statuses),
+        countTokens,
+        progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
       },
-    })
+    )
     const { detectedLayer, ...diagnostics } = answer.diagnostics
     const output = {
       context_block: answer.contextBlock,

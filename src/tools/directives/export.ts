@@ -42,8 +42,8 @@ export const rulesExport = defineTool({
     const items = collectAccepted(await loadKnowledge(ctx.workspace))
     const files = renderExport(input.format, items)
     const directives = items.reduce((sum, item) => sum + item.directives.length, 0)
-    // One file prints as it is, so `mk rules export --format claude > CLAUDE.md` writes it; several are headed like `head` does.
-    const display = files.length === 1 ? (files[0]?.content ?? '') : files.map((file) => `==> ${file.path} <==\n${file.content}`).join('\n')
-    return { output: { format: input.format, files, items: items.length, directives }, display }
+    return { output: { format: input.format, files, items: items.length, directives } }
   },
+  // One file prints as it is, so `mk rules export --format claude > CLAUDE.md` writes it; several are headed like `head` does.
+  render: ({ files }) => (files.length === 1 ? (files[0]?.content ?? '') : files.map((file) => `==> ${file.path} <==\n${file.content}`).join('\n')),
 })

@@ -86,7 +86,9 @@ export const rulesUpsertMarkdown = defineTool({
     const sources = await readSourceDocuments(ctx.workspace.root, input.documents)
     const base = await loadKnowledge(ctx.workspace)
     const result = await upsertRuleDocuments(ctx.workspace, base, sources, input.options)
-    const { style } = ctx
+    return { output: result }
+  },
+  render(result, style) {
     const lines = result.items.map((item) => `${item.action.padEnd(9)} ${style.cyan(item.path)} ${style.dim(`from ${item.sourcePath}`)}`)
     for (const relation of result.relations) {
       lines.push(`${style.dim(relation.kind)} ${relation.from} ${style.dim('~')} ${relation.to}: ${relation.shared.length} shared`)
@@ -98,6 +100,6 @@ export const rulesUpsertMarkdown = defineTool({
         ? style.green('✓ nothing to change')
         : `${rules} rule item${rules === 1 ? '' : 's'} written: ${sections} sections, ${directives} directives, ${patterns} globs`,
     )
-    return { output: result, display: lines.join('\n') }
+    return lines.join('\n')
   },
 })

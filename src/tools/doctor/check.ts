@@ -57,17 +57,14 @@ export const doctorCheck = defineTool({
     })
     const count = (status: string): number => checks.filter((check) => check.status === status).length
     const summary = { ok: count('ok'), warn: count('warn'), fail: count('fail') }
-    const { style } = ctx
+    return { output: { healthy: summary.fail === 0, checks, summary }, ...(summary.fail > 0 ? { exitCode: 1 as const } : {}) }
+  },
+  render({ checks, summary }, style) {
     const mark = { ok: style.green('✓'), warn: style.yellow('!'), fail: style.red('✗') }
     const lines = checks.map((check) => {
       const head = `${mark[check.status]} ${style.bold(check.name)}: ${check.message}`
       return check.fix === undefined ? head : `${head}\n    ${style.dim('fix:')} ${style.cyan(check.fix)}`
     })
-    const display = [...lines, style.dim(`${summary.ok} ok, ${summary.warn} warnings, ${summary.fail} failed`)].join('\n')
-    return {
-      output: { healthy: summary.fail === 0, checks, summary },
-      display,
-      ...(summary.fail > 0 ? { exitCode: 1 as const } : {}),
-    }
+    return [...lines, style.dim(`${summary.ok} ok, ${summary.warn} warnings, ${summary.fail} failed`)].join('\n')
   },
 })

@@ -1,10 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import { MkError } from '../../errors.js'
-import type { DatasetSpec } from '../../eval/dataset.js'
-import type { ToolContext } from '../context.js'
 import { defineTool } from '../define.js'
 import { oneOrMany } from '../knowledge/schemas.js'
 import { renderEvalReport } from './display.js'
@@ -73,68 +67,10 @@ export const evalRun = defineTool({
     },
   ],
   async run(input, ctx) {
-    const [{ runEval }, { withVectorCache }, { createEmbeddingProvider }] = await Promise.all([
-      import('../../eval/run.js'),
-      import('../../eval/vector-cache.js'),
-      import('../../search/embedding/create.js'),
-    ])
-    const { config, root } = ctx.workspace
-    const { dataset, scratch } = await evalPlaces(input.dataset, ctx)
-    const needsVectors = input.mode.some((mode) => mode !== 'fulltext')
-    const provider = needsVectors ? await createEmbeddingProvider(config.search.embedding, { workspaceRoot: root }) : undefined
-    const embedder = provider === undefined ? undefined : await withVectorCache(provider, join(scratch, 'mk-eval-vectors'))
-    const workDir = await mkdtemp(join(scratch, 'mk-eval-'))
-    try {
-      const report = await runEval({
-        dataset,
-        modes: input.mode,
-        limitQueries: input.limitQueries,
-        textWeight: input.textWeight ?? config.search.textWeight,
-        embedder,
-        workDir,
-        signal: ctx.signal,
-        progress: (phase, done, total) => ctx.progress?.({ phase, done, total }),
-      })
-      const output = {
-        ...report,
-        dataset: {
-          spec: input.dataset,
-          kind: report.dataset.kind,
-          documents: report.dataset.documents,
-          queries: report.dataset.queries,
-          indexes: report.dataset.indexes,
-        },
-        build: { ...report.build, embeddedDocuments: embedder?.stats.embedded ?? 0, cachedDocuments: embedder?.stats.cached ?? 0 },
-      }
-      return { output }
-    } finally {
-      await embedder?.close?.()
-      await rm(workDir, { recursive: true, force: true })
-    }
+    const { runWorkspaceEval } = await import('../../eval/run-in-workspace.js')
+    const request = { dataset: input.dataset, modes: input.mode, limitQueries: input.limitQueries, textWeight: input.textWeight }
+    const progress = (phase: string, done: number, total: number): void => ctx.progress?.({ phase, done, total })
+    return { output: await runWorkspaceEval(request, { ...ctx, signal: ctx.signal, progress }) }
   },
   render: renderEvalReport,
 })
-
-/**
- * Where the dataset is read from and the temporary indexes and vector cache are written.
- * In the CLI: a path anywhere (relative to the working directory), and the system temp folder.
- * In `mk serve`: only the tenant's workspace (or a suite the operator provides), and
- * scratch space in the workspace's .mk folder, so a read-only server refuses the run.
- */
-async function evalPlaces(spec: string, ctx: ToolContext): Promise<{ dataset: DatasetSpec; scratch: string }> {
-  const { parseDatasetSpec, parseServedDatasetSpec } = await import('../../eval/dataset.js')
-  const { root, stateDir } = ctx.workspace
-  const benchDir = ctx.env.MK_BENCH_DIR
-  if (!ctx.runtime.served) {
-    return { dataset: parseDatasetSpec(spec, { cwd: ctx.cwd, benchDir: resolve(root, benchDir ?? join('..', 'shared', 'bench')) }), scratch: tmpdir() }
-  }
-  if (ctx.runtime.readOnly) {
-    throw new MkError('FORBIDDEN', 'eval_run writes temporary indexes into the workspace, and this server is read-only', {
-      details: { tool: 'eval_run', hint: 'run mk eval on your own machine, or ask the operator for a server that is not read-only' },
-    })
-  }
-  const dataset = parseServedDatasetSpec(spec, { root, benchDir: benchDir === undefined || benchDir === '' ? undefined : resolve(benchDir) })
-  const scratch = join(stateDir, 'eval')
-  await mkdir(scratch, { recursive: true })
-  return { dataset, scratch }
-}

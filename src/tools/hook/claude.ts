@@ -28,9 +28,8 @@ type HookAnswer = z.output<typeof outputSchema>
 const promptBudget = 900
 const sessionBudget = 600
 
-const noDecision = (event: string, tool?: string): { output: HookAnswer; display: string } => ({
+const noDecision = (event: string, tool?: string): { output: HookAnswer } => ({
   output: { event, ...(tool === undefined ? {} : { tool }), decision: 'none', rule_ids: [] },
-  display: '',
 })
 
 async function preToolUse(
@@ -56,7 +55,6 @@ async function preToolUse(
         rule_ids: denial.ruleIds,
         hook_output: hookOutput,
       },
-      display: JSON.stringify(hookOutput),
     }
   }
   const edit = await checkEditCall(ctx.workspace, event.toolName, event.toolInput, event.cwd)
@@ -72,14 +70,13 @@ async function preToolUse(
   }))
   return {
     output: { event: 'PreToolUse', tool: event.toolName, decision: 'deny' as const, reason, rule_ids: [], violations, hook_output: hookOutput },
-    display: JSON.stringify(hookOutput),
   }
 }
 
-function contextAnswer(event: string, text: string, tokens: number): { output: HookAnswer; display: string } {
+function contextAnswer(event: string, text: string, tokens: number): { output: HookAnswer } {
   if (text.trim() === '') return noDecision(event)
   const hookOutput = { hookSpecificOutput: { hookEventName: event, additionalContext: text } }
-  return { output: { event, decision: 'context', rule_ids: [], context_tokens: tokens, hook_output: hookOutput }, display: JSON.stringify(hookOutput) }
+  return { output: { event, decision: 'context', rule_ids: [], context_tokens: tokens, hook_output: hookOutput } }
 }
 
 /** The directive block for the prompt (with the memories that matter), as rules_query_directives gives it. */
@@ -166,4 +163,6 @@ export const hookClaude = defineTool({
     if (event === undefined) return noDecision(eventName)
     return preToolUse(event, input, ctx)
   },
+  /** What the hook prints on stdout for Claude Code: its hook output as JSON, nothing when mk has no decision. */
+  render: (output) => (output.hook_output === undefined ? '' : JSON.stringify(output.hook_output)),
 })

@@ -2,11 +2,6 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { policyDenial } from './policy-gate.js'
 
-/** The tool name policy rules see for Cursor's terminal: deny [Shell] (or [Bash, Shell]) to refuse it. */
-export const cursorShellTool = 'Shell'
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined)
-
 /**
  * Cursor's hooks over mk. Cursor lets a hook refuse shell commands and MCP calls, but not a file edit: it
  * reports the edit after it happened. Not in the registry: Cursor calls it through `mk hook cursor`.
@@ -52,46 +47,25 @@ export const hookCursor = defineTool({
     },
   ],
   async run(input, ctx) {
-    const eventName = text(input.event.hook_event_name) ?? ''
-    const none = { output: { event: eventName, decision: 'none' as const, rule_ids: [], hook_output: {} }, display: '{}' }
-    const { hasKnowledge } = await import('../../hook/edit-check.js')
-    if (!hasKnowledge(ctx.workspace)) return none
-    if (eventName === 'afterFileEdit') {
-      const path = text(input.event.file_path)
-      if (path === undefined) return none
-      const { checkWrittenFile } = await import('../../hook/edit-check.js')
-      const findings = await checkWrittenFile(ctx.workspace, path)
-      if (findings.length === 0) return none
-      const violations = findings.map((finding) => ({
-        constraintId: finding.rule.constraint.id,
-        knowledgeItemId: finding.rule.item.id,
-        file: finding.file,
-        line: finding.line,
-        message: finding.message,
-      }))
-      for (const violation of violations)
-        ctx.warn(`mk: ${violation.file}:${violation.line} breaks ${violation.constraintId} (${violation.knowledgeItemId}): ${violation.message}`)
-      return { output: { event: eventName, decision: 'report' as const, rule_ids: [], violations, hook_output: {} }, display: '{}' }
+    const [{ readCursorEvent, cursorPolicyContext, editViolations }, { hasKnowledge, checkWrittenFile }] = await Promise.all([
+      import('../../hook/cursor.js'),
+      import('../../hook/edit-check.js'),
+    ])
+    const event = readCursorEvent(input.event)
+    const none = { output: { event: event.name, decision: 'none' as const, rule_ids: [], hook_output: {} } }
+    if (!hasKnowledge(ctx.workspace) || event.kind === 'none') return none
+    if (event.kind === 'edit') {
+      const { violations, warnings } = editViolations(await checkWrittenFile(ctx.workspace, event.path))
+      if (violations.length === 0) return none
+      for (const warning of warnings) ctx.warn(warning)
+      return { output: { event: event.name, decision: 'report' as const, rule_ids: [], violations, hook_output: {} } }
     }
-    const toolName = eventName === 'beforeShellExecution' ? cursorShellTool : eventName === 'beforeMCPExecution' ? text(input.event.tool_name) : undefined
-    if (toolName === undefined) return none
-    const agentId = input.agent_id ?? ctx.runtime.agentId
-    const teamId = input.team_id ?? ctx.runtime.teamId
-    const agent = { ...(agentId === undefined ? {} : { id: agentId }), ...(teamId === undefined ? {} : { team_id: teamId }) }
-    const sessionId = text(input.event.conversation_id)
-    const toolInput = eventName === 'beforeShellExecution' ? { command: input.event.command } : input.event.tool_input
-    const context = {
-      ...input.context,
-      agent,
-      tool: { name: toolName, input: toolInput },
-      hook: { event: eventName, ...(sessionId === undefined ? {} : { session_id: sessionId }) },
-    }
-    const denial = await policyDenial(toolName, context, ctx)
+    const identity = { agentId: input.agent_id ?? ctx.runtime.agentId, teamId: input.team_id ?? ctx.runtime.teamId }
+    const denial = await policyDenial(event.toolName, cursorPolicyContext(event, input.context, identity), ctx)
     if (denial === undefined) return none
     const hookOutput = { permission: 'deny', user_message: denial.reason, agent_message: denial.reason }
-    return {
-      output: { event: eventName, decision: 'deny' as const, reason: denial.reason, rule_ids: denial.ruleIds, hook_output: hookOutput },
-      display: JSON.stringify(hookOutput),
-    }
+    return { output: { event: event.name, decision: 'deny' as const, reason: denial.reason, rule_ids: denial.ruleIds, hook_output: hookOutput } }
   },
+  /** What the hook prints on stdout for Cursor: its hook output as JSON ({} for no decision). */
+  render: (output) => JSON.stringify(output.hook_output),
 })

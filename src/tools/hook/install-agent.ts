@@ -41,9 +41,7 @@ export const hookInstallAgent = defineTool({
   async run(input, ctx) {
     const { installAgentHooks } = await import('../../hook/agent-install.js')
     const installed = await installAgentHooks(ctx.workspace, input.agent, `${input.launcher} hook ${input.agent}`)
-    return {
-      output: installed,
-      display: `${ctx.style.green(installed.action)} ${installed.path}: ${installed.events.join(', ')} run \`${installed.command}\``,
-    }
+    return { output: installed }
   },
+  render: (installed, style) => `${style.green(installed.action)} ${installed.path}: ${installed.events.join(', ')} run \`${installed.command}\``,
 })

@@ -44,19 +44,20 @@ export const hookInstall = defineTool({
       husky: huskyEquivalent,
       lefthook: lefthookEquivalent,
     }
-    const { style } = ctx
-    const lines = [
-      `${style.green(installed.action)} ${installed.path}: commits now run mk knowledge check --staged`,
-      ...(installed.backup === undefined ? [] : [`the previous hook is saved as ${installed.backup}`]),
-      ...(installed.hooksPath === undefined
+    return { output }
+  },
+  render(output, style) {
+    return [
+      `${style.green(output.action)} ${output.path}: commits now run mk knowledge check --staged`,
+      ...(output.backup === undefined ? [] : [`the previous hook is saved as ${output.backup}`]),
+      ...(output.hooksPath === undefined
         ? []
-        : [style.yellow(`git runs hooks from core.hooksPath=${installed.hooksPath}, not .git/hooks: add the command below to that hook manager instead`)]),
+        : [style.yellow(`git runs hooks from core.hooksPath=${output.hooksPath}, not .git/hooks: add the command below to that hook manager instead`)]),
       '',
       style.bold('husky:'),
-      `  ${huskyEquivalent}`,
+      `  ${output.husky}`,
       style.bold('lefthook:'),
-      ...lefthookEquivalent.split('\n').map((line) => `  ${line}`),
-    ]
-    return { output, display: lines.join('\n') }
+      ...output.lefthook.split('\n').map((line) => `  ${line}`),
+    ].join('\n')
   },
 })

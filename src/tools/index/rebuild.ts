@@ -35,9 +35,8 @@ export const indexRebuild = defineTool({
     const { read, embedded } = await refillIndex(ctx, 'rebuild')
     const index = await ctx.store.index.open(ctx.warn)
     const output = { ...(await summarise(index)), read, embedded, durationMs: Math.round(performance.now() - started) }
-    return {
-      output,
-      display: `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge, ${output.directives} directives), ${embedded} embedded in ${output.durationMs} ms`,
-    }
+    return { output }
   },
+  render: (output) =>
+    `Rebuilt the index: ${output.documents} documents (${output.memories} memories, ${output.knowledge} knowledge, ${output.directives} directives), ${output.embedded} embedded in ${output.durationMs} ms`,
 })

@@ -45,15 +45,17 @@ export const indexStatus = defineTool({
       schemaVersion: stats.schemaVersion,
       ...(refreshedAt === undefined ? {} : { refreshedAt }),
     }
-    const { style } = ctx
+    return { output }
+  },
+  render(output, style) {
     const rows: [string, string][] = [
       ['index', `${output.path} (${(output.sizeBytes / 1024).toFixed(0)} KiB, schema ${output.schemaVersion})`],
       ['documents', `${output.documents} (${output.memories} memories, ${output.knowledge} knowledge items, ${output.directives} directives)`],
       ['search', output.searchMode],
       ['model', output.model ?? 'none'],
       ['pending', `${output.pendingEmbeddings} documents waiting for an embedding`],
-      ['refreshed', refreshedAt ?? 'never'],
+      ['refreshed', output.refreshedAt ?? 'never'],
     ]
-    return { output, display: rows.map(([name, value]) => `${style.dim(name.padEnd(10))}${value}`).join('\n') }
+    return rows.map(([name, value]) => `${style.dim(name.padEnd(10))}${value}`).join('\n')
   },
 })

@@ -35,9 +35,8 @@ export const indexUpdate = defineTool({
     const { read, embedded } = await refillIndex(ctx, 'update')
     const index = await ctx.store.index.open(ctx.warn)
     const output = { ...(await summarise(index)), read, embedded, durationMs: Math.round(performance.now() - started) }
-    return {
-      output,
-      display: `Index up to date: ${output.documents} documents, ${read} read, ${embedded} embedded now (${output.searchMode}, ${output.durationMs} ms)`,
-    }
+    return { output }
   },
+  render: (output) =>
+    `Index up to date: ${output.documents} documents, ${output.read} read, ${output.embedded} embedded now (${output.searchMode}, ${output.durationMs} ms)`,
 })

@@ -1,10 +1,8 @@
-import { join } from 'node:path'
 import { z } from 'zod'
 import { failOnSeverities } from '../../config/schema.js'
 import { checkResultSchema, toCheckResult } from '../../constraints/contract.js'
 import { reportFormats } from '../../constraints/reporters/formats.js'
 import { severities } from '../../knowledge/model.js'
-import { MkError } from '../../errors.js'
 import { defineTool } from '../define.js'
 import { readPackageInfo } from '../generate/project.js'
 
@@ -68,34 +66,12 @@ export const knowledgeCheck = defineTool({
     },
   ],
   async run(input, ctx) {
-    const proposal = input.files !== undefined || input.dependencies !== undefined
-    const sourcesGiven = [proposal, input.staged === true, input.paths !== undefined].filter(Boolean).length
-    if (sourcesGiven > 1) {
-      throw new MkError('INVALID_INPUT', 'give one of: files/dependencies (a proposal), staged, or paths', {
-        details: { hint: 'check a proposal, the git index or named files in separate calls' },
-      })
-    }
-    const { runCheck } = await import('../../constraints/check.js')
-    const { reporters } = await import('../../constraints/reporters/index.js')
-    const { version } = await readPackageInfo()
-    const report = await runCheck(ctx.workspace, {
-      source: proposal
-        ? {
-            kind: 'proposal',
-            files: input.files ?? [],
-            dependencies: (input.dependencies ?? []).map((dependency) => ({ name: dependency.name, version: dependency.version })),
-          }
-        : input.staged === true
-          ? { kind: 'staged', indexFile: ctx.runtime.gitIndexFile }
-          : input.paths !== undefined
-            ? { kind: 'files', paths: input.paths }
-            : { kind: 'tree' },
-      knowledgeItemIds: input.knowledgeItemIds,
-      minSeverity: input.minSeverity,
-      failOn: input.failOn ?? ctx.workspace.config.check.failOn,
-      useBaseline: true,
-      scanCache: { directory: join(ctx.workspace.stateDir, 'cache', 'check'), version },
-    })
+    const [{ checkWorkspace }, { reporters }, { version }] = await Promise.all([
+      import('../../constraints/check-request.js'),
+      import('../../constraints/reporters/index.js'),
+      readPackageInfo(),
+    ])
+    const report = await checkWorkspace(ctx.workspace, input, { version, gitIndexFile: ctx.runtime.gitIndexFile })
     const { describeUnloaded } = await import('../../constraints/knowledge-notes.js')
     for (const problem of report.knowledge.unloaded) ctx.warn(describeUnloaded(problem))
     return {

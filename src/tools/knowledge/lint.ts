@@ -45,22 +45,23 @@ export const knowledgeLint = defineTool({
     const problems = [...lintKnowledge(base), ...memories.problems]
     const errorCount = problems.filter((problem) => problem.severity === 'error').length
     const warningCount = problems.filter((problem) => problem.severity === 'warning').length
-    const { style } = ctx
+    return {
+      output: { problems: problems.map(toProblemOutput), errorCount, warningCount, filesChecked: base.filesRead + memories.read },
+      ...(errorCount > 0 ? { exitCode: 2 as const } : {}),
+    }
+  },
+  render(output, style) {
+    const { problems, errorCount, warningCount, filesChecked } = output
     const lines = problems.map(
       (problem) =>
         `${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.severity === 'error' ? style.red('error') : problem.severity === 'warning' ? style.yellow('warning') : style.dim('info')} ${problem.message} ${style.dim(`[${problem.code}]`)}`,
     )
-    const filesRead = base.filesRead + memories.read
-    const files = `${filesRead} file${filesRead === 1 ? '' : 's'}`
+    const files = `${filesChecked} file${filesChecked === 1 ? '' : 's'}`
     lines.push(
       problems.length === 0
         ? style.green(`✓ ${files} checked, no problems`)
         : `${files} checked: ${errorCount} error${errorCount === 1 ? '' : 's'}, ${warningCount} warning${warningCount === 1 ? '' : 's'}, ${problems.length - errorCount - warningCount} info`,
     )
-    return {
-      output: { problems: problems.map(toProblemOutput), errorCount, warningCount, filesChecked: filesRead },
-      display: lines.join('\n'),
-      ...(errorCount > 0 ? { exitCode: 2 as const } : {}),
-    }
+    return lines.join('\n')
   },
 })

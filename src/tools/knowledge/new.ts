@@ -40,7 +40,11 @@ export const knowledgeNew = defineTool({
     const { text: title, redactions } = await redactSecrets(input.title)
     const plan = planNewItem(base, ctx.workspace, { type: input.type, title, source: input.source, today: new Date().toISOString().slice(0, 10) })
     await writeNewItem(plan, base)
+    return { output: { id: plan.id, path: plan.path, redactions } }
+  },
+  render(output, style) {
+    const { redactions } = output
     const redacted = redactions.length === 0 ? '' : `; redacted ${redactions.map((entry) => `${entry.count} ${entry.kind}`).join(', ')} in the title`
-    return { output: { id: plan.id, path: plan.path, redactions }, display: `Created ${ctx.style.cyan(plan.path)} (${plan.id})${redacted}` }
+    return `Created ${style.cyan(output.path)} (${output.id})${redacted}`
   },
 })

@@ -9,7 +9,7 @@ import {
   knowledgeTypeSchema,
   loadProblemsSchema,
   oneOrMany,
-  reportLoadProblems,
+  loadProblemsOutput,
   toSummary,
   exampleKnowledgeSummary,
 } from './schemas.js'
@@ -46,44 +46,19 @@ export const knowledgeQuery = defineTool({
     },
   ],
   async run(input, ctx) {
-    const { readKnowledgeItems } = await import('../../knowledge/read-hits.js')
-    const index = await ctx.store.index.open(ctx.warn)
-    const fresh = await ctx.store.index.refresh({ identity: identityOf({}, ctx), memory: false, warn: ctx.warn })
-    const { problemsToReport } = await import('../../knowledge/load.js')
-    const problems = reportLoadProblems(problemsToReport({ problems: fresh.knowledgeProblems }), ctx.warn)
-    const filters = {
-      kind: 'knowledge' as const,
-      statuses: input.status,
-      ...(input.type === undefined ? {} : { types: input.type }),
-      ...(input.layer === undefined ? {} : { layers: input.layer }),
-      ...(input.tags === undefined ? {} : { tags: input.tags }),
-    }
-    const text = aliased('text', 'query', input.text, input.query)
-    let ids: string[]
-    if (text === undefined || text.trim() === '') {
-      ids = (await index.list(filters)).map((doc) => doc.id).sort((a, b) => a.localeCompare(b))
-    } else {
-      const { searchMode } = await ctx.store.index.embedPending({
-        warn: ctx.warn,
-        progress: (done, total) => ctx.progress?.({ phase: 'embedding new documents', done, total }),
-        signal: ctx.signal,
-      })
-      const hits = await index.search({ text, mode: searchMode, limit: 100, textWeight: ctx.workspace.config.search.textWeight, filters })
-      // Similarities of the bundled encoder have no usable absolute floor (unrelated texts reach 0.6), so an item
-      // must contain a query word to match; meaning then decides the order among the matches.
-      ids = hits.filter((hit) => hit.scores.text !== undefined).map((hit) => hit.id)
-    }
-    const items = (await readKnowledgeItems(ctx.workspace, await index.getMany(ids.slice(0, input.limit)), ctx.warn)).map(toSummary)
-    const { style } = ctx
-    const display =
-      items.length === 0
-        ? 'No matching knowledge items.'
-        : items
-            .map(
-              (item) =>
-                `${style.cyan(item.id)} ${style.dim(`${item.type} · ${item.layer} · ${item.status}`)}\n  ${item.title}${item.summary === undefined ? '' : `\n  ${style.dim(item.summary)}`}`,
-            )
-            .join('\n')
-    return { output: { items, totalCount: ids.length, ...problems }, display }
+    const { queryKnowledge } = await import('../../recall/query-knowledge.js')
+    const query = { ...input, text: aliased('text', 'query', input.text, input.query), statuses: input.status, types: input.type, layers: input.layer }
+    const progress = (done: number, total: number): void => ctx.progress?.({ phase: 'embedding new documents', done, total })
+    const answer = await queryKnowledge(query, { ...ctx, identity: identityOf({}, ctx), progress })
+    return { output: { items: answer.items.map(toSummary), totalCount: answer.totalCount, ...loadProblemsOutput(answer.problems) } }
+  },
+  render(output, style) {
+    if (output.items.length === 0) return 'No matching knowledge items.'
+    return output.items
+      .map(
+        (item) =>
+          `${style.cyan(item.id)} ${style.dim(`${item.type} · ${item.layer} · ${item.status}`)}\n  ${item.title}${item.summary === undefined ? '' : `\n  ${style.dim(item.summary)}`}`,
+      )
+      .join('\n')
   },
 })

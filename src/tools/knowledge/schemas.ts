@@ -112,5 +112,10 @@ export function reportLoadProblems(
   warn: (message: string) => void,
 ): { problems?: z.output<typeof knowledgeProblemSchema>[] } {
   for (const problem of problems) warn(`${problem.file}${problem.line > 0 ? `:${problem.line}` : ''}: ${problem.message}`)
+  return loadProblemsOutput(problems)
+}
+
+/** The `problems` of a reading tool's output, for problems already warned about. */
+export function loadProblemsOutput(problems: readonly KnowledgeProblem[]): { problems?: z.output<typeof knowledgeProblemSchema>[] } {
   return problems.length === 0 ? {} : { problems: problems.map(toProblemOutput) }
 }

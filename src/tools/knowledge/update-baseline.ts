@@ -23,7 +23,8 @@ export const knowledgeUpdateBaseline = defineTool({
   async run(_input, ctx) {
     const { updateBaseline } = await import('../../constraints/waivers/update-baseline.js')
     const update = await updateBaseline(ctx.workspace)
-    const display = `Wrote ${update.file}: ${update.violations} violation${update.violations === 1 ? '' : 's'} baselined (${update.added} added, ${update.pruned} pruned). Commit it; later checks fail only on new violations.`
-    return { output: update, display }
+    return { output: update }
   },
+  render: (update) =>
+    `Wrote ${update.file}: ${update.violations} violation${update.violations === 1 ? '' : 's'} baselined (${update.added} added, ${update.pruned} pruned). Commit it; later checks fail only on new violations.`,
 })

@@ -44,6 +44,7 @@ export const memoryDelete = defineTool({
     }
     const commit = await ctx.store.memories.delete(stored, { author: ctx.runtime.author, warn: ctx.warn })
     const message = `Deleted ${input.memoryId} from the ${stored.folder.layer} layer (restore with mk memory restore ${input.memoryId})`
-    return { output: { success: true as const, message, commit }, display: message }
+    return { output: { success: true as const, message, commit } }
   },
+  render: (output) => output.message,
 })

@@ -39,7 +39,7 @@ export const memoryRestore = defineTool({
         message,
         ...(stored.commit === undefined ? {} : { commit: stored.commit }),
       },
-      display: message,
     }
   },
+  render: (output) => output.message,
 })

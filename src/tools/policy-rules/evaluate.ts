@@ -94,12 +94,13 @@ export const rulesEvaluate = defineTool({
     const evaluation = await evaluateForContext(ctx, input.context)
     const report = evaluationReport(evaluation, { limit: input.limit, includeShadow: input.include_shadow })
     const output = input.include_shadow ? { ...report, applied: { ...report.applied, ...shadowApplied(evaluation) } } : report
-    const { caller, lane, counts } = evaluation
+    return { output }
+  },
+  render(output) {
+    const { agent, lane, rule_scope: counts } = output.agent_visibility_summary
     const who =
-      caller.agentId === undefined && caller.teamId === undefined
-        ? 'no agent or team in the context'
-        : `agent ${caller.agentId ?? '-'}, team ${caller.teamId ?? '-'}`
-    const display = [
+      agent.id === undefined && agent.team_id === undefined ? 'no agent or team in the context' : `agent ${agent.id ?? '-'}, team ${agent.team_id ?? '-'}`
+    return [
       `${output.considered} rules considered, ${output.matched} matched (${counts.matched_active} active, ${counts.matched_shadow} shadow), ${output.skipped_invalid_then.length} skipped as invalid`,
       `${who}; lane filter ${lane.applied ? 'applied' : 'not applied'} (${lane.reason})`,
       ...(output.active.length > 0 ? ['active:', ...output.active.map(matchLine)] : []),
@@ -109,6 +110,5 @@ export const rulesEvaluate = defineTool({
       ...output.applied.tool_explain.map((line) => `  ${line}`),
       ...output.applied.conflict_explain.map((line) => `conflict ${line}`),
     ].join('\n')
-    return { output, display }
   },
 })

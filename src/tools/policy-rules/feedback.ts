@@ -1,25 +1,10 @@
-import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import { MkError } from '../../errors.js'
-import { attributeOutcome } from '../../policy-rules/attribute.js'
 import { outcomes } from '../../knowledge/policy-rule/model.js'
-import { byRank } from '../../policy-rules/rank.js'
+import { checkFeedback, feedbackEvents } from '../../policy-rules/feedback.js'
 import { defineTool } from '../define.js'
 import { evaluateForContext } from './policy-set.js'
 import { contextSchema } from './policy-schemas.js'
 import { candidatesSchema } from './selection-schemas.js'
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
-
-/** The task input is recorded only as a hash: exactly one of input_text (hashed here) or input_sha256 must be given. */
-function inputHash(input: { input_text?: string | undefined; input_sha256?: string | undefined }): string {
-  if ((input.input_text === undefined) === (input.input_sha256 === undefined)) {
-    throw new MkError('INVALID_INPUT', 'input_text or input_sha256: give exactly one (the task the tool was selected for; only its hash is kept)', {
-      details: { field: 'input_text', hint: 'pass input_text with the task, or input_sha256 with its SHA-256 in hex' },
-    })
-  }
-  return input.input_sha256 ?? sha256(input.input_text ?? '')
-}
 
 export const toolsFeedback = defineTool({
   name: 'tools_feedback',
@@ -64,35 +49,16 @@ export const toolsFeedback = defineTool({
     },
   ],
   async run(input, ctx) {
-    if (!input.candidates.includes(input.selected_tool)) {
-      throw new MkError('INVALID_INPUT', `selected_tool: "${input.selected_tool}" is not one of the candidates (${input.candidates.join(', ')})`, {
-        details: { field: 'selected_tool', hint: 'pass the tool that was used, and the candidates it was selected from' },
-      })
-    }
-    const inputSha256 = inputHash(input)
+    checkFeedback(input)
     const evaluation = await evaluateForContext(ctx, input.context)
-    const matched = input.include_shadow ? [...evaluation.active, ...evaluation.shadow].sort(byRank) : evaluation.active
-    const credited = attributeOutcome(matched, input.target, input.selected_tool, input.candidates)
-    const ruleIds = credited.map((entry) => entry.rule.id)
+    const events = feedbackEvents(input, evaluation, new Date().toISOString())
+    const ruleIds = events.map((event) => event.rule_id)
     if (ruleIds.length === 0) {
       return {
         output: { updated_rules: 0, rule_ids: [] },
         display: `no matched rule names ${input.target === 'tool' ? input.selected_tool : 'any candidate'}: nothing recorded`,
       }
     }
-    const at = new Date().toISOString()
-    const contextSha256 = sha256(JSON.stringify(input.context))
-    const events = ruleIds.map((ruleId) => ({
-      rule_id: ruleId,
-      at,
-      outcome: input.outcome,
-      tool: input.selected_tool,
-      target: input.target,
-      ...(input.run_id === undefined ? {} : { run_id: input.run_id }),
-      ...(input.note === undefined ? {} : { note: input.note }),
-      input_sha256: inputSha256,
-      context_sha256: contextSha256,
-    }))
     const recorded = await ctx.store.outcomes.record(events, ctx.runtime.author)
     return {
       output: { updated_rules: ruleIds.length, rule_ids: ruleIds, commit: recorded.commit },

@@ -79,10 +79,14 @@ export const siteBuild = defineTool({
   async run(input, ctx) {
     const out = input.out === undefined ? join(ctx.workspace.stateDir, 'site') : resolve(ctx.cwd, input.out)
     requireResolvesWithin(writableFolders(ctx.workspace.root, ctx.workspace.mkHome), out, 'out')
-    const [{ buildWorkspaceSite, siteReport }, { version }] = await Promise.all([import('../../site/build-workspace-site.js'), readPackageInfo()])
+    const [{ buildWorkspaceSite }, { version }] = await Promise.all([import('../../site/build-workspace-site.js'), readPackageInfo()])
     const memories = input.memories ? await readableMemories(ctx) : undefined
     const adherence = await localAdherence(ctx)
     const output = await buildWorkspaceSite(ctx.workspace, { out, reuse: input.reuse, version, memories, adherence }, ctx.warn)
-    return { output, display: siteReport(output) }
+    return { output }
+  },
+  render(site) {
+    if (!site.rebuilt) return `The site in ${site.out} is up to date (${site.items} knowledge items); kept it`
+    return `Wrote ${site.pages} pages for ${site.items} knowledge items (${site.violations} current violations) to ${site.out}\nOpen ${join(site.out, 'index.html')}`
   },
 })
