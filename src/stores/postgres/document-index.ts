@@ -12,6 +12,7 @@ import { backgroundSize, calibrationFrom, smallStore } from '../../search/vector
 import { nearestByCosine } from '../../search/vector-matrix.js'
 import { maxEmbeddedChars } from '../../search/vector-store.js'
 import type { ListOptions } from '../../search/documents.js'
+import { asWords, textConfig } from './documents.js'
 import { filterCondition } from './filters.js'
 import { newestSchema } from './migrations.js'
 import type { TenantScope } from './place.js'
@@ -58,7 +59,7 @@ function fromRow(row: DocumentRow): StoredDocument {
  * as one tsquery computed once, so the GIN index answers it; a phrase of stop words alone matches nothing.
  */
 const anyPhrase = (param: string): string =>
-  `d.tsv @@ (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM (SELECT phraseto_tsquery('english', p) AS q FROM unnest(${param}::text[]) p) phrases WHERE q::text <> '')`
+  `d.tsv @@ (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM (SELECT phraseto_tsquery('${textConfig}', p) AS q FROM unnest(${param}::text[]) p) phrases WHERE q::text <> '')`
 
 /**
  * FTS5's BM25 (k1 1.2, b 0.75, idf floored at 1e-6) of each document over the lexemes of `$2`,
@@ -71,7 +72,7 @@ const bm25 = `(SELECT coalesce(sum(greatest(1e-6, ln((c.docs - t.holders + 0.5) 
 // Materialized: computed once per query, not once per candidate row as an inlined CTE would be.
 const termsAndCorpus = `terms AS MATERIALIZED (
     SELECT u.lexeme, (SELECT count(*) FROM mk_documents x WHERE x.scope = $1 AND x.tsv @@ quote_literal(u.lexeme)::tsquery)::float8 AS holders
-    FROM unnest(to_tsvector('english', $2::text)) u
+    FROM unnest(to_tsvector('${textConfig}', $2::text)) u
   ), c AS MATERIALIZED (SELECT count(*)::float8 AS docs, greatest(avg(length), 1)::float8 AS avglen FROM mk_documents WHERE scope = $1)`
 
 /** Vectors of the background sentences, per model, embedded once per replica. */
@@ -145,13 +146,13 @@ export class PostgresDocumentIndex implements DocumentIndex {
     return this.place.run(async (client) => {
       const holders = async (list: readonly string[]): Promise<Set<number>> => {
         if (list.length === 0) return new Set()
-        const rows = await client.query<{ n: string }>(`SELECT d.n FROM mk_documents d WHERE d.scope = $1 AND ${anyPhrase('$2')}`, [scope, [...list]])
+        const rows = await client.query<{ n: string }>(`SELECT d.n FROM mk_documents d WHERE d.scope = $1 AND ${anyPhrase('$2')}`, [scope, list.map(asWords)])
         return new Set(rows.rows.map((row) => Number(row.n)))
       }
       const held: { full: Set<number>; partial: Set<number> }[] = []
       for (const group of groups) held.push({ full: await holders(group.full), partial: await holders(group.partial) })
       const documents = Number((await client.query<{ count: string }>('SELECT count(*) FROM mk_documents WHERE scope = $1', [scope])).rows[0]?.count ?? 0)
-      const params: unknown[] = [scope, phrases.join(' '), phrases]
+      const params: unknown[] = [scope, asWords(phrases.join(' ')), phrases.map(asWords)]
       const where = filterCondition(filters, params)
       params.push(limit)
       const rows = await client.query<{ n: string; bm25: number; id: string; layer: string; source: string | null; dedup_key: string }>(
@@ -172,7 +173,7 @@ export class PostgresDocumentIndex implements DocumentIndex {
             : (
                 await client.query<{ n: string; bm25: number }>(
                   `WITH ${termsAndCorpus} SELECT d.n, ${bm25} AS bm25 FROM mk_documents d, c WHERE d.scope = $1 AND d.n = ANY($3::bigint[])`,
-                  [scope, ownWords.join(' '), candidates.map((candidate) => candidate.rowid)],
+                  [scope, asWords(ownWords.join(' ')), candidates.map((candidate) => candidate.rowid)],
                 )
               ).rows
         ownBm25 = new Map(own.map((row) => [Number(row.n), row.bm25]))
