@@ -1,6 +1,7 @@
 import { benchAgentHooks } from './agent-hooks.js'
 import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
+import { benchEvalPostgres } from './eval-postgres.js'
 import { benchLibrary } from './library.js'
 import { benchIndex } from './index.js'
 import { benchMcp } from './mcp.js'
@@ -26,6 +27,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   maintain: benchMaintain,
   sync: benchSync,
   eval: benchEval,
+  'eval-postgres': benchEvalPostgres,
   recall: benchRecall,
   rules: benchRules,
   'rules-select': benchRulesSelect,
