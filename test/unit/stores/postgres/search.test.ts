@@ -111,6 +111,35 @@ describe.skipIf(noPostgres !== undefined)('searching documents in PostgreSQL', (
     }
   })
 
+  // Each statement is a round trip to the database: a warm search costs a transaction for the text evidence
+  // (holders, then ranked candidates with their heads) and one for the vectors the filters allow among the nearest.
+  it('answers a warm hybrid search in two transactions of seven statements in all', async () => {
+    const [first] = replicas
+    const pool = pools[0]
+    if (first === undefined || pool === undefined) throw new Error('no replica')
+    await scored(first.index, 'how do I deploy', 'hybrid')
+    const statements: string[] = []
+    const counted = new WeakSet<object>()
+    const count = (client: { query: (...args: never[]) => unknown }): void => {
+      if (counted.has(client)) return
+      counted.add(client)
+      const query = client.query.bind(client)
+      client.query = ((...args: never[]) => {
+        const [config] = args as unknown[]
+        statements.push(typeof config === 'string' ? config : String((config as { text?: string }).text))
+        return query(...args)
+      }) as typeof client.query
+    }
+    pool.on('acquire', count)
+    try {
+      await scored(first.index, 'which database does staging use', 'hybrid')
+    } finally {
+      pool.removeListener('acquire', count)
+    }
+    expect(statements.filter((statement) => statement.startsWith('BEGIN'))).toHaveLength(2)
+    expect(statements).toHaveLength(7)
+  })
+
   it('finds on one replica the vectors another embedded, once the change is announced', async () => {
     const [first, second] = replicas
     if (first === undefined || second === undefined) throw new Error('no replicas')
