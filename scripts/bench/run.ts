@@ -16,6 +16,7 @@ import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
 import { benchServe } from './serve.js'
 import { benchServeDurability } from './serve-durability.js'
+import { benchServePostgres } from './serve-postgres.js'
 import { benchServeTenants } from './serve-tenants.js'
 import { benchSite } from './site.js'
 
@@ -35,6 +36,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'mcp-search': benchMcpSearch,
   serve: benchServe,
   'serve-durability': benchServeDurability,
+  'serve-postgres': benchServePostgres,
   'serve-tenants': benchServeTenants,
   library: benchLibrary,
   'agent-hooks': benchAgentHooks,
