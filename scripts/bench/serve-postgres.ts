@@ -27,6 +27,12 @@ import { load, ready, search, startServe, type Started } from './serve.js'
 const sizes = (process.env.MK_BENCH_SERVE_MEMORIES ?? '1000,10000,100000').split(',').map(Number)
 /** The file store is measured up to this size: its server embeds every memory itself on the first search. */
 const filesUpTo = Number(process.env.MK_BENCH_SERVE_FILES_UP_TO ?? 10_000)
+/**
+ * At most this many distinct vectors are embedded (MK_BENCH_SERVE_DISTINCT_VECTORS); memory i beyond
+ * them gets the vector of memory i mod this number. Embedding 100,000 texts on two shared cores takes
+ * about an hour; a search compares the query with every held vector whatever their values.
+ */
+const distinctVectors = Number(process.env.MK_BENCH_SERVE_DISTINCT_VECTORS ?? 10_000)
 const seconds = Number(process.env.MK_BENCH_SERVE_SECONDS ?? 10)
 const connections = 10
 const tenant = 'bench'
@@ -121,7 +127,9 @@ async function loadTenant(url: string, root: string, count: number): Promise<Rec
       writeMs += performance.now() - started
       started = performance.now()
       const vectors = await embedder.embed(
-        records.map((record) => searchableText(memoryDocument(record, folder)).slice(0, maxEmbeddedChars)),
+        records.map((record, offset) =>
+          searchableText(memoryDocument({ ...record, content: benchMemoryContent((start + offset) % distinctVectors) }, folder)).slice(0, maxEmbeddedChars),
+        ),
         'document',
       )
       embedMs += performance.now() - started
