@@ -33,6 +33,8 @@ const filesUpTo = Number(process.env.MK_BENCH_SERVE_FILES_UP_TO ?? 10_000)
  * about an hour; a search compares the query with every held vector whatever their values.
  */
 const distinctVectors = Number(process.env.MK_BENCH_SERVE_DISTINCT_VECTORS ?? 10_000)
+/** How long a first search (which indexes and embeds the file store's tenant) may take. */
+const warmUpMs = 600_000
 const seconds = Number(process.env.MK_BENCH_SERVE_SECONDS ?? 10)
 const connections = 10
 const tenant = 'bench'
@@ -214,7 +216,14 @@ async function filesAt(count: number): Promise<Record<string, unknown>> {
     await ready(server.url)
     const rssStarted = rssMb(server.pid)
     const started = performance.now()
-    await (await fetch(`${server.url}/v1/tools/memory_search`, { method: 'POST', headers: json, body: JSON.stringify({ query: 'warm up' }) })).text()
+    const answer = await fetch(`${server.url}/v1/tools/memory_search`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ query: 'warm up' }),
+      signal: AbortSignal.timeout(warmUpMs),
+    }).catch((error: unknown) => error)
+    if (!(answer instanceof Response)) return { memories: count, skipped: `the first search did not answer within ${warmUpMs / 1000} s: ${String(answer)}` }
+    await answer.text()
     const firstSearchMs = performance.now() - started
     const rssWarm = rssMb(server.pid)
     return {
@@ -262,7 +271,10 @@ export async function benchServePostgres(): Promise<Record<string, unknown>> {
     const tenants: Record<string, unknown>[] = []
     for (const size of sizes) {
       process.stderr.write(`serve-postgres: ${size} memories\n`)
-      tenants.push({ files: await filesAt(size), postgres: await postgresAt(cluster, size) })
+      const figures = { files: await filesAt(size), postgres: await postgresAt(cluster, size) }
+      // Each size as it is measured: a run stopped later keeps what it measured.
+      process.stderr.write(`${JSON.stringify(figures)}\n`)
+      tenants.push(figures)
     }
     return { seconds, connections, tenants, writes: await writesAt(cluster) }
   } finally {
