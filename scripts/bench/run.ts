@@ -1,6 +1,7 @@
 import { benchAgentHooks } from './agent-hooks.js'
 import { benchCheck } from './check.js'
 import { benchEval } from './eval.js'
+import { benchEvalPostgres } from './eval-postgres.js'
 import { benchLibrary } from './library.js'
 import { benchIndex } from './index.js'
 import { benchMcp } from './mcp.js'
@@ -15,6 +16,7 @@ import { calibrationMs, nodeStartupMs } from './measure.js'
 import { benchSync } from './sync.js'
 import { benchServe } from './serve.js'
 import { benchServeDurability } from './serve-durability.js'
+import { benchServePostgres } from './serve-postgres.js'
 import { benchServeTenants } from './serve-tenants.js'
 import { benchSite } from './site.js'
 
@@ -26,6 +28,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   maintain: benchMaintain,
   sync: benchSync,
   eval: benchEval,
+  'eval-postgres': benchEvalPostgres,
   recall: benchRecall,
   rules: benchRules,
   'rules-select': benchRulesSelect,
@@ -33,6 +36,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'mcp-search': benchMcpSearch,
   serve: benchServe,
   'serve-durability': benchServeDurability,
+  'serve-postgres': benchServePostgres,
   'serve-tenants': benchServeTenants,
   library: benchLibrary,
   'agent-hooks': benchAgentHooks,

@@ -2,14 +2,25 @@ import { join } from 'node:path'
 import { MkError } from '../errors.js'
 import { defaultThreshold } from '../search/calibration.js'
 import type { EmbeddingProvider } from '../search/embedding/provider.js'
-import { openIndex, type SearchIndex } from '../search/search-index.js'
-import type { SearchMode } from '../search/types.js'
+import { openIndex } from '../search/search-index.js'
+import type { IndexDocument, SearchHit, SearchMode, SearchRequest } from '../search/types.js'
 import { loadBeir } from './beir.js'
 import type { DatasetSpec } from './dataset.js'
 import { loadLocomo } from './locomo.js'
 import { mean, percentile } from './metrics.js'
 import { beirSuite, limitQueries, locomoSuite, teamSuite, type Suite, type SuiteQuery } from './suites.js'
 import { loadTeam } from './team.js'
+
+/** One group's documents as the evaluation searches them: the SQLite index by default, or a store's index. */
+export interface EvalIndex {
+  upsert(documents: readonly IndexDocument[]): void | Promise<void>
+  embedPending(onProgress?: (done: number, total: number) => void): Promise<number>
+  search(request: SearchRequest): Promise<SearchHit[]>
+  close(): void | Promise<void>
+}
+
+/** Opens the empty index of group `number` (a suite's groups are searched apart). */
+export type OpenEvalIndex = (number: number, embedder: EmbeddingProvider | undefined) => EvalIndex | Promise<EvalIndex>
 
 export interface EvalRequest {
   dataset: DatasetSpec
@@ -22,6 +33,8 @@ export interface EvalRequest {
   workDir: string
   progress?: (phase: string, done: number, total: number) => void
   signal?: AbortSignal
+  /** Where the documents are indexed and searched; the SQLite index in `workDir` when absent. */
+  openIndex?: OpenEvalIndex
 }
 
 export interface CategoryResult {
@@ -133,16 +146,17 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
   const suite = limitQueries(await loadSuite(request.dataset), request.limitQueries)
   const embedder = needsVectors ? request.embedder : undefined
   const build = { totalMs: 0, indexMs: 0, embedMs: 0, embeddedDocuments: 0 }
-  const indexes: SearchIndex[] = []
+  const open: OpenEvalIndex = request.openIndex ?? ((number) => openIndex(join(request.workDir, `index-${number}.db`), { embedder }))
+  const indexes: EvalIndex[] = []
   try {
     const totalDocuments = suite.groups.reduce((sum, group) => sum + group.documents.length, 0)
     let indexed = 0
     for (const [number, group] of suite.groups.entries()) {
       checkAborted(request.signal)
-      const index = openIndex(join(request.workDir, `index-${number}.db`), { embedder })
+      const index = await open(number, embedder)
       indexes.push(index)
       let started = performance.now()
-      for (let start = 0; start < group.documents.length; start += 500) index.upsert(group.documents.slice(start, start + 500))
+      for (let start = 0; start < group.documents.length; start += 500) await index.upsert(group.documents.slice(start, start + 500))
       build.indexMs += performance.now() - started
       started = performance.now()
       build.embeddedDocuments += await index.embedPending((done) => request.progress?.('embedding documents', indexed + done, totalDocuments))
@@ -159,7 +173,7 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
       const first = suite.groups[0]?.queries[0]
       if (first !== undefined) await indexes[0]?.search({ text: first.text, mode, limit: suite.depth, textWeight: request.textWeight })
       for (const [number, group] of suite.groups.entries()) {
-        const index = indexes[number] as SearchIndex
+        const index = indexes[number] as EvalIndex
         for (const query of group.queries) {
           checkAborted(request.signal)
           const started = performance.now()
@@ -193,6 +207,6 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
       results,
     }
   } finally {
-    for (const index of indexes) index.close()
+    for (const index of indexes) await index.close()
   }
 }

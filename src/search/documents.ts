@@ -33,6 +33,12 @@ export function searchableText(doc: Pick<IndexDocument, 'title' | 'content' | 't
   return [doc.title ?? '', doc.content, doc.tags.join(' ')].filter((part) => part !== '').join('\n')
 }
 
+/** What the full-text index holds of a document's searchable text: the text and the parts of its camelCase words. */
+export function fullText(text: string): string {
+  const parts = compoundWordParts(text)
+  return parts === '' ? text : `${text}\n${parts}`
+}
+
 function fromRow(row: DocRow): StoredDocument {
   return {
     id: row.id,
@@ -106,8 +112,7 @@ export function upsertDocuments(db: Database.Database, docs: readonly IndexDocum
         deleteTags.run(rowid)
         if (existing.content_hash !== values.contentHash) deleteVector?.run(rowid)
       }
-      const parts = compoundWordParts(text)
-      insertText.run(rowid, parts === '' ? text : `${text}\n${parts}`)
+      insertText.run(rowid, fullText(text))
       for (const tag of doc.tags) insertTag.run(tag, rowid)
     }
   }).immediate()

@@ -50,8 +50,8 @@ export async function inTenant<T>(pool: Pool, tenantId: string, work: (client: P
   }
   let broken = false
   try {
-    await client.query('BEGIN')
-    await client.query("SELECT set_config('mk.tenant', $1, true)", [tenantId])
+    // One round trip: the simple protocol takes both statements at once (the tenant escaped as a literal).
+    await client.query(`BEGIN; SELECT set_config('mk.tenant', ${client.escapeLiteral(tenantId)}, true)`)
     const result = await work(client)
     await client.query('COMMIT')
     return result

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg'
-import { searchableText } from '../../search/documents.js'
+import { fullText, searchableText } from '../../search/documents.js'
 import { contentHash, dedupKey } from '../../search/normalise.js'
 import type { IndexDocument } from '../../search/types.js'
 
@@ -11,12 +11,31 @@ export async function announceChange(client: PoolClient, scope: string): Promise
   await client.query(`SELECT pg_notify('${documentsChannel}', current_setting('mk.tenant', true) || '/' || $1)`, [scope])
 }
 
+/**
+ * The text search configuration of every text vector and query (migration 3): English stems,
+ * as FTS5's porter tokenizer stems, and no stop words, as FTS5 keeps every word.
+ */
+export const textConfig = 'mk_english'
+
+/**
+ * A text as FTS5's unicode61 tokenizer reads it: runs of letters and digits, diacritics removed,
+ * separated by spaces. PostgreSQL's own parser would keep `a/b.sh`, `on-call` or an address as
+ * extra tokens; given only words, it yields the words FTS5 yields.
+ */
+export const asWords = (text: string): string =>
+  (
+    text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join(' ')
+
 /** How many words the text vector holds (what BM25 calls a document's length). */
-const lengthOf = (param: string): string => `(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('english', ${param}::text)))`
+const lengthOf = (param: string): string => `(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('${textConfig}', ${param}::text)))`
 
 /**
  * Insert or replace documents of one scope. The searched text is the SQLite index's (title,
- * content, tags: searchableText); a document whose text changed loses its vector and is embedded again.
+ * content, tags and the parts of camelCase words: fullText); a document whose text changed loses its vector and is embedded again.
  */
 export async function upsertDocuments(client: PoolClient, scope: string, docs: readonly IndexDocument[]): Promise<void> {
   for (const doc of docs) {
@@ -24,7 +43,7 @@ export async function upsertDocuments(client: PoolClient, scope: string, docs: r
     await client.query(
       `INSERT INTO mk_documents (scope, id, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key,
          text_hash, tsv, length)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, to_tsvector('english', $17::text), ${lengthOf('$17')})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, to_tsvector('${textConfig}', $17::text), ${lengthOf('$17')})
        ON CONFLICT (tenant_id, scope, id) DO UPDATE SET kind = excluded.kind, layer = excluded.layer, title = excluded.title,
          content = excluded.content, tags = excluded.tags, source = excluded.source, path = excluded.path, updated_at = excluded.updated_at,
          expires_at = excluded.expires_at, type = excluded.type, status = excluded.status, meta = excluded.meta, dedup_key = excluded.dedup_key,
@@ -47,7 +66,7 @@ export async function upsertDocuments(client: PoolClient, scope: string, docs: r
         doc.meta ?? null,
         dedupKey(doc.content),
         contentHash(text),
-        text,
+        asWords(fullText(text)),
       ],
     )
   }

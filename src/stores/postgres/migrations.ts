@@ -88,6 +88,21 @@ export const migrations: readonly { version: number; name: string; sql: string }
       tenantTable('mk_index_state', 'key text NOT NULL, value text NOT NULL', 'key'),
     ].join('\n'),
   },
+  {
+    // FTS5 (porter unicode61) stems and keeps stop words; 'english' drops them, so a query's "before"
+    // or "only" matched nothing here and weighed nothing in BM25. Rows written before are read again
+    // from their columns by the owner (row-level security lifted inside this transaction only).
+    version: 3,
+    name: 'full text as the file store reads it',
+    sql: `CREATE TEXT SEARCH DICTIONARY mk_english_stem (TEMPLATE = snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION mk_english (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION mk_english ALTER MAPPING REPLACE english_stem WITH mk_english_stem;
+ALTER TABLE mk_documents NO FORCE ROW LEVEL SECURITY;
+UPDATE mk_documents SET tsv = to_tsvector('mk_english', w.text), length = (SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('mk_english', w.text)))
+  FROM (SELECT tenant_id, scope, id, regexp_replace(concat_ws(' ', title, content, array_to_string(tags, ' ')), '[^[:alnum:]]+', ' ', 'g') AS text FROM mk_documents) w
+  WHERE w.tenant_id = mk_documents.tenant_id AND w.scope = mk_documents.scope AND w.id = mk_documents.id;
+ALTER TABLE mk_documents FORCE ROW LEVEL SECURITY;`,
+  },
 ]
 
 /** Any number that fits in a bigint and is mk's own: the advisory lock two replicas take to migrate one at a time. */

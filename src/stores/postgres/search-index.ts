@@ -107,6 +107,8 @@ export class PostgresIndex implements StoreIndex {
   async embedPending(options: EmbedOptions): Promise<SearchReadiness> {
     const index = await this.open(options.warn)
     if (!index.canSearchVectors) return { searchMode: 'fulltext', pendingEmbeddings: 0 }
+    // A warm search finds nothing waiting: one question, not the three of an embedding pass.
+    if ((await index.pendingCount()) === 0) return { searchMode: 'hybrid', pendingEmbeddings: 0 }
     try {
       await index.embedPending(options.progress, options.signal)
       return { searchMode: 'hybrid', pendingEmbeddings: await index.pendingCount() }

@@ -25,6 +25,8 @@ export const asBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buff
  */
 export class ReplicaVectors {
   private readonly held = new Map<string, Promise<HeldVectors>>()
+  /** Per scope, what BM25 needs of the whole scope (documents, mean length): a scan of every row, kept as the vectors are. */
+  private readonly corpora = new Map<string, Promise<{ docs: number; avglen: number }>>()
   private listener: Promise<PoolClient> | undefined
 
   constructor(private readonly pool: () => Promise<Pool>) {}
@@ -54,9 +56,29 @@ export class ReplicaVectors {
     return vectors
   }
 
+  /** The scope's document count and mean length in words, read when this replica holds none that are current. */
+  async corpus(place: TenantScope): Promise<{ docs: number; avglen: number }> {
+    await this.listen()
+    const key = `${place.tenantId}/${place.scope}`
+    let corpus = this.corpora.get(key)
+    if (corpus === undefined) {
+      corpus = place.run(async (client) => {
+        const rows = await client.query<{ docs: number; avglen: number }>(
+          'SELECT count(*)::float8 AS docs, greatest(avg(length), 1)::float8 AS avglen FROM mk_documents WHERE scope = $1',
+          [place.scope],
+        )
+        return { docs: rows.rows[0]?.docs ?? 0, avglen: rows.rows[0]?.avglen ?? 1 }
+      })
+      this.corpora.set(key, corpus)
+      corpus.catch(() => this.corpora.delete(key))
+    }
+    return corpus
+  }
+
   /** Drop what this replica holds of a scope (its own write, before the notification arrives). */
   forget(place: TenantScope): void {
     this.held.delete(`${place.tenantId}/${place.scope}`)
+    this.corpora.delete(`${place.tenantId}/${place.scope}`)
   }
 
   /** How many scopes and vectors this replica holds, for health. */
@@ -72,10 +94,14 @@ export class ReplicaVectors {
       const client = await (await this.pool()).connect()
       const lost = (): void => {
         this.held.clear()
+        this.corpora.clear()
         if (this.listener === listening) this.listener = undefined
       }
       client.on('notification', (message) => {
-        if (message.channel === documentsChannel && message.payload !== undefined) this.held.delete(message.payload)
+        if (message.channel === documentsChannel && message.payload !== undefined) {
+          this.held.delete(message.payload)
+          this.corpora.delete(message.payload)
+        }
       })
       client.on('error', () => {
         lost()
@@ -98,6 +124,7 @@ export class ReplicaVectors {
     const listener = this.listener
     this.listener = undefined
     this.held.clear()
+    this.corpora.clear()
     const client = await listener?.catch(() => undefined)
     client?.release(true)
   }

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inTenant, openPool } from '../../../../src/stores/postgres/connection.js'
-import { migrate, newestSchema, schemaVersion } from '../../../../src/stores/postgres/migrations.js'
+import { migrate, migrations, newestSchema, schemaVersion } from '../../../../src/stores/postgres/migrations.js'
 import { noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 
 const postgres = throwawayCluster()
@@ -31,6 +31,30 @@ describe.skipIf(noPostgres !== undefined)('the PostgreSQL schema', () => {
     expect(reports.map((report) => report.current)).toEqual([newestSchema, newestSchema])
     expect(await schemaVersion(first)).toBe(newestSchema)
     expect((await migrate(first)).applied).toEqual([])
+  })
+
+  it('reads again, as FTS5 does, the text of documents written before migration 3', async () => {
+    const database = await openPool({ url: postgres.cluster().createDatabase(), poolSize: 2 })
+    pools.push(database)
+    await database.query('CREATE TABLE mk_schema_versions (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())')
+    for (const migration of migrations.filter((step) => step.version <= 2)) {
+      await database.query(migration.sql)
+      await database.query('INSERT INTO mk_schema_versions (version, name) VALUES ($1, $2)', [migration.version, migration.name])
+    }
+    await inTenant(database, 'acme', (client) =>
+      client.query(
+        `INSERT INTO mk_documents (scope, id, kind, layer, content, tags, updated_at, dedup_key, text_hash, tsv, length)
+         VALUES ('default', 'm1', 'memory', 'project', 'Deploy only after the on-call review', '{}', 0, 'k', 'h', to_tsvector('english', 'Deploy only after the on-call review'), 5)`,
+      ),
+    )
+    expect((await migrate(database)).applied).toEqual(migrations.filter((step) => step.version > 2).map((step) => step.version))
+    const row = await inTenant(database, 'acme', (client) =>
+      client.query<{ tsv: string; length: number }>("SELECT tsv::text, length FROM mk_documents WHERE id = 'm1'"),
+    )
+    // Stop words kept, "on-call" read as two words, as FTS5 reads them: seven words.
+    expect(row.rows[0]?.tsv).toContain("'after'")
+    expect(row.rows[0]?.tsv).not.toContain("'on-cal")
+    expect(row.rows[0]?.length).toBe(7)
   })
 
   it("never shows one tenant's rows to another, whatever the query asks", async () => {
