@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../src/config/load.js'
 import type { Workspace } from '../../src/config/workspace.js'
-import { newMemoryId } from '../../src/memory/ids.js'
 import { folderOfKey, type MemoryFolder } from '../../src/memory/locations.js'
 import type { MemoryRecord } from '../../src/memory/model.js'
 import type { StoredMemory } from '../../src/memory/store.js'
@@ -14,6 +13,7 @@ import { openPostgresStore } from '../../src/stores/postgres/postgres-store.js'
 import type { Store } from '../../src/stores/store.js'
 import { Resources } from '../../src/tools/context.js'
 import { expectCleanError, parseJson, runMk, type MkRun } from '../helpers/mk.js'
+import { memoryRecord } from '../helpers/memory-record.js'
 import { noPostgres, throwawayCluster } from '../helpers/postgres.js'
 import { startServe } from '../helpers/serve.js'
 
@@ -30,23 +30,7 @@ function folder(workspace: Workspace, key: string): MemoryFolder {
 }
 
 function record(where: MemoryFolder, content: string, extra: Partial<MemoryRecord> = {}): MemoryRecord {
-  const now = new Date().toISOString()
-  return {
-    id: newMemoryId(),
-    layer: where.layer,
-    content,
-    tags: [`t${content.length % 5}`],
-    created: now,
-    updated: now,
-    source: 'cli',
-    refs: [],
-    supersedes: [],
-    expires: undefined,
-    lane: where.private ? 'private' : 'shared',
-    owner: where.owner,
-    metadata: { n: content.length },
-    ...extra,
-  }
+  return memoryRecord(where, content, { tags: [`t${content.length % 5}`], metadata: { n: content.length }, ...extra })
 }
 
 /**

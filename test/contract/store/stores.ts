@@ -3,9 +3,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadWorkspace } from '../../../src/config/load.js'
 import type { Workspace } from '../../../src/config/workspace.js'
-import { newMemoryId } from '../../../src/memory/ids.js'
-import type { MemoryFolder } from '../../../src/memory/locations.js'
-import type { MemoryRecord } from '../../../src/memory/model.js'
 import { openFilesStore } from '../../../src/stores/files/files-store.js'
 import { closeDatabases, postgresDatabase } from '../../../src/stores/postgres/databases.js'
 import { openPostgresStore } from '../../../src/stores/postgres/postgres-store.js'
@@ -13,6 +10,7 @@ import type { Store } from '../../../src/stores/store.js'
 import { Resources } from '../../../src/tools/context.js'
 import { afterAll } from 'vitest'
 import { noPostgres, throwawayCluster } from '../../helpers/postgres.js'
+export { memoryRecord } from '../../helpers/memory-record.js'
 
 /** One store under test: a fresh, empty tenant, and how to give it back. */
 export interface OpenedStore {
@@ -83,23 +81,3 @@ export const nobody = { agentId: undefined, sessionId: undefined }
 export const author = { name: 'Store Contract', email: 'store-contract@example.com' }
 export const warnings: string[] = []
 export const write = { author, warn: (message: string) => void warnings.push(message) }
-
-export function memoryRecord(folder: MemoryFolder, content: string, extra: Partial<MemoryRecord> = {}): MemoryRecord {
-  const now = new Date().toISOString()
-  return {
-    id: newMemoryId(),
-    layer: folder.layer,
-    content,
-    tags: [],
-    created: now,
-    updated: now,
-    source: 'cli',
-    refs: [],
-    supersedes: [],
-    expires: undefined,
-    lane: folder.private ? 'private' : 'shared',
-    owner: folder.owner,
-    metadata: {},
-    ...extra,
-  }
-}
