@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { formatMemory } from '../../src/memory/format.js'
 import { newMemoryId } from '../../src/memory/ids.js'
+import type { MemoryRecord } from '../../src/memory/model.js'
 
 export interface BenchMemory {
   content: string
@@ -11,12 +12,11 @@ export interface BenchMemory {
   tags?: string[]
 }
 
-/** One shared project memory file in `folder`, written as mk writes it; returns its id. */
-export async function writeProjectMemory(folder: string, memory: BenchMemory): Promise<string> {
-  const id = newMemoryId()
-  const record = {
-    id,
-    layer: 'project' as const,
+/** A shared project memory as mk writes one, with a new id. */
+export function projectMemoryRecord(memory: BenchMemory): MemoryRecord {
+  return {
+    id: newMemoryId(),
+    layer: 'project',
     content: memory.content,
     tags: memory.tags ?? [],
     created: memory.when,
@@ -25,10 +25,15 @@ export async function writeProjectMemory(folder: string, memory: BenchMemory): P
     refs: [],
     supersedes: [],
     expires: undefined,
-    lane: 'shared' as const,
+    lane: 'shared',
     owner: undefined,
     metadata: {},
   }
-  await writeFile(join(folder, `${id}.md`), formatMemory(record))
-  return id
+}
+
+/** One shared project memory file in `folder`, written as mk writes it; returns its id. */
+export async function writeProjectMemory(folder: string, memory: BenchMemory): Promise<string> {
+  const record = projectMemoryRecord(memory)
+  await writeFile(join(folder, `${record.id}.md`), formatMemory(record))
+  return record.id
 }

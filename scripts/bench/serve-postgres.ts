@@ -6,7 +6,6 @@ import autocannon from 'autocannon'
 import { configSchema } from '../../src/config/schema.js'
 import type { Workspace } from '../../src/config/workspace.js'
 import { withVectorCache } from '../../src/eval/vector-cache.js'
-import { newMemoryId } from '../../src/memory/ids.js'
 import { memoryDocument } from '../../src/memory/memory-document.js'
 import type { MemoryFolder } from '../../src/memory/locations.js'
 import type { MemoryRecord } from '../../src/memory/model.js'
@@ -21,6 +20,7 @@ import { asBytes } from '../../src/stores/postgres/vectors.js'
 import { startCluster, type Cluster } from '../postgres-cluster.js'
 import { benchMemoryContent, memoryWorkspace } from './mcp-search.js'
 import { round } from './measure.js'
+import { projectMemoryRecord } from './memory-files.js'
 import { load, ready, search, startServe, type Started } from './serve.js'
 
 /** Tenant sizes, from MK_BENCH_SERVE_MEMORIES (comma-separated); issue 31 asks for 1,000, 10,000 and 100,000. */
@@ -109,21 +109,9 @@ async function loadTenant(url: string, root: string, count: number): Promise<Rec
   let embedMs = 0
   try {
     for (let start = 0; start < count; start += 1000) {
-      const records: MemoryRecord[] = Array.from({ length: Math.min(1000, count - start) }, (_, offset) => ({
-        id: newMemoryId(),
-        layer: 'project',
-        content: benchMemoryContent(start + offset),
-        tags: [`t${(start + offset) % 13}`],
-        created: now,
-        updated: now,
-        source: 'cli',
-        refs: [],
-        supersedes: [],
-        expires: undefined,
-        lane: 'shared',
-        owner: undefined,
-        metadata: {},
-      }))
+      const records: MemoryRecord[] = Array.from({ length: Math.min(1000, count - start) }, (_, offset) =>
+        projectMemoryRecord({ content: benchMemoryContent(start + offset), when: now, source: 'cli', tags: [`t${(start + offset) % 13}`] }),
+      )
       let started = performance.now()
       await memories.rewrite(folder, records, 'bench load', { warn: () => undefined })
       writeMs += performance.now() - started

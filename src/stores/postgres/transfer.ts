@@ -5,7 +5,7 @@ import { MkError } from '../../errors.js'
 import { formatMemory, parseMemory } from '../../memory/format.js'
 import { folderOfKey, type MemoryFolder } from '../../memory/locations.js'
 import type { MemoryRecord, MemoryTier } from '../../memory/model.js'
-import type { TenantTransfer, TransferItem } from '../transfer.js'
+import type { HistoryItem, TenantTransfer, TransferItem } from '../transfer.js'
 import { inTenant, unavailableOrSame } from './connection.js'
 import { PostgresMemories } from './memories.js'
 import { TenantScope } from './place.js'
@@ -65,16 +65,10 @@ export class PostgresTransfer implements TenantTransfer {
       progress(items.length)
       const tiers = await client.query<{ folder: string; id: string; tier: MemoryTier }>(`SELECT folder, id, tier FROM mk_tiers WHERE ${mine}`, scope)
       for (const row of tiers.rows.sort((a, b) => byKey(a.folder, b.folder) || byKey(a.id, b.id))) items.push({ kind: 'tier', ...row })
-      const history = await client.query<{
-        commit_id: string
-        at: Date
-        author: string | null
-        message: string
-        op: string
-        folder: string | null
-        memory_id: string | null
-        text: string | null
-      }>(`SELECT commit_id, at, author, message, op, folder, memory_id, text FROM mk_history WHERE ${mine} ORDER BY seq`, scope)
+      const history = await client.query<Omit<HistoryItem, 'kind' | 'commit' | 'at'> & { commit_id: string; at: Date }>(
+        `SELECT commit_id, at, author, message, op, folder, memory_id, text FROM mk_history WHERE ${mine} ORDER BY seq`,
+        scope,
+      )
       for (const { commit_id: commit, at, ...row } of history.rows) items.push({ kind: 'history', commit, at: at.toISOString(), ...row })
       progress(items.length)
       const activations = await client.query<{ folder: string; entry: Record<string, unknown> }>(
