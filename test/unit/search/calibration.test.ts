@@ -33,6 +33,12 @@ describe('calibrated scores', () => {
     expect(Math.max(...confidences)).toBeLessThan(defaultThreshold)
   })
 
+  // ADR 0031 (2026-11-28): the further answers of an answered question count in R@10 only when they pass.
+  it('keeps the further answers of a confident query above the threshold, down to a twenty-fifth of the best evidence', () => {
+    const confidences = calibrate([0.5, 0.1, 0.02])
+    expect(Math.min(...confidences)).toBeGreaterThan(defaultThreshold)
+  })
+
   it('gives nothing for an empty ranking and zero for a ranking of zero evidence', () => {
     expect(calibrate([])).toEqual([])
     expect(calibrate([0, 0])).toEqual([0, 0])

@@ -44,13 +44,23 @@ describe.skipIf(noPostgres !== undefined)('the team-memory eval on PostgreSQL an
       0.02,
     )
     expect(Math.abs((other.mrrAt10 ?? 0) - (files.mrrAt10 ?? 0)), `MRR ${mode}: ${JSON.stringify({ files, postgres: other })}`).toBeLessThanOrEqual(0.02)
+    // Issue 29: the calibrated confidence is the same fusion's, so the default threshold abstains alike (one question of 28 or 106 at most).
+    const abstention = (report: EvalReport) => report.results.find((result) => result.mode === mode)?.abstention
+    const filesAbstention = abstention(reports.files)
+    const otherAbstention = abstention(reports.postgres)
+    const rates = JSON.stringify({ files: filesAbstention, postgres: otherAbstention })
+    expect(Math.abs((otherAbstention?.abstentionRate ?? 0) - (filesAbstention?.abstentionRate ?? 0)), `abstention ${mode}: ${rates}`).toBeLessThanOrEqual(0.04)
+    expect(
+      Math.abs((otherAbstention?.falseAbstentionRate ?? 0) - (filesAbstention?.falseAbstentionRate ?? 0)),
+      `false abstention ${mode}: ${rates}`,
+    ).toBeLessThanOrEqual(0.02)
   }
 
-  it('full text: P@1 and MRR within 0.02', async () => {
+  it('full text: P@1 and MRR within 0.02, abstention alike', async () => {
     expectWithin(await both(['fulltext'], undefined), 'fulltext')
   }, 120_000)
 
-  it('hybrid and vector with the bundled model (the default configuration): P@1 and MRR within 0.02', async () => {
+  it('hybrid and vector with the bundled model (the default configuration): P@1 and MRR within 0.02, abstention alike', async () => {
     const embedder = await createEmbeddingProvider(configSchema.parse({}).search.embedding, { workspaceRoot: workDir })
     try {
       const reports = await both(['vector', 'hybrid'], embedder)
