@@ -51,7 +51,7 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
   const previousPositions = new Map(previous?.table.rowids.map((rowid, position) => [rowid, position]))
   const heads = new Map<number, DocumentHead>()
   const contentHashes = new Map<number, string>()
-  const vectors = new Map<number, Float32Array>()
+  const vectors = new Map<number, { vector: Float32Array; norm?: number }>()
   const unread: number[] = []
   const listed = statement(
     db,
@@ -64,7 +64,7 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
     if (hasVector !== 1) continue
     const position = previousPositions.get(rowid)
     if (previous !== undefined && position !== undefined && previous.contentHashes.get(rowid) === contentHash)
-      vectors.set(rowid, previous.table.vector(position))
+      vectors.set(rowid, { vector: previous.table.vector(position), norm: previous.table.norm(position) })
     else unread.push(rowid)
   }
   if (unread.length > 0) {
@@ -72,10 +72,10 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
       number,
       Buffer,
     ][]
-    for (const [rowid, blob] of read) vectors.set(rowid, new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4))
+    for (const [rowid, blob] of read) vectors.set(rowid, { vector: new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) })
   }
   // In rowid order, as the listing was: the calibration samples the first, and ties rank by rowid.
-  const table = VectorTable.of([...vectors].sort(([a], [b]) => a - b).map(([rowid, vector]) => ({ rowid, vector })))
+  const table = VectorTable.of([...vectors].sort(([a], [b]) => a - b).map(([rowid, held]) => ({ rowid, ...held })))
   const allowed = new Map<string, Allowed>()
   const allowedBy = (filters: SearchFilters | undefined): Allowed => {
     // The clock is left out of the statement, so one reading serves every search until the index changes.

@@ -28,6 +28,7 @@ export class VectorTable {
     readonly rowids: readonly number[],
     readonly dimensions: number,
     vectors: readonly Float32Array[],
+    norms: readonly (number | undefined)[],
   ) {
     this.stride = Math.max(4, Math.ceil(dimensions / 4) * 4)
     this.queryAt = rowids.length * this.stride * 4
@@ -39,26 +40,36 @@ export class VectorTable {
     this.norms = new Float64Array(rowids.length)
     vectors.forEach((vector, position) => {
       floats.set(vector, position * this.stride)
-      this.norms[position] = lengthOf(vector)
+      this.norms[position] = norms[position] ?? lengthOf(vector)
     })
   }
 
-  /** A table of these rows, in the order given; rows whose vector has other dimensions than the first are left out. */
-  static of(rows: Iterable<{ rowid: number; vector: Float32Array }>): VectorTable {
+  /**
+   * A table of these rows, in the order given; rows whose vector has other dimensions than the
+   * first are left out. A row may bring its vector's length (from the table it was in), else it is computed.
+   */
+  static of(rows: Iterable<{ rowid: number; vector: Float32Array; norm?: number | undefined }>): VectorTable {
     const rowids: number[] = []
     const vectors: Float32Array[] = []
+    const norms: (number | undefined)[] = []
     let dimensions: number | undefined
-    for (const { rowid, vector } of rows) {
+    for (const { rowid, vector, norm } of rows) {
       dimensions ??= vector.length
       if (vector.length !== dimensions) continue
       rowids.push(rowid)
       vectors.push(vector)
+      norms.push(norm)
     }
-    return new VectorTable(rowids, dimensions ?? 0, vectors)
+    return new VectorTable(rowids, dimensions ?? 0, vectors, norms)
   }
 
   get size(): number {
     return this.rowids.length
+  }
+
+  /** The length of the vector at a position. */
+  norm(position: number): number {
+    return this.norms[position] as number
   }
 
   /** The vector at a position: a view of the table's memory, valid as long as the table is. */
