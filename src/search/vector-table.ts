@@ -9,6 +9,33 @@ export function lengthOf(vector: Float32Array): number {
 
 const pageBytes = 65_536
 
+/** The `rank`-th largest of the values (1 = the largest), by selection in place: the order of `values` is lost. */
+export function largest(values: Float64Array, rank: number): number {
+  const target = values.length - rank
+  let low = 0
+  let high = values.length - 1
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1] as number
+    let i = low
+    let j = high
+    while (i <= j) {
+      while ((values[i] as number) < pivot) i++
+      while ((values[j] as number) > pivot) j--
+      if (i <= j) {
+        const swap = values[i] as number
+        values[i] = values[j] as number
+        values[j] = swap
+        i++
+        j--
+      }
+    }
+    if (target <= j) high = j
+    else if (target >= i) low = i
+    else break
+  }
+  return values[target] as number
+}
+
 /**
  * Stored vectors side by side in one block of WebAssembly memory, each row padded to a multiple
  * of four floats, with the query and the results after them: a search writes the query, the
@@ -98,8 +125,8 @@ export class VectorTable {
       scores[candidate] = lengths === 0 ? 0 : Math.fround((dots[position] as number) / lengths)
     }
     // Only what can make the first `limit` is sorted: a comparator sort of every score was a
-    // third of the ranking at 10,000 rows.
-    const cutoff = limit >= count ? -Infinity : (Float64Array.from(scores).sort()[count - limit] as number)
+    // third of the ranking at 10,000 rows, and a sort of a copy to find the cutoff a third again.
+    const cutoff = limit >= count ? -Infinity : largest(Float64Array.from(scores), limit)
     const order: number[] = []
     for (let candidate = 0; candidate < count; candidate++) if ((scores[candidate] as number) >= cutoff) order.push(candidate)
     order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || this.rowidAt(at, a) - this.rowidAt(at, b))

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openIndex } from '../../../src/search/search-index.js'
 import { nearestByCosine } from '../../../src/search/vector-matrix.js'
-import { VectorTable } from '../../../src/search/vector-table.js'
+import { largest, VectorTable } from '../../../src/search/vector-table.js'
 import type { IndexDocument } from '../../../src/search/types.js'
 import { wordEmbedder } from '../../helpers/word-embedder.js'
 
@@ -119,6 +119,23 @@ describe('vectors compared in memory, with the filters', () => {
     expect(await ids('bob')).toEqual(['shared'])
     expect(await ids('alice')).toEqual(['private', 'shared'])
     index.close()
+  })
+})
+
+describe('largest', () => {
+  it('finds the value of each rank as a sort does, with ties and repeats', () => {
+    const next = (
+      (seed: number) => () =>
+        (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 37
+    )(5)
+    for (const length of [1, 2, 3, 10, 257, 1000]) {
+      const values = Float64Array.from({ length }, next)
+      const sorted = [...values].sort((a, b) => b - a)
+      for (const rank of [1, 2, Math.ceil(length / 2), length]) {
+        if (rank > length) continue
+        expect(largest(Float64Array.from(values), rank)).toBe(sorted[rank - 1])
+      }
+    }
   })
 })
 
