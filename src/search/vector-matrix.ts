@@ -120,10 +120,11 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
   return matrix
 }
 
-/** A stored vector, as a PostgreSQL replica holds them in memory. */
+/** A stored vector with its length, as a PostgreSQL replica holds them in memory. */
 export interface HeldVector {
   rowid: number
   vector: Float32Array
+  norm: number
 }
 
 /**
