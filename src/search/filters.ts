@@ -31,6 +31,9 @@ export function filterClause(filters: SearchFilters | undefined): { sql: string;
   return { sql: clauses.length === 0 ? '1' : clauses.join(' AND '), params }
 }
 
+/** filterClause's expiry condition, for an expiry already read (null or Infinity: never expires). */
+export const unexpired = (expiresAt: number | null, now: number): boolean => expiresAt === null || expiresAt > now
+
 export function hasNarrowingFilter(filters: SearchFilters | undefined): boolean {
   if (filters === undefined) return false
   return [filters.kind, filters.layers, filters.sources, filters.types, filters.statuses, filters.tags].some((value) => value !== undefined)

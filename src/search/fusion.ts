@@ -22,14 +22,20 @@ export interface Fused {
  * hit's confidence is calibrated on the whole ranking, before any limit cuts it.
  */
 export function fuse(text: readonly Scored[], vector: readonly Scored[], textWeight: number): Fused[] {
-  const parts = new Map<number, { text?: number; vector?: number }>()
-  for (const { rowid, score } of text) parts.set(rowid, { text: score })
-  for (const { rowid, score } of vector) parts.set(rowid, { ...parts.get(rowid), vector: score })
+  // Maps of numbers, not of objects made per hit: a search fuses up to a thousand of each.
+  const textOf = new Map<number, number>()
+  for (const { rowid, score } of text) textOf.set(rowid, score)
+  const vectorOf = new Map<number, number>()
+  for (const { rowid, score } of vector) vectorOf.set(rowid, score)
   const fused: Fused[] = []
-  for (const [rowid, part] of parts) {
-    const score = textWeight * (part.text ?? 0) + (1 - textWeight) * (part.vector ?? 0)
-    fused.push({ rowid, score, confidence: 0, text: part.text, vector: part.vector })
+  const add = (rowid: number): void => {
+    const textScore = textOf.get(rowid)
+    const vectorScore = vectorOf.get(rowid)
+    const score = textWeight * (textScore ?? 0) + (1 - textWeight) * (vectorScore ?? 0)
+    fused.push({ rowid, score, confidence: 0, text: textScore, vector: vectorScore })
   }
+  for (const rowid of textOf.keys()) add(rowid)
+  for (const rowid of vectorOf.keys()) if (!textOf.has(rowid)) add(rowid)
   fused.sort((a, b) => b.score - a.score || a.rowid - b.rowid)
   calibrate(fused.map((hit) => hit.score)).forEach((confidence, position) => {
     ;(fused[position] as Fused).confidence = confidence

@@ -6,7 +6,7 @@ import type { DocumentHead, SearchFilters, SearchHit, SearchRequest } from './ty
 import { vectorCalibration } from './vector-evidence.js'
 import { hasPartitions, nearestVectors } from './vector-partitions.js'
 import { statement } from './statements.js'
-import { nearestInMatrix, vectorMatrix } from './vector-matrix.js'
+import { vectorMatrix } from './vector-matrix.js'
 import type { Embed } from './vector-store.js'
 
 /** How many candidates each list contributes to fusion, at least. */
@@ -81,8 +81,8 @@ export async function nearDuplicates(
 function headsOfRows(db: Database.Database, rows: readonly { rowid: number }[]): Map<number, DocumentHead> {
   if (!hasPartitions(db)) {
     // The vectors were compared in memory, and the matrix knows every document's head.
-    const { rows: known } = vectorMatrix(db)
-    return new Map(rows.map(({ rowid }) => [rowid, (known.get(rowid) as { head: DocumentHead }).head]))
+    const { heads } = vectorMatrix(db)
+    return new Map(rows.map(({ rowid }) => [rowid, heads.get(rowid) as DocumentHead]))
   }
   const heads = statement(db, 'SELECT rowid, id, layer, source, dedup_key FROM docs WHERE rowid IN (SELECT value FROM json_each(?))', 'raw').all(
     JSON.stringify(rows.map((row) => row.rowid)),
@@ -119,10 +119,7 @@ async function vectorCandidates(
        WHERE ${where.sql} ORDER BY score DESC, d.rowid LIMIT ?`,
     ).all(query, ...where.params, limit) as Scored[]
   // Without partitions every vector is compared anyway: in memory, against the documents the filters allow.
-  if (!hasPartitions(db)) {
-    const allowed = statement(db, `SELECT d.rowid FROM docs d WHERE ${where.sql}`, 'pluck').all(...where.params) as number[]
-    return { query, scored: nearestInMatrix(vectorMatrix(db), query, allowed, limit) }
-  }
+  if (!hasPartitions(db)) return { query, scored: vectorMatrix(db).nearest(query, filters, limit) }
   const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
   const nearest = nearestVectors(db, query, k)
   const allowed = allowedRows(db, nearest, where)

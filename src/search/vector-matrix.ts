@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3'
+import { filterClause, unexpired } from './filters.js'
 import { readMeta } from './meta.js'
 import { statement } from './statements.js'
-import type { DocumentHead } from './types.js'
+import type { DocumentHead, SearchFilters } from './types.js'
+import { VectorTable } from './vector-table.js'
 
 // An exact vector search below the partitions' threshold reads every vector. Through SQLite that
 // is every blob, decoded and compared by sqlite-vec, on every search (5 ms of a 1,000-memory
@@ -9,46 +11,34 @@ import type { DocumentHead } from './types.js'
 // place and only what changed is read again: the connection's own writes and other processes'
 // commits both change the version checked before each search. Measurements: issue 27's note.
 
-interface Row {
-  head: DocumentHead
-  contentHash: string
-  vector: Float32Array | undefined
-  /** The vector's length, so that a dot product gives the cosine. */
-  norm: number
+/** Which documents the filters allow, read once per index version and filter: the statement scanned every document on every search. */
+interface Allowed {
+  positions: Int32Array
+  /** Each position's expiry (Infinity for none): the one part of the filters that changes with the clock. */
+  expiresAt: Float64Array
+  expiring: boolean
 }
 
+/** Past this many different filters (consumers, kinds) a matrix starts its list of allowed rows over. */
+const mostAllowed = 32
+
 export interface VectorMatrix {
-  rows: Map<number, Row>
+  /** Every document's head by rowid, with or without a vector. */
+  heads: Map<number, DocumentHead>
   /** The first vectors by rowid, as the calibration's background samples them. */
   firstVectors(count: number): Float32Array[]
+  /** The `limit` documents the filters allow nearest to the query (see VectorTable.nearest). */
+  nearest(query: Float32Array, filters: SearchFilters | undefined, limit: number): { rowid: number; score: number }[]
 }
 
 interface Kept extends VectorMatrix {
   version: string
   model: string | undefined
+  contentHashes: Map<number, string>
+  table: VectorTable
 }
 
 const kept = new WeakMap<Database.Database, Kept>()
-
-/** Four running sums: twice as fast in V8 as one, over 384 dimensions. */
-function dot(a: Float32Array, b: Float64Array | Float32Array): number {
-  let s0 = 0
-  let s1 = 0
-  let s2 = 0
-  let s3 = 0
-  const whole = a.length - (a.length % 4)
-  let i = 0
-  for (; i < whole; i += 4) {
-    s0 += (a[i] as number) * (b[i] as number)
-    s1 += (a[i + 1] as number) * (b[i + 1] as number)
-    s2 += (a[i + 2] as number) * (b[i + 2] as number)
-    s3 += (a[i + 3] as number) * (b[i + 3] as number)
-  }
-  for (; i < a.length; i++) s0 += (a[i] as number) * (b[i] as number)
-  return s0 + s1 + s2 + s3
-}
-
-export const lengthOf = (vector: Float32Array): number => Math.sqrt(dot(vector, vector))
 
 /** Every document's head and vector, brought up to date with the index before it is used. */
 export function vectorMatrix(db: Database.Database): VectorMatrix {
@@ -57,54 +47,80 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
   const existing = kept.get(db)
   if (existing?.version === version) return existing
   const model = readMeta(db, 'model_id')
-  const previous = existing !== undefined && existing.model === model ? existing.rows : new Map<number, Row>()
-  const rows = new Map<number, Row>()
+  const previous = existing !== undefined && existing.model === model ? existing : undefined
+  const previousPositions = new Map(previous?.table.rowids.map((rowid, position) => [rowid, position]))
+  const heads = new Map<number, DocumentHead>()
+  const contentHashes = new Map<number, string>()
+  const vectors = new Map<number, { vector: Float32Array; norm?: number }>()
   const unread: number[] = []
   const listed = statement(
     db,
-    'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key, d.content_hash, v.rowid IS NOT NULL FROM docs d LEFT JOIN vectors v ON v.rowid = d.rowid',
+    'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key, d.content_hash, v.rowid IS NOT NULL FROM docs d LEFT JOIN vectors v ON v.rowid = d.rowid ORDER BY d.rowid',
     'raw',
   ).all() as [number, string, string, string | null, string, string, number][]
   for (const [rowid, id, layer, source, dedupKey, contentHash, hasVector] of listed) {
-    const before = previous.get(rowid)
-    const head = { id, layer, source: source ?? undefined, dedupKey }
-    if (before !== undefined && before.contentHash === contentHash && (before.vector !== undefined) === (hasVector === 1)) {
-      rows.set(rowid, { ...before, head })
-      continue
-    }
-    rows.set(rowid, { head, contentHash, vector: undefined, norm: 0 })
-    if (hasVector === 1) unread.push(rowid)
+    heads.set(rowid, { id, layer, source: source ?? undefined, dedupKey })
+    contentHashes.set(rowid, contentHash)
+    if (hasVector !== 1) continue
+    const position = previousPositions.get(rowid)
+    if (previous !== undefined && position !== undefined && previous.contentHashes.get(rowid) === contentHash)
+      vectors.set(rowid, { vector: previous.table.vector(position), norm: previous.table.norm(position) })
+    else unread.push(rowid)
   }
   if (unread.length > 0) {
     const read = statement(db, 'SELECT rowid, embedding FROM vectors WHERE rowid IN (SELECT value FROM json_each(?))', 'raw').all(JSON.stringify(unread)) as [
       number,
       Buffer,
     ][]
-    for (const [rowid, blob] of read) {
-      const row = rows.get(rowid) as Row
-      // A copy: the blob's memory belongs to the statement's row.
-      const vector = Float32Array.from(new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4))
-      rows.set(rowid, { ...row, vector, norm: lengthOf(vector) })
-    }
+    for (const [rowid, blob] of read) vectors.set(rowid, { vector: new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) })
   }
-  let first: Float32Array[] | undefined
+  // In rowid order, as the listing was: the calibration samples the first, and ties rank by rowid.
+  const table = VectorTable.of([...vectors].sort(([a], [b]) => a - b).map(([rowid, held]) => ({ rowid, ...held })))
+  const allowed = new Map<string, Allowed>()
+  const allowedBy = (filters: SearchFilters | undefined): Allowed => {
+    // The clock is left out of the statement, so one reading serves every search until the index changes.
+    const where = filterClause({ ...filters, includeExpired: true })
+    const key = `${where.sql}\u0000${JSON.stringify(where.params)}`
+    const known = allowed.get(key)
+    if (known !== undefined) return known
+    const tablePositions = new Map(table.rowids.map((rowid, position) => [rowid, position]))
+    const rows = statement(db, `SELECT d.rowid, d.expires_at FROM docs d WHERE ${where.sql}`, 'raw').all(...where.params) as [number, number | null][]
+    const positions: number[] = []
+    const expiresAt: number[] = []
+    for (const [rowid, expires] of rows) {
+      const position = tablePositions.get(rowid)
+      if (position === undefined) continue
+      positions.push(position)
+      expiresAt.push(expires ?? Infinity)
+    }
+    if (allowed.size >= mostAllowed) allowed.clear()
+    const reading = { positions: Int32Array.from(positions), expiresAt: Float64Array.from(expiresAt), expiring: expiresAt.some(Number.isFinite) }
+    allowed.set(key, reading)
+    return reading
+  }
   const matrix: Kept = {
     version,
     model,
-    rows,
-    firstVectors(count) {
-      first ??= [...rows.entries()]
-        .filter(([, row]) => row.vector !== undefined)
-        .sort(([a], [b]) => a - b)
-        .map(([, row]) => row.vector as Float32Array)
-      return first.slice(0, count)
+    heads,
+    contentHashes,
+    table,
+    firstVectors: (count) => Array.from({ length: Math.min(count, table.size) }, (_, position) => table.vector(position)),
+    nearest(query, filters, limit) {
+      const { positions, expiresAt, expiring } = allowedBy(filters)
+      if (!expiring || filters?.includeExpired === true) return table.nearest(query, limit, positions)
+      const now = filters?.now ?? Date.now()
+      return table.nearest(
+        query,
+        limit,
+        positions.filter((_, n) => unexpired(expiresAt[n] as number, now)),
+      )
     },
   }
   kept.set(db, matrix)
   return matrix
 }
 
-/** A stored vector with its length, as both stores hold them in memory. */
+/** A stored vector with its length, as a PostgreSQL replica holds them in memory. */
 export interface HeldVector {
   rowid: number
   vector: Float32Array
@@ -114,34 +130,8 @@ export interface HeldVector {
 /**
  * The `limit` vectors nearest to the query by cosine similarity, most similar first; equal
  * similarities in rowid order, as the SQL scan returned them. The one in-memory vector ranking:
- * the SQLite index's matrix and a PostgreSQL replica's vectors both rank through it.
+ * the SQLite index's matrix and a PostgreSQL replica's vectors both rank through a VectorTable.
  */
 export function nearestByCosine(rows: Iterable<HeldVector>, query: Float32Array, limit: number): { rowid: number; score: number }[] {
-  if (limit <= 0) return []
-  const query64 = Float64Array.from(query)
-  const queryNorm = lengthOf(query)
-  const rowids: number[] = []
-  const scores: number[] = []
-  for (const { rowid, vector, norm } of rows) {
-    const lengths = norm * queryNorm
-    rowids.push(rowid)
-    scores.push(lengths === 0 ? 0 : Math.fround(dot(vector, query64) / lengths))
-  }
-  // Only what can make the first `limit` is sorted: at 10,000 documents and a limit of 1,000, a
-  // comparator sort of every score was a third of the ranking.
-  const cutoff = limit >= scores.length ? -Infinity : (Float64Array.from(scores).sort()[scores.length - limit] as number)
-  const order: number[] = []
-  for (let position = 0; position < scores.length; position++) if ((scores[position] as number) >= cutoff) order.push(position)
-  order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || (rowids[a] as number) - (rowids[b] as number))
-  return order.slice(0, limit).map((position) => ({ rowid: rowids[position] as number, score: scores[position] as number }))
-}
-
-/** The `limit` documents among `allowed` nearest to the query (see nearestByCosine). */
-export function nearestInMatrix(matrix: VectorMatrix, query: Float32Array, allowed: readonly number[], limit: number): { rowid: number; score: number }[] {
-  const held: HeldVector[] = []
-  for (const rowid of allowed) {
-    const row = matrix.rows.get(rowid)
-    if (row?.vector !== undefined) held.push({ rowid, vector: row.vector, norm: row.norm })
-  }
-  return nearestByCosine(held, query, limit)
+  return VectorTable.of(rows).nearest(query, limit)
 }

@@ -1,8 +1,8 @@
-import { mkdir, readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isNodeError } from '../../errors.js'
 import { sha256Hex } from '../../hash.js'
-import { writeFileAtomic } from '../../fs/atomic-write.js'
+import { writeFileAtomicSync } from '../../fs/atomic-write.js'
 import type { EmbeddingProvider } from './provider.js'
 
 /** Queries a process keeps in memory (1.5 KB each at 384 dimensions). */
@@ -14,7 +14,10 @@ const remembered = 256
  * with known questions never loads it. One file per query, `<dir>/<model hash>/<text hash>.f32`;
  * a file of the wrong size is a miss and is written again. Documents are never cached here:
  * their vectors live in the index. A long-lived process (the MCP server, `mk serve`) also keeps
- * the last `remembered` queries in memory: a file read was about 5% of a warm search.
+ * the last `remembered` queries in memory: a file read was about 5% of a warm search. The files
+ * are read and written synchronously: a few small calls, where each asynchronous one (folder,
+ * open, write, rename) cost a trip through the thread pool, 5 ms of a new question at 10,000
+ * memories.
  */
 export function withQueryCache(provider: EmbeddingProvider, dir: string): EmbeddingProvider {
   const folder = join(dir, sha256Hex(provider.modelId).slice(0, 16))
@@ -28,14 +31,14 @@ export function withQueryCache(provider: EmbeddingProvider, dir: string): Embedd
     if (inMemory.size > remembered) inMemory.delete(inMemory.keys().next().value as string)
   }
 
-  async function read(text: string): Promise<Float32Array | undefined> {
+  function read(text: string): Float32Array | undefined {
     const known = inMemory.get(text)
     if (known !== undefined) {
       remember(text, known)
       return known.slice()
     }
     try {
-      const data = await readFile(pathOf(text))
+      const data = readFileSync(pathOf(text))
       if (data.length !== bytes) return undefined
       const vector = new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + bytes))
       remember(text, vector)
@@ -51,18 +54,15 @@ export function withQueryCache(provider: EmbeddingProvider, dir: string): Embedd
     dimensions: provider.dimensions,
     async embed(texts, kind) {
       if (kind !== 'query') return provider.embed(texts, kind)
-      const cached = await Promise.all(texts.map(read))
+      const cached = texts.map(read)
       const missing = texts.filter((_, index) => cached[index] === undefined)
       if (missing.length === 0) return cached as Float32Array[]
       const fresh = await provider.embed(missing, 'query')
-      await mkdir(folder, { recursive: true })
-      await Promise.all(
-        missing.map((text, index) => {
-          const vector = fresh[index] as Float32Array
-          remember(text, vector)
-          return writeFileAtomic(pathOf(text), new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength))
-        }),
-      )
+      missing.forEach((text, index) => {
+        const vector = fresh[index] as Float32Array
+        remember(text, vector)
+        writeFileAtomicSync(pathOf(text), new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength))
+      })
       let next = 0
       return cached.map((vector) => vector ?? (fresh[next++] as Float32Array))
     },

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg'
-import { lengthOf } from '../../search/vector-matrix.js'
+import { lengthOf } from '../../search/vector-table.js'
 import { unavailableOrSame } from './connection.js'
 import { documentsChannel } from './documents.js'
 import type { TenantScope } from './place.js'

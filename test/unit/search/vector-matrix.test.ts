@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openIndex } from '../../../src/search/search-index.js'
 import { nearestByCosine } from '../../../src/search/vector-matrix.js'
+import { largest, VectorTable } from '../../../src/search/vector-table.js'
 import type { IndexDocument } from '../../../src/search/types.js'
 import { wordEmbedder } from '../../helpers/word-embedder.js'
 
@@ -84,6 +85,107 @@ describe('vectors compared in memory', () => {
     const found = (await nearest(reader, 'kubernetes cluster upgrade')).map((hit) => hit.id)
     expect(found.slice(0, 2)).toEqual(['other', 'm2'])
     reader.close()
+  })
+})
+
+describe('vectors compared in memory, with the filters', () => {
+  it('leave out what expired by the time of each search, the same index read once', async () => {
+    const index = openIndex(path, { embedder })
+    index.upsert([
+      { ...memory('lasting', 'billing is owned by the payments team'), expiresAt: undefined },
+      { ...memory('expiring', 'billing is owned by the payments team today'), expiresAt: 5_000 },
+    ])
+    await index.embedPending()
+    const ids = async (now: number) => (await index.nearDuplicates('who owns billing', { kind: 'memory', now }, -1, 10)).map((hit) => hit.id).sort()
+    expect(await ids(4_999)).toEqual(['expiring', 'lasting'])
+    expect(await ids(5_000)).toEqual(['lasting'])
+    expect((await index.nearDuplicates('who owns billing', { kind: 'memory', now: 9_000, includeExpired: true }, -1, 10)).map((hit) => hit.id).sort()).toEqual([
+      'expiring',
+      'lasting',
+    ])
+    index.close()
+  })
+
+  it('give each consumer only the memories it may see, for consumers searching in turn', async () => {
+    const index = openIndex(path, { embedder })
+    index.upsert([
+      memory('shared', 'billing is owned by the payments team'),
+      { ...memory('private', 'billing is owned by the payments team, ask alice'), meta: JSON.stringify({ ownerAgentId: 'alice' }) },
+    ])
+    await index.embedPending()
+    const ids = async (agentId: string) =>
+      (await index.nearDuplicates('who owns billing', { kind: 'memory', consumer: { agentId, teamId: undefined } }, -1, 10)).map((hit) => hit.id).sort()
+    expect(await ids('alice')).toEqual(['private', 'shared'])
+    expect(await ids('bob')).toEqual(['shared'])
+    expect(await ids('alice')).toEqual(['private', 'shared'])
+    index.close()
+  })
+})
+
+describe('largest', () => {
+  it('finds the value of each rank as a sort does, with ties and repeats', () => {
+    const next = (
+      (seed: number) => () =>
+        (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 37
+    )(5)
+    for (const length of [1, 2, 3, 10, 257, 1000]) {
+      const values = Float64Array.from({ length }, next)
+      const sorted = [...values].sort((a, b) => b - a)
+      for (const rank of [1, 2, Math.ceil(length / 2), length]) {
+        if (rank > length) continue
+        expect(largest(Float64Array.from(values), rank)).toBe(sorted[rank - 1])
+      }
+    }
+  })
+})
+
+describe('VectorTable', () => {
+  const next = (
+    (seed: number) => () =>
+      ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1
+  )(11)
+  const brute = (rows: { rowid: number; vector: Float32Array }[], query: Float32Array) =>
+    rows
+      .map(({ rowid, vector }) => {
+        const dot = vector.reduce((sum, value, i) => sum + value * (query[i] as number), 0)
+        return { rowid, score: dot / (Math.hypot(...vector) * Math.hypot(...query)) }
+      })
+      .sort((a, b) => b.score - a.score || a.rowid - b.rowid)
+
+  it.each([3, 7, 16, 384])('ranks %i-dimension vectors as a brute-force cosine does, padding and all', (dimensions) => {
+    const rows = Array.from({ length: 300 }, (_, rowid) => ({ rowid, vector: Float32Array.from({ length: dimensions }, next) }))
+    const query = Float32Array.from({ length: dimensions }, next)
+    const found = VectorTable.of(rows).nearest(query, 20)
+    const expected = brute(rows, query).slice(0, 20)
+    expect(found.map((hit) => hit.rowid)).toEqual(expected.map((hit) => hit.rowid))
+    found.forEach((hit, n) => expect(hit.score).toBeCloseTo(expected[n]?.score as number, 5))
+  })
+
+  it('ranks only the positions given, and nothing for an empty table or another size of query', () => {
+    const rows = Array.from({ length: 50 }, (_, rowid) => ({ rowid: rowid * 10, vector: Float32Array.from({ length: 8 }, next) }))
+    const query = Float32Array.from({ length: 8 }, next)
+    const table = VectorTable.of(rows)
+    const even = Int32Array.from({ length: 25 }, (_, n) => n * 2)
+    const expected = brute(
+      rows.filter((_, position) => position % 2 === 0),
+      query,
+    ).slice(0, 5)
+    expect(table.nearest(query, 5, even).map((hit) => hit.rowid)).toEqual(expected.map((hit) => hit.rowid))
+    expect(VectorTable.of([]).nearest(query, 5)).toEqual([])
+    expect(table.nearest(new Float32Array(9), 5)).toEqual([])
+  })
+
+  it('leaves out rows whose vector has other dimensions than the first', () => {
+    const table = VectorTable.of([
+      { rowid: 1, vector: Float32Array.of(1, 0, 0, 0) },
+      { rowid: 2, vector: Float32Array.of(1, 0, 0) },
+      { rowid: 3, vector: Float32Array.of(0, 1, 0, 0) },
+    ])
+    expect(table.rowids).toEqual([1, 3])
+    expect(table.nearest(Float32Array.of(1, 0, 0, 0), 5)).toEqual([
+      { rowid: 1, score: 1 },
+      { rowid: 3, score: 0 },
+    ])
   })
 })
 
