@@ -32,10 +32,17 @@ export interface DetectedContext {
 
 /** Words every task uses ("add a new ..."): they say what to do, not what it is about. */
 const taskVerbs = new Set(
-  'add adds added adding new create creates make makes update updates change changes fix fixes implement implements write writes need needs want let please also now'.split(
+  'add adds added adding new create creates created creating make makes making update updates updating change changes changing fix fixes fixing implement implements implementing write writes writing need needs want let please also now'.split(
     ' ',
   ),
 )
+
+/** The words of a text that say what it is about, as stems: no stop words, numbers or words every task uses. */
+export function contentTerms(text: string): string[] {
+  return words(text)
+    .filter((word) => word.length >= 3 && !isStopWord(word) && !taskVerbs.has(word) && !/^\d+$/.test(word))
+    .map(stem)
+}
 
 const isGlob = (entry: string): boolean => entry.includes('/') || entry.includes('*')
 
@@ -82,7 +89,7 @@ export function buildVocabulary(options: {
 
 /** Heading words that name no subject: every rules file has an "Overview" or "Quick commands". */
 const headingFillers = new Set(
-  'overview purpose notes note guide guides guidelines rules rule general info information specific key quick high signal entry points important additional reference references documentation docs structure contract maintenance other misc tips section agent agents claude codex copilot cursor package packages repo repository project start here using use how what when why new'.split(
+  'overview purpose notes note guide guides guidelines rules rule general info information specific key quick high signal entry points important additional reference references documentation docs structure contract maintenance other misc tips section file files command commands common agent agents claude codex copilot cursor package packages repo repository project start here using use how what when why new'.split(
     ' ',
   ),
 )
@@ -101,7 +108,9 @@ function withBase(word: string): string[] {
 export function headingTopics(headings: Iterable<string>): Record<string, string[]> {
   const learned: Record<string, string[]> = {}
   for (const heading of headings) {
-    const terms = words(heading).filter((word) => word.length >= 3 && !isStopWord(word) && !headingFillers.has(word) && !/^\d+$/.test(word))
+    const terms = words(heading).filter(
+      (word) => word.length >= 3 && !isStopWord(word) && !headingFillers.has(word) && !taskVerbs.has(word) && !/^\d+$/.test(word),
+    )
     if (terms.length === 0 || terms.length > 4) continue
     const name = terms.join(' ')
     learned[name] = [...new Set([...(learned[name] ?? []), ...terms.flatMap(withBase)])]

@@ -1,8 +1,8 @@
-import type { ListItem, Root, RootContent } from 'mdast'
+import type { ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast'
 import { remark } from 'remark'
 import type { KnowledgeItem } from '../knowledge/model.js'
 import { activationOf, severityRank, type Directive, type DirectiveSeverity } from './model.js'
-import { plainWordsAreStrict, statementKind } from './statement-kind.js'
+import { descriptiveHeading, normativeHeading, plainWordsAreStrict, statementKind, statesRequirement } from './statement-kind.js'
 
 /** BCP 14 keywords, longest first so "MUST NOT" wins over "MUST". Only capitals carry the meaning (RFC 8174). */
 const keywords = 'MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL'
@@ -21,9 +21,6 @@ const severityOfKeyword: Readonly<Record<string, DirectiveSeverity>> = {
   MAY: 'MAY',
   OPTIONAL: 'MAY',
 }
-
-/** Headings whose list items are rules in policy and rule items. */
-const normativeHeading = /\b(rules?|decisions?|polic(y|ies)|guidelines?|requirements?|conventions?|standards?|constraints?|do'?s|don'?ts|anti-?patterns?)\b/i
 
 export interface NormativeKeyword {
   keyword: string
@@ -120,17 +117,47 @@ interface Statement {
   text: string
   line: number
   inList: boolean
+  /** Written in bold by its author, or under a bold "CRITICAL"/"IMPORTANT" label: what the author wants read first. */
+  emphasis?: boolean
   /** The code block that goes with it: inside its list item, or right after the paragraph that introduces it. */
   code?: string
   /** An item of a numbered list: a step of a procedure rather than a rule that stands alone. */
   step?: boolean
+  /** A bold label paragraph: a statement only when a list completes it. */
+  label?: boolean
+  /** An item of a list a rule introduces ("New api routes should follow these guidelines:"): a rule as a rules heading would make it. */
+  underRule?: boolean
 }
+
+/** A statement that ends in a colon and reads as a rule: the list after it holds what it asks for. */
+const introducesRules = (statement: Statement | undefined): boolean =>
+  statement !== undefined && statement.text.endsWith(':') && statementKind(statement.text) === 'rule'
 
 /** A code block as written, fenced, so it reads back as the same block. */
 function fenced(node: { lang?: string | null; value: string }): string {
   const longest = Math.max(2, ...[...node.value.matchAll(/`+/g)].map((run) => run[0].length))
   const fence = '`'.repeat(longest + 1)
   return `${fence}${node.lang ?? ''}\n${node.value}\n${fence}`
+}
+
+/** Words of a bold label that make what follows it a rule the author insists on. */
+const insistingLabel = /\b(critical|important|mandatory|required|must|never|always|warning|forbidden)\b/i
+
+/** Whether a paragraph or list item opens in bold: "**All PRs target `develop`** (NOT `master`)", "**MANDATORY**: Only ever ...". */
+function opensInBold(children: readonly PhrasingContent[]): boolean {
+  const first = children.find((child) => !(child.type === 'text' && child.value.trim() === ''))
+  return first?.type === 'strong'
+}
+
+/**
+ * A paragraph that is nothing but a short bold phrase ("**Key rules:**", "**IMPORTANT - Runtime-Specific
+ * Placement:**") labels what follows it, as a small heading would: it is not a statement itself.
+ */
+function boldLabel(paragraph: Paragraph): string | undefined {
+  const parts = paragraph.children.filter((child) => !(child.type === 'text' && child.value.trim() === ''))
+  if (parts.length !== 1 || parts[0]?.type !== 'strong') return undefined
+  const text = squeeze(plainText(paragraph))
+  return text.length <= 80 ? text : undefined
 }
 
 /** Paragraph sentences and list items in document order, each under its heading path. Code, HTML and tables say nothing normative. */
@@ -143,41 +170,61 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
 
   // The statement the previous block node ended with, while a code block right after it may belong to it.
   let lastStatement: Statement | undefined
-  const visitListItem = (item: ListItem, ordered: boolean): void => {
+  // Whether the block being visited follows a bold label that insists ("**CRITICAL - Attribute Usage:**").
+  let insisting = false
+  const visitListItem = (item: ListItem, ordered: boolean, underRule: boolean, labelled: boolean): void => {
     const own = item.children.filter((child) => child.type !== 'list' && child.type !== 'code')
     const text = squeeze(own.map(plainText).join(' '))
+    const lead = own[0]
+    const emphasis = labelled || (lead?.type === 'paragraph' && opensInBold(lead.children))
     const code = item.children.filter((child) => child.type === 'code').map(fenced)
     const nested = item.children.flatMap((child) => (child.type === 'list' ? child.children : []))
     const completed = text.endsWith(':') ? completedBy(text, nested) : undefined
-    if (text !== '')
-      current().push({
-        text: completed ?? text,
-        line: lineOf(item),
-        inList: true,
-        ...(code.length === 0 ? {} : { code: code.join('\n') }),
-        ...(ordered ? { step: true } : {}),
-      })
+    const statement: Statement = {
+      text: completed ?? text,
+      line: lineOf(item),
+      inList: true,
+      ...(underRule ? { underRule } : {}),
+      ...(emphasis ? { emphasis } : {}),
+      ...(code.length === 0 ? {} : { code: code.join('\n') }),
+      ...(ordered ? { step: true } : {}),
+    }
+    if (text !== '') current().push(statement)
     if (completed === undefined)
-      for (const child of item.children) if (child.type === 'list') for (const entry of child.children) visitListItem(entry, child.ordered === true)
+      for (const child of item.children)
+        if (child.type === 'list') for (const entry of child.children) visitListItem(entry, child.ordered === true, introducesRules(statement), labelled)
   }
   const visit = (node: RootContent): void => {
     const previous = lastStatement
     lastStatement = undefined
+    // A bold label covers the block right after it, as a caption does.
+    const labelled = insisting
+    insisting = false
     if (node.type === 'code') {
       if (previous !== undefined && previous.code === undefined) previous.code = fenced(node)
     } else if (node.type === 'heading') {
       while (headings.length > 0 && (headings.at(-1)?.depth ?? 0) >= node.depth) headings.pop()
       headings.push({ depth: node.depth, text: squeeze(plainText(node)) })
       sections.push({ headingPath: headings.map((heading) => heading.text), statements: [] })
+    } else if (node.type === 'paragraph' && boldLabel(node) !== undefined) {
+      const label = boldLabel(node) ?? ''
+      insisting = insistingLabel.test(label)
+      // Not a statement, unless a short list completes it ("**Forbidden versions:**" and the versions).
+      lastStatement = { text: label, line: lineOf(node), inList: false, label: true }
     } else if (node.type === 'paragraph') {
       const text = squeeze(plainText(node))
       const found = wholeParagraphs && text.length <= longestParagraph ? (text === '' ? [] : [text]) : sentences(text)
-      for (const sentence of found) current().push({ text: sentence, line: lineOf(node), inList: false })
+      const bold = labelled || opensInBold(node.children)
+      found.forEach((sentence, position) =>
+        current().push({ text: sentence, line: lineOf(node), inList: false, ...(bold && (labelled || position === 0) ? { emphasis: true } : {}) }),
+      )
       lastStatement = found.length > 0 ? current().at(-1) : undefined
     } else if (node.type === 'list') {
       const completed = previous !== undefined && previous.text.endsWith(':') ? completedBy(previous.text, node.children) : undefined
-      if (previous !== undefined && completed !== undefined) previous.text = completed
-      else for (const item of node.children) visitListItem(item, node.ordered === true)
+      if (previous !== undefined && completed !== undefined) {
+        previous.text = completed
+        if (previous.label === true) current().push({ text: completed, line: previous.line, inList: false, ...(labelled ? { emphasis: true } : {}) })
+      } else for (const item of node.children) visitListItem(item, node.ordered === true, introducesRules(previous), labelled)
       lastStatement = current().at(-1)
     } else if (node.type === 'blockquote') {
       for (const child of node.children) visit(child)
@@ -214,12 +261,20 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
     const anchor = anchors[position] ?? 'top'
     const underRulesHeading = section.headingPath.some((heading) => normativeHeading.test(heading))
     const listsAreRules = item.type === 'policy' && underRulesHeading
+    // In a rules file the title ("Codex Guidelines for `worker`") names the whole file: the headings under it tell its rules from its descriptions.
+    const belowTitle = section.headingPath.length > 1 && section.headingPath[0] === item.title ? section.headingPath.slice(1) : section.headingPath
+    const underRulesSection = belowTitle.some((heading) => normativeHeading.test(heading))
+    // Under "Overview" or "Project Structure" a statement is a rule only when its words require something: "Entry point is `src/cli.ts` (NOT `src/index.ts`)" describes.
+    const describing = section.headingPath.length > 1 && descriptiveHeading.test(section.headingPath.at(-1) ?? '')
     let index = 0
     for (const statement of section.statements) {
       const found = strongestKeyword(statement.text)
       const isRule =
         found !== undefined ||
-        (item.type === 'rule' ? statementKind(statement.text, statement.inList && underRulesHeading) === 'rule' : statement.inList && listsAreRules)
+        (item.type === 'rule'
+          ? statementKind(statement.text, statement.inList && (underRulesSection || statement.underRule === true)) === 'rule' &&
+            (!describing || statesRequirement(statement.text))
+          : statement.inList && listsAreRules)
       if (!isRule) continue
       index++
       directives.push({
@@ -238,6 +293,7 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
         keyword: found?.keyword,
         line: statement.line,
         code: statement.code,
+        ...(statement.emphasis === true ? { emphasis: true } : {}),
         activation: activationOf(item),
         ...(statement.step === true ? { step: true } : {}),
         ...(item.activation === 'requested' && item.summary !== undefined ? { requestedWhen: item.summary } : {}),

@@ -10,7 +10,7 @@ export function severityRank(severity: DirectiveSeverity): number {
 }
 
 /** Changes whenever extraction reads a file differently, so an index built by an older mk reads the knowledge again. */
-export const directiveExtraction = 2
+export const directiveExtraction = 3
 
 export function activationOf(item: { activation?: RuleActivation | undefined }): RuleActivation | undefined {
   return item.activation
@@ -48,6 +48,8 @@ export interface Directive {
   code?: string | undefined
   /** The item's activation, when it came from a rules file that states one. */
   activation?: RuleActivation | undefined
+  /** Written in bold, or under a bold label that insists (CRITICAL, IMPORTANT, MANDATORY): the author wants it read first. */
+  emphasis?: boolean
   /** A step of a numbered procedure: ranks after rules that stand alone. */
   step?: boolean
   /** For a rule the agent requests by its description (Cursor): that description, which relevance matches too. */

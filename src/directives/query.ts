@@ -2,7 +2,7 @@ import type { DocumentIndex } from '../search/document-index.js'
 import type { SearchMode } from '../search/types.js'
 import type { TokenCounter } from '../token-count.js'
 import { composeBlock, type Citation, type RememberedFact } from './block.js'
-import { buildVocabulary, detectContext, headingTopics, type ContextVocabulary, type VocabularyExtension } from './context.js'
+import { buildVocabulary, contentTerms, detectContext, headingTopics, type ContextVocabulary, type VocabularyExtension } from './context.js'
 import { severityRank, type Directive } from './model.js'
 import type { ModeSlug } from './modes.js'
 import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
@@ -133,9 +133,9 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
 
   const similarity = new Map<string, number>()
   const meaning = new Map<string, number>()
+  // The paths a task names decide scope by their globs; as words they would match every rule that names a path like them.
+  const prose = context.paths.reduce((rest, path) => rest.split(path).join(' '), task).trim()
   if (set.directives.length > 0) {
-    // The paths a task names decide scope by their globs; as words they would match every rule that names a path like them.
-    const prose = context.paths.reduce((rest, path) => rest.split(path).join(' '), task).trim()
     const hits = await sources.index.search({
       text: prose === '' ? task : prose,
       mode: sources.searchMode,
@@ -149,7 +149,13 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
     }
     if (sources.searchMode !== 'hybrid') notes.push('similarity by full text only: the embedding model is not available')
   }
-  const ranking = rankDirectives(set.directives, context, similarity, { strictLayer: query.strictLayer, similarityFloor, meaningPlaces, meaningFloor }, meaning)
+  const ranking = rankDirectives(
+    set.directives,
+    context,
+    similarity,
+    { strictLayer: query.strictLayer, similarityFloor, meaningPlaces, meaningFloor, taskTerms: new Set(contentTerms(prose)) },
+    meaning,
+  )
   let ranked = ranking.ranked
   if (ranking.droppedByLayer > 0) notes.push(`${ranking.droppedByLayer} directives left out because they apply only to other layers (strictLayer)`)
   if (ranking.droppedByScope > 0)

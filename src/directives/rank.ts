@@ -1,7 +1,9 @@
 import { Minimatch } from 'minimatch'
 import { knowledgeLayers } from '../config/layers.js'
 import type { ContextVocabulary, DetectedContext } from './context.js'
-import { topicsOf } from './context.js'
+import { contentTerms, topicsOf } from './context.js'
+import { normativeHeading } from './statement-kind.js'
+import { mentionedPaths, mentionMatch, type MentionedPath } from './mentioned-paths.js'
 import { severityRank, type Directive } from './model.js'
 
 /** A directive with what ranking needs precomputed once per knowledge version. */
@@ -16,6 +18,10 @@ export interface RankableDirective {
   appliesToLayers: readonly string[]
   /** applies_to entries that are path globs. */
   appliesToGlobs: readonly Minimatch[]
+  /** Files and folders its text names, read from its item's folder. */
+  mentioned: readonly MentionedPath[]
+  /** Under a heading that says it holds rules ("Conventions", "Anti-Patterns"), not a description of the code. */
+  underRulesHeading: boolean
 }
 
 export interface DirectiveTopics {
@@ -25,10 +31,15 @@ export interface DirectiveTopics {
 
 const lower = (values: readonly string[]): string[] => values.map((value) => value.toLowerCase())
 
+/** The headings a directive sits under below its document's title: the title names the whole file, not the rule. */
+function headingsUnderTitle(directive: Directive): string[] {
+  return directive.breadcrumb[0] === directive.itemTitle ? directive.breadcrumb.slice(1) : directive.breadcrumb
+}
+
 /** What a directive is about; computed when the index is refreshed, because the vocabulary pass is the costly part of ranking. */
 export function directiveTopics(directive: Directive, vocabulary: ContextVocabulary): DirectiveTopics {
   return {
-    ownTopics: topicsOf(`${directive.breadcrumb.slice(1).join(' ')} ${directive.text}`, vocabulary),
+    ownTopics: topicsOf(`${headingsUnderTitle(directive).join(' ')} ${directive.text}`, vocabulary),
     itemTopics: [...new Set([...lower(directive.topics), ...lower(directive.tags), ...topicsOf(directive.itemTitle, vocabulary)])],
   }
 }
@@ -41,6 +52,9 @@ export function prepareDirective(directive: Directive, vocabulary: ContextVocabu
     authoritativeFor: new Set(lower(directive.authoritativeFor)),
     appliesToLayers: lower(directive.appliesTo).filter((entry) => vocabulary.layers.has(entry)),
     appliesToGlobs: directive.appliesTo.filter((entry) => entry.includes('/') || entry.includes('*')).map((entry) => new Minimatch(entry, { dot: true })),
+    mentioned: mentionedPaths(directive.text, directive.appliesTo),
+    // The document's title ("Codex Guidelines for worker") says what the whole file is; the headings under it tell its rules from the rest.
+    underRulesHeading: headingsUnderTitle(directive).some((heading) => normativeHeading.test(heading)),
   }
 }
 
@@ -53,6 +67,8 @@ export interface RankOptions {
   meaningPlaces?: number
   /** Meaning evidence (vector evidence, ADR 0010's scale) a rule needs to count among the closest. */
   meaningFloor?: number
+  /** The task's content words (contentTerms), matched against the descriptions of rules an agent requests. */
+  taskTerms?: ReadonlySet<string>
 }
 
 export interface RankedDirective {
@@ -103,9 +119,63 @@ const bandWidth = 0.1
  * So authority tips rules that are about as relevant, and never puts a rule on the task's topic in
  * general before one about the task itself; severity breaks the ties left.
  */
-function relevanceBand(score: number, ownTopics: number, itemTopics: number, fileMatch: boolean, authority: boolean, close: boolean): number {
-  const relevance = score + 0.1 * Math.min(2, ownTopics) + 0.05 * Math.min(2, itemTopics) + (fileMatch ? 0.1 : 0) + (authority ? 0.05 : 0) + (close ? 0.1 : 0)
+interface Evidence {
+  score: number
+  ownTopics: number
+  itemTopics: number
+  fileMatch: boolean
+  /** Scoped to a folder the task works in: the nearest rules file. */
+  nearest: boolean
+  authority: boolean
+  close: boolean
+  /** 2: the rule names a file the task touches; 1: a folder holding one. */
+  mention: number
+  /** A rule an agent requests, whose description fits the task. */
+  requested: boolean
+  emphasis: boolean
+  underRulesHeading: boolean
+}
+
+function relevanceBand(evidence: Evidence): number {
+  const relevance =
+    evidence.score +
+    0.1 * Math.min(2, evidence.ownTopics) +
+    0.05 * Math.min(2, evidence.itemTopics) +
+    (evidence.fileMatch ? 0.1 : 0) +
+    (evidence.nearest ? 0.05 : 0) +
+    (evidence.authority ? 0.05 : 0) +
+    (evidence.close ? 0.1 : 0) +
+    0.1 * evidence.mention +
+    (evidence.requested ? 0.2 : 0) +
+    (evidence.emphasis ? 0.1 : 0) +
+    (evidence.underRulesHeading ? 0.05 : 0)
   return Math.floor(relevance / bandWidth + 1e-9)
+}
+
+/** Words a description uses to say it is a description ("Use this rule if you are looking to ...", "Guidelines for ..."). */
+const descriptionFillers = new Set('rule rules look looking need guideline guidelines how use using when whenever about want wish'.split(' '))
+
+/**
+ * The descriptions of rules an agent requests (Cursor's "agent requested") that fit the task: the
+ * agent reads the descriptions and asks for a rule when the task is what its description says it
+ * is for. A description fits when the task names at least a third of the words it is about; words
+ * most descriptions share ("Sentry JavaScript SDKs") tell none apart, so they do not count.
+ */
+function fittingRequests(candidates: readonly RankableDirective[], taskTerms: ReadonlySet<string>): Set<string> {
+  const descriptions = new Map<string, string[]>()
+  for (const { directive } of candidates)
+    if (directive.requestedWhen !== undefined && !descriptions.has(directive.requestedWhen))
+      descriptions.set(directive.requestedWhen, [...new Set(contentTerms(directive.requestedWhen).filter((term) => !descriptionFillers.has(term)))])
+  const frequency = new Map<string, number>()
+  for (const terms of descriptions.values()) for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1)
+  const common = (term: string): boolean => descriptions.size >= 3 && (frequency.get(term) ?? 0) * 2 >= descriptions.size
+  const fitting = new Set<string>()
+  for (const [description, terms] of descriptions) {
+    const telling = terms.filter((term) => !common(term))
+    const shared = telling.filter((term) => taskTerms.has(term)).length
+    if (shared > 0 && shared * 3 >= telling.length) fitting.add(description)
+  }
+  return fitting
 }
 
 /**
@@ -142,6 +212,7 @@ export function rankDirectives(
   const layers = new Set(context.layers)
   const scored: RankedDirective[] = []
   const closest = closestInMeaning(candidates, meaning, options)
+  const requested = fittingRequests(candidates, options.taskTerms ?? new Set())
   let considered = 0
   let droppedByLayer = 0
   let droppedByScope = 0
@@ -157,8 +228,10 @@ export function rankDirectives(
     const overlap = [...ownOverlap, ...itemOverlap]
     const matching = candidate.appliesToGlobs.filter((glob) => context.paths.some((path) => glob.match(path)))
     const pathMatch = matching.length > 0
-    // Being inside a folder's rules (`web/**`) is the condition for them, not evidence they matter; a file glob (`**/*.tsx`) is.
+    // A file glob (`**/*.tsx`) matching says the rule is about the task's files; a folder (`web/**`) matching says its file is the
+    // nearest rules file to them, which takes precedence over the root's (AGENTS.md): both count, a file match more.
     const fileMatch = matching.some((glob) => !/^[^*?[{]*\/\*\*$/.test(glob.pattern))
+    const nearest = pathMatch && !fileMatch
     // Rules scoped to folders or files (a nested AGENTS.md, Cursor globs) stay out of a task that names only other paths.
     if (candidate.appliesToGlobs.length > 0 && context.paths.length > 0 && !pathMatch) {
       droppedByScope++
@@ -167,7 +240,12 @@ export function rankDirectives(
     const always = activation === 'always'
     const score = similarity.get(candidate.directive.id) ?? 0
     const close = closest.has(candidate.directive.id)
-    if (authority.length === 0 && overlap.length === 0 && !pathMatch && !always && !close && score < options.similarityFloor) continue
+    // A rule an agent requests is served when its description fits the task (or its own words match it well), as the agent would ask for it.
+    if (candidate.directive.requestedWhen !== undefined && !requested.has(candidate.directive.requestedWhen) && score < options.similarityFloor) continue
+    const mention = mentionMatch(candidate.mentioned, context.paths)
+    const requestedBy = candidate.directive.requestedWhen !== undefined && requested.has(candidate.directive.requestedWhen)
+    const matched = authority.length > 0 || overlap.length > 0 || pathMatch || mention > 0 || requestedBy
+    if (!matched && !always && !close && score < options.similarityFloor) continue
     considered++
     const layerMatches = candidate.appliesToLayers.filter((layer) => layers.has(layer))
     const layerMismatch = candidate.appliesToLayers.length > 0 && layers.size > 0 && layerMatches.length === 0
@@ -179,14 +257,16 @@ export function rankDirectives(
     const covers = overlap.filter((topic) => !authority.includes(topic) && !layerMatches.includes(topic))
     const reasons = [
       authority.length > 0 ? `authority on ${authority.join(', ')}` : undefined,
+      mention === 2 ? 'names a file the task touches' : mention === 1 ? 'names a folder the task works in' : undefined,
+      requestedBy ? 'its description fits the task' : undefined,
       pathMatch ? 'matches the paths named' : undefined,
       layerMatches.length > 0 ? `applies to ${layerMatches.join(', ')}` : undefined,
       covers.length > 0 ? `covers ${covers.slice(0, 2).join(', ')}` : undefined,
-      authority.length === 0 && overlap.length === 0 && !pathMatch && score >= options.similarityFloor ? 'similar wording' : undefined,
-      close && authority.length === 0 && overlap.length === 0 && !pathMatch && score < options.similarityFloor ? 'close in meaning' : undefined,
-      always && authority.length === 0 && overlap.length === 0 && !pathMatch && !close && score < options.similarityFloor ? 'always applies' : undefined,
+      !matched && score >= options.similarityFloor ? 'similar wording' : undefined,
+      close && !matched && score < options.similarityFloor ? 'close in meaning' : undefined,
+      always && !matched && !close && score < options.similarityFloor ? 'always applies' : undefined,
     ].filter((reason): reason is string => reason !== undefined)
-    const byMeaningOnly = authority.length === 0 && overlap.length === 0 && !pathMatch && !always && score < options.similarityFloor
+    const byMeaningOnly = !matched && !always && score < options.similarityFloor
     scored.push({
       directive: candidate.directive,
       rationale: reasons.join('; '),
@@ -194,7 +274,19 @@ export function rankDirectives(
       keys: [
         // Strict mode has already dropped the rules for other layers; the rest (for this layer or for every layer) rank alike.
         layerMismatch ? -1 : 0,
-        relevanceBand(score, ownOverlap.length, itemOverlap.length, fileMatch, authority.length > 0, close),
+        relevanceBand({
+          score,
+          ownTopics: ownOverlap.length,
+          itemTopics: itemOverlap.length,
+          fileMatch,
+          nearest,
+          authority: authority.length > 0,
+          close,
+          mention,
+          requested: requestedBy,
+          emphasis: candidate.directive.emphasis === true,
+          underRulesHeading: candidate.underRulesHeading,
+        }),
         // Within a band: a rule that stands alone before a step of a procedure, then severity, then authority.
         candidate.directive.step === true ? 0 : 1,
         severityRank(candidate.directive.severity),

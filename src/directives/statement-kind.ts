@@ -5,6 +5,19 @@
  * "Never run `prettier`"); only the rules belong in the block an agent reads.
  */
 
+/** Headings whose list items are rules in policy and rule items. */
+export const normativeHeading =
+  /\b(rules?|decisions?|polic(y|ies)|guidelines?|requirements?|conventions?|standards?|constraints?|do'?s|don'?ts|anti-?patterns?)\b/i
+
+/** Headings of sections that describe the code rather than ask anything of it: "Overview", "Purpose", "Project Structure". */
+export const descriptiveHeading =
+  /^(overview|purpose|about|introduction|background|context|summary|architecture|structure|project structure|repository structure|layout|directory layout|entry points?|key files|key concepts|how it works|tech stack)\b/i
+
+/** Whether a statement says in words that something is required or forbidden (not only by its shape or capitals). */
+export function statesRequirement(text: string): boolean {
+  return normativeWords.test(text)
+}
+
 /** Verbs an instruction starts with ("Use pnpm", "Keep tests independent"). */
 const imperativeVerbs = new Set(
   (
@@ -21,10 +34,13 @@ const imperativeVerbs = new Set(
 
 /** Words that make any sentence a requirement, in any case ("Tests must never depend on ..."). */
 const normativeWords =
-  /\b(must|mustn't|shall|should|shouldn't|never|always|required?|mandatory|forbidden|prohibited|not allowed|do not|don't|avoid|prefer|only ever|need to|needs to|have to|has to|make sure|ensure|critical|important)\b/i
+  /\b(must|mustn't|shall|should|shouldn't|never|always|required|mandatory|forbidden|prohibited|not allowed|do not|don't|avoid|prefer|only ever|need to|needs to|have to|has to|make sure|ensure|critical|important)\b/i
 
 /** Capitals that a rules file writes to insist, in any sentence: "(NOT `.test.ts`)", "NEVER push". */
 const insistingCapitals = /\b(NOT|NEVER|ALWAYS|ONLY|DO NOT)\b/
+
+/** A capital NOT after a verb of being or having: a negated fact ("does NOT extend", "is NOT the package entry point"). */
+const negatedFact = /\b(does|do|did|is|are|was|were|has|have|had|can|could|will|would)\s+NOT\b/g
 
 /** Openings that carry the instruction themselves: "No `console.*` — use `logger`", "Only ...", "Please ...". */
 const instructionOpening = /^(no|not|never|always|only|please|don't|do not)\b/i
@@ -36,6 +52,8 @@ const leadingCondition = /^(when|whenever|if|before|after|for|in|while|once|unle
 const mapEntry = /^(`[^`]+`|\[[^\]]+\]\([^)]+\)|[\w@./{}*-]+\/[\w@./{}*-]*)\s*(—|–|-|:|=|→)\s*/
 const labelledValue = /^[\p{L}\p{N} ()/'-]{1,40}:\s*(`|\[|https?:)/u
 const bareLink = /^\[[^\]]+\]\([^)]+\)\.?$/
+/** Words that make a label before a colon an instruction rather than a name. */
+const instructingLabel = /\b(must|never|always|do not|don't|should|only)\b/i
 /** A table, which CommonMark reads as a paragraph of pipes: a map or a matrix, never one rule. */
 const table = /^\||\|\s*:?-{3,}/
 
@@ -73,8 +91,11 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   if (isImportPointer(trimmed)) return 'description'
   const map = mapEntry.exec(trimmed) ?? labelledValue.exec(trimmed)
   // A map entry is a rule only when what it says about the path is one ("`packages/types/` — deprecated, never modify").
-  if (map !== null) return normativeWords.test(trimmed.slice(map[0].length)) ? 'rule' : 'description'
-  if (normativeWords.test(trimmed) || insistingCapitals.test(trimmed) || underRulesHeading) return 'rule'
+  // Nor is a label one, unless it is an instruction itself ("Never upgrade to these versions: `2.x.x`; ...").
+  if (map !== null) return normativeWords.test(trimmed.slice(map[0].length)) || instructingLabel.test(map[0]) ? 'rule' : 'description'
+  // "Turbopack does NOT support ..." states a fact in capitals; "(NOT `.test.ts`)" insists.
+  const insisting = insistingCapitals.test(trimmed.replace(negatedFact, ' '))
+  if (normativeWords.test(trimmed) || insisting || underRulesHeading) return 'rule'
   const instruction = instructionPart(trimmed)
   if (instructionOpening.test(instruction)) return 'rule'
   return imperativeVerbs.has(firstWord(instruction)) ? 'rule' : 'description'

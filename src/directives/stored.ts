@@ -18,6 +18,7 @@ interface DirectiveMeta extends DirectiveTopics {
   code?: string
   activation?: RuleActivation
   step?: boolean
+  emphasis?: boolean
   requestedWhen?: string
 }
 
@@ -37,6 +38,7 @@ export function directiveDocument(directive: Directive, topics: DirectiveTopics)
     ...(directive.code === undefined ? {} : { code: directive.code }),
     ...(directive.activation === undefined ? {} : { activation: directive.activation }),
     ...(directive.step === true ? { step: true } : {}),
+    ...(directive.emphasis === true ? { emphasis: true } : {}),
     ...(directive.requestedWhen === undefined ? {} : { requestedWhen: directive.requestedWhen }),
     ownTopics: topics.ownTopics,
     itemTopics: topics.itemTopics,
@@ -101,6 +103,7 @@ export function storedDirective(doc: IndexDocument): { directive: Directive; top
     code: meta.code,
     activation: meta.activation,
     ...(meta.step === true ? { step: true } : {}),
+    ...(meta.emphasis === true ? { emphasis: true } : {}),
     ...(meta.requestedWhen === undefined ? {} : { requestedWhen: meta.requestedWhen }),
   }
   return { directive, topics: { ownTopics: meta.ownTopics, itemTopics: meta.itemTopics } }

@@ -5,7 +5,7 @@ import { parseJson, runMk } from '../helpers/mk.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
 /**
- * The rules files of five public repositories, unchanged (test/fixtures/rules-files/SOURCES.md),
+ * The rules files of seven public repositories, unchanged (test/fixtures/rules-files/SOURCES.md),
  * ingested with `mk rules ingest .`, and 18 tasks a developer of each would start: a task is fully
  * served when the block holds every rule line it wants and none scoped to another folder.
  */
@@ -23,7 +23,10 @@ interface Answer {
   context_block: string
 }
 
-const { tasks } = JSON.parse(await readFile(`${fixtures}tasks.json`, 'utf8')) as { tasks: Task[] }
+const readTasks = async (file: string): Promise<Task[]> => (JSON.parse(await readFile(`${fixtures}${file}`, 'utf8')) as { tasks: Task[] }).tasks
+const tasks = await readTasks('tasks.json')
+/** Two more repositories whose tasks were written after the ranking of issue 29 was built, before mk ran on them. */
+const heldOutTasks = await readTasks('tasks-held-out.json')
 const workspaces = new Map<string, TempWorkspace>()
 afterAll(async () => Promise.all([...workspaces.values()].map((workspace) => workspace.cleanup())))
 
@@ -51,20 +54,39 @@ async function misses(task: Task): Promise<string[]> {
   ]
 }
 
-/** Measured: 3 of 18 before rules were told from descriptions and scoped (issue 29); 9 after. The issue's target is 16. */
-const fullyServedAtLeast = 9
+/** How many tasks are fully served, and what each of the others missed. */
+async function score(set: readonly Task[]): Promise<{ served: number; report: string[] }> {
+  const report: string[] = []
+  let served = 0
+  for (const task of set) {
+    const missed = await misses(task)
+    if (missed.length === 0) served++
+    else report.push(`${task.repo}: ${task.task}\n  ${missed.join('\n  ')}`)
+  }
+  return { served, report }
+}
+
+/**
+ * Measured: 3 of 18 before rules were told from descriptions and scoped (issue 29); 9, then 10, after; 12 once
+ * requested rules need their description to fit, rules naming the task's files, emphasis and the nearest file count.
+ * The issue's target is 16.
+ */
+const fullyServedAtLeast = 12
+/** Measured once on the held-out set: 3 of 6, the same as before those changes. */
+const heldOutServedAtLeast = 3
 
 describe('directives from real agent rules files', () => {
   it(`fully serves at least ${fullyServedAtLeast} of the 18 tasks`, async () => {
-    const report: string[] = []
-    let served = 0
-    for (const task of tasks) {
-      const missed = await misses(task)
-      if (missed.length === 0) served++
-      else report.push(`${task.repo}: ${task.task}\n  ${missed.join('\n  ')}`)
-    }
+    const { served, report } = await score(tasks)
     console.log(`rules files: ${served} of ${tasks.length} tasks fully served\n${report.join('\n')}`)
     expect(tasks.length).toBe(18)
     expect(served, report.join('\n')).toBeGreaterThanOrEqual(fullyServedAtLeast)
   }, 600_000)
+
+  it(`fully serves at least ${heldOutServedAtLeast} of the 6 held-out tasks`, async () => {
+    const { served, report } = await score(heldOutTasks)
+    console.log(`held-out rules files: ${served} of ${heldOutTasks.length} tasks fully served\n${report.join('\n')}`)
+    expect(heldOutTasks.length).toBe(6)
+    expect(served, report.join('\n')).toBeGreaterThanOrEqual(heldOutServedAtLeast)
+  }, 300_000)
 })

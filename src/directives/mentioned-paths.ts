@@ -1,0 +1,52 @@
+import { posix } from 'node:path'
+import { pathsIn } from './terms.js'
+
+/**
+ * The files and folders a rule names (`src/app.ts`, `src/queues/*`, `packages/types/`), read from
+ * the folder its file is scoped to: in `worker/AGENTS.md`, `src/app.ts` is `worker/src/app.ts`. A
+ * task that touches one of them is about that rule, whatever words either uses.
+ */
+export interface MentionedPath {
+  /** Workspace-relative: a file, or a folder ending in `/`. */
+  path: string
+  isFile: boolean
+}
+
+/** The folder a scoped item's rules are read from: its single `folder/**` glob, else the workspace root. */
+function scopeFolder(appliesTo: readonly string[]): string {
+  const folders = appliesTo.map((entry) => /^([^*?[{]+)\/\*\*$/.exec(entry)?.[1]).filter((folder): folder is string => folder !== undefined)
+  return folders.length === 1 ? `${folders[0] ?? ''}/` : ''
+}
+
+export function mentionedPaths(text: string, appliesTo: readonly string[]): MentionedPath[] {
+  if (!text.includes('/')) return []
+  const scope = scopeFolder(appliesTo)
+  const found = new Map<string, MentionedPath>()
+  // A link to a site is not a file of the repository.
+  for (const token of pathsIn(text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' '))) {
+    const segments = token.replace(/^(?:\.\/)+/, '').split('/')
+    const glob = segments.findIndex((segment) => /[*?{[]/.test(segment))
+    const plain = (glob < 0 ? segments : segments.slice(0, glob)).filter((segment) => segment !== '')
+    const isFile = glob < 0 && !token.endsWith('/') && /\.[a-z]{1,5}$/.test(plain.at(-1) ?? '')
+    // One folder (`src/`) is the whole package: too broad to say what a rule is about.
+    if (plain.length < 2) continue
+    const resolved = posix.normalize(`${scope}${plain.join('/')}`)
+    if (resolved.startsWith('..')) continue
+    const path = isFile ? resolved : `${resolved.replace(/\/$/, '')}/`
+    found.set(path, { path, isFile })
+  }
+  return [...found.values()]
+}
+
+/** How closely a rule's named paths meet the task's files: 2 when it names one of them, 1 when it names a folder holding one, else 0. */
+export function mentionMatch(mentioned: readonly MentionedPath[], taskPaths: readonly string[]): number {
+  let best = 0
+  for (const taskPath of taskPaths) {
+    const path = taskPath.replace(/^\.\//, '')
+    for (const mention of mentioned) {
+      if (mention.isFile && mention.path === path) return 2
+      if (!mention.isFile && path.startsWith(mention.path)) best = 1
+    }
+  }
+  return best
+}

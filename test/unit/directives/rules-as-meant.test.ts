@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest'
+import { buildVocabulary, detectContext, headingTopics } from '../../../src/directives/context.js'
+import { extractDirectives } from '../../../src/directives/extract.js'
+import { mentionedPaths, mentionMatch } from '../../../src/directives/mentioned-paths.js'
+import type { Directive } from '../../../src/directives/model.js'
+import { prepareDirective, rankDirectives } from '../../../src/directives/rank.js'
+import { statementKind } from '../../../src/directives/statement-kind.js'
+import type { KnowledgeItem } from '../../../src/knowledge/model.js'
+import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
+
+/** Issue 29: rules files read as their authors meant them (shapes taken from real AGENTS.md, CLAUDE.md and Cursor rules). */
+
+async function item(path: string, text: string): Promise<KnowledgeItem> {
+  const parsed = await parseKnowledgeFile({ path, absolutePath: `/ws/${path}`, source: 'project', layer: 'project', text })
+  if (parsed.item === undefined) throw new Error(JSON.stringify(parsed.problems))
+  return parsed.item
+}
+
+const rulesFile = (body: string, title = 'Guide'): string => `---\nid: guide\ntype: rule\ntitle: ${title}\n---\n${body}`
+
+describe('statementKind: facts in capitals and descriptions that say "require"', () => {
+  it('reads a negated fact as a description, an insisting capital as a rule', () => {
+    expect(statementKind('What turbopack does NOT support: build-time wrapping of route handlers')).toBe('description')
+    expect(statementKind('Does NOT extend `vitest.shared.ts` — own full vitest config')).toBe('rule')
+    expect(statementKind('Test files use `.spec.ts` (NOT `.test.ts`)')).toBe('rule')
+    expect(statementKind('`pnpm test:e2e` — run end-to-end tests; many require Cloudflare credentials.')).toBe('description')
+  })
+})
+
+describe('extractDirectives: labels, emphasis, rule lists and descriptive sections', () => {
+  it('treats a bold label paragraph as a label, and marks what the author emphasised', async () => {
+    const body = [
+      '# Adding an integration',
+      '',
+      '**IMPORTANT - Runtime-Specific Placement:**',
+      '',
+      'If an SDK only works in one runtime, the integration code should live in that runtime package.',
+      '',
+      '**MANDATORY**: Only ever upgrade a single package at a time.',
+      '',
+      '- **All PRs target `develop`** (NOT `master`)',
+      '- Keep tests independent.',
+      '',
+    ].join('\n')
+    const found = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body)))
+    expect(found.map((directive) => [directive.text, directive.emphasis === true])).toEqual([
+      ['If an SDK only works in one runtime, the integration code should live in that runtime package.', true],
+      ['MANDATORY: Only ever upgrade a single package at a time.', true],
+      ['All PRs target `develop` (NOT `master`)', true],
+      ['Keep tests independent.', false],
+    ])
+  })
+
+  it('keeps a bold label with the short list that completes it', async () => {
+    const body = '# Upgrades\n\n**Never upgrade to these versions:**\n\n- `2.x.x`\n- `0.2xx.x`\n'
+    const found = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body)))
+    expect(found.map((directive) => directive.text)).toEqual(['Never upgrade to these versions: `2.x.x`; `0.2xx.x`.'])
+  })
+
+  it('reads the items of a list a rule introduces as rules, even when they read like statements', async () => {
+    const body = [
+      '# Implementation',
+      '',
+      '- New api routes should follow these guidelines:',
+      '  - Use the middleware as a wrapper',
+      '  - Pagination starts at 1, typed by the pagination schema',
+      '  - Define types of request and response in the types folder',
+      '- The routes live in the public folder',
+      '',
+    ].join('\n')
+    const texts = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body))).map((directive) => directive.text)
+    expect(texts).toContain('Pagination starts at 1, typed by the pagination schema')
+    expect(texts).not.toContain('The routes live in the public folder')
+  })
+
+  it('does not read a title such as "Guidelines for worker" as making every list a rule list; a descriptive section needs words that require', async () => {
+    const body = [
+      '# Codex Guidelines for worker',
+      '',
+      '## Purpose',
+      '',
+      '- Background job processor built on Express.',
+      '',
+      '## Overview',
+      '',
+      'Main CLI. Entry point is `src/cli.ts` (NOT `src/index.ts`).',
+      '',
+      '## Processor Conventions',
+      '',
+      '- Queue handlers are idempotent.',
+      '',
+    ].join('\n')
+    const found = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body, 'Codex Guidelines for worker')))
+    expect(found.map((directive) => directive.text)).toEqual(['Queue handlers are idempotent.'])
+    const overview = extractDirectives(
+      await item(
+        'knowledge/rules/guide.md',
+        rulesFile('# Tool\n\n## Overview\n\nEntry point is `src/cli.ts` (NOT `src/index.ts`).\n\nNever import from `dist/`.\n'),
+      ),
+    )
+    expect(overview.map((directive) => directive.text)).toEqual(['Never import from `dist/`.'])
+  })
+})
+
+describe('mentionedPaths', () => {
+  it('reads the paths a rule names from the folder its file is scoped to', () => {
+    const mentioned = mentionedPaths('Prefer env-flag gating in `src/app.ts`; processors go in `src/queues/*`; see `src/` and https://example.com/a/b', [
+      'worker/**',
+    ])
+    expect(mentioned).toEqual([
+      { path: 'worker/src/app.ts', isFile: true },
+      { path: 'worker/src/queues/', isFile: false },
+    ])
+    expect(mentionMatch(mentioned, ['worker/src/app.ts'])).toBe(2)
+    expect(mentionMatch(mentioned, ['worker/src/queues/refill.ts'])).toBe(1)
+    expect(mentionMatch(mentioned, ['web/src/app.ts'])).toBe(0)
+  })
+})
+
+describe('headingTopics', () => {
+  it('learns no topic from the verbs every task uses or from "files" and "commands"', () => {
+    expect(headingTopics(['Add/Change tRPC endpoint', 'Generated Files', 'Common Commands', 'Writing tests'])).toEqual({
+      'trpc endpoint': ['trpc', 'endpoint'],
+      generated: ['generated', 'generat'],
+      tests: ['tests'],
+    })
+  })
+})
+
+function directive(id: string, text: string, fields: Partial<Directive> = {}): Directive {
+  return {
+    id,
+    itemId: id.split('#')[0] ?? id,
+    itemType: 'rule',
+    itemTitle: 'Rules',
+    layer: 'project',
+    status: 'accepted',
+    source: 'project',
+    path: `knowledge/rules/${id.split('#')[0] ?? id}.md`,
+    section: 'rules',
+    breadcrumb: ['Rules'],
+    text,
+    severity: 'SHOULD',
+    keyword: undefined,
+    line: 3,
+    tags: [],
+    topics: [],
+    appliesTo: [],
+    authoritativeFor: [],
+    ...fields,
+  }
+}
+
+describe('rankDirectives: requested rules, named files, emphasis', () => {
+  const vocabulary = buildVocabulary({})
+  const rank = (task: string, directives: Directive[], taskTerms: string[]): string[] =>
+    rankDirectives(
+      directives.map((entry) => prepareDirective(entry, vocabulary)),
+      detectContext(task, vocabulary),
+      new Map(directives.map((entry) => [entry.id, 0.1])),
+      { strictLayer: true, similarityFloor: 0.35, taskTerms: new Set(taskTerms) },
+    ).ranked.map((entry) => entry.directive.id)
+
+  it('serves a requested rule only when its description fits the task', () => {
+    const requested = directive('api#impl-1', 'Use the middleware as a wrapper', {
+      activation: 'requested',
+      requestedWhen: 'How to create new public api routes',
+    })
+    const always = directive('tests#writing-1', 'Tests must never depend on each other', { activation: 'always' })
+    expect(rank('add a public api endpoint', [requested, always], ['public', 'api', 'endpoint'])).toEqual(['api#impl-1', 'tests#writing-1'])
+    expect(rank('fix the flaky test', [requested, always], ['flaky', 'test'])).toEqual(['tests#writing-1'])
+  })
+
+  it('puts a rule that names a file the task touches, and a rule its author emphasised, first', () => {
+    const plain = directive('worker#conventions-1', 'Keep handlers small', { activation: 'always' })
+    const naming = directive('worker#conventions-2', 'Prefer env-flag gating in `src/app.ts`', { activation: 'always', appliesTo: ['worker/**'] })
+    const bold = directive('worker#conventions-3', 'Only ever upgrade one package at a time', { activation: 'always', emphasis: true })
+    expect(rank('add a consumer. Files: worker/src/app.ts', [plain, naming, bold], ['consumer'])).toEqual([
+      'worker#conventions-2',
+      'worker#conventions-3',
+      'worker#conventions-1',
+    ])
+  })
+})
