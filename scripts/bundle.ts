@@ -55,6 +55,25 @@ const noEsprima: Plugin = {
   },
 }
 
+/**
+ * better-sqlite3's JavaScript is bundled: its dozen files were resolved, read and compiled at
+ * every command that opens the index, outside the code cache. Its native addon is not: the
+ * bundle requires it from where the package's build (or prebuilt download) puts it, instead of
+ * through `bindings`, which would look for it beside the bundle.
+ */
+const betterSqliteAddon: Plugin = {
+  name: 'better-sqlite3-addon',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]better-sqlite3[/\\]lib[/\\]database\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const throughBindings = "require('bindings')('better_sqlite3.node')"
+      if (!source.includes(throughBindings))
+        throw new Error(`${args.path} no longer loads its addon through bindings as expected: review the better-sqlite3-addon bundle plugin`)
+      return { contents: source.replace(throughBindings, "require('better-sqlite3/build/Release/better_sqlite3.node')"), loader: 'js' }
+    })
+  },
+}
+
 /** Where bin/run.js and package.json (oclif.commands, oclif.hooks) expect the bundle. */
 const bundleFile = 'dist/bundle/mk.cjs'
 
@@ -93,6 +112,8 @@ const external = [
     .filter((name) => !bundled.has(name))
     .flatMap((name) => [name, `${name}/*`]),
   ...developmentOnly,
+  // Native addons are loaded by Node from their package, never bundled.
+  '*.node',
 ]
 
 const dist = fileURLToPath(new URL('dist/', root))
@@ -112,7 +133,7 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [englishOnlyZod, noEsprima],
+  plugins: [englishOnlyZod, noEsprima, betterSqliteAddon],
   alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
   // The sources are ES modules; in the bundle, import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__mkBundleUrl' },
