@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
  * workspace's local server never needs more than its start-up and the socket client.
  */
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url))
+const mkBin = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 
 /** Records the URL of every module loaded in the process that registers it. */
 const hooks = `
@@ -61,5 +62,55 @@ describe('what a memory command loads before it runs', () => {
     const loaded = await loadedBy('commands/memory/add.js')
     expect(loaded).toContain('src/tools/memory/add.js')
     expect(loaded.filter(localRunOnly)).toEqual([])
+  })
+})
+
+/**
+ * Records where the process compares strings by locale (which sets up ICU's collator) and,
+ * at exit, every file require() loaded.
+ */
+const probe = `
+const { appendFileSync, writeFileSync } = require('node:fs')
+const compare = String.prototype.localeCompare
+String.prototype.localeCompare = function (...args) {
+  appendFileSync(process.env.MK_TEST_LOCALE, new Error().stack.split('\\n')[2] + '\\n')
+  return compare.apply(this, args)
+}
+const Collator = Intl.Collator
+Intl.Collator = function (...args) {
+  appendFileSync(process.env.MK_TEST_LOCALE, 'Intl.Collator' + new Error().stack.split('\\n')[2] + '\\n')
+  return new Collator(...args)
+}
+process.on('exit', () => appendFileSync(process.env.MK_TEST_REQUIRED, Object.keys(require.cache).join('\\n') + '\\n'))
+`
+
+/** Runs the built mk as a person would: mk -v, then an add and a search in a fresh workspace; returns what the probe recorded. */
+async function probeBuiltMk(): Promise<{ localeCalls: string; required: string[] }> {
+  const probeFile = join(folder, 'probe.cjs')
+  const localeCalls = join(folder, 'locale.txt')
+  const required = join(folder, 'required.txt')
+  const workspace = join(folder, 'workspace')
+  await mkdir(join(workspace, 'knowledge', 'memory'), { recursive: true })
+  await writeFile(probeFile, probe)
+  await writeFile(localeCalls, '')
+  await writeFile(required, '')
+  const env = { ...process.env, MK_HOME: join(folder, 'home'), MK_TEST_LOCALE: localeCalls, MK_TEST_REQUIRED: required, NO_COLOR: '1' }
+  for (const args of [['-v'], ['memory', 'add', 'The staging database is read-only on Fridays'], ['memory', 'search', 'staging database']]) {
+    const run = spawnSync(process.execPath, ['--require', probeFile, mkBin, ...args], { cwd: workspace, env, encoding: 'utf8' })
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+  }
+  return { localeCalls: await readFile(localeCalls, 'utf8'), required: (await readFile(required, 'utf8')).split('\n') }
+}
+
+describe('what the built mk sets up to start', () => {
+  it('compares no strings by locale for mk -v, mk memory add and mk memory search: the collator costs every start milliseconds', async () => {
+    expect((await probeBuiltMk()).localeCalls).toBe('')
+  })
+
+  it("reads better-sqlite3's JavaScript from the bundle and only its native addon from the package", async () => {
+    const { required } = await probeBuiltMk()
+    const fromPackage = required.filter((file) => /[/\\]better-sqlite3[/\\]/.test(file))
+    expect([...new Set(fromPackage)]).toEqual([expect.stringMatching(/[/\\]better-sqlite3[/\\]build[/\\]Release[/\\]better_sqlite3\.node$/)])
   })
 })
