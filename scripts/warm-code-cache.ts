@@ -15,6 +15,8 @@ import { codeCacheName } from '../src/hosts/cli/load-bundle.js'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const folder = `${root}dist/bundle`
 const mk = join(root, 'bin', 'run.js')
+/** Generous: a loaded build machine starts the server in a few seconds. */
+const serverStartMs = 120_000
 const bundle = await readFile(join(folder, 'mk.cjs'), 'latin1')
 const buildId = bundle.slice('//mk-build:'.length, bundle.indexOf('\n'))
 
@@ -33,8 +35,9 @@ const check = spawnSync(process.execPath, [mk, 'knowledge', 'check'], { cwd: roo
 if (check.status !== 0 && check.status !== 1) fail(`mk knowledge check exited ${check.status}`, check)
 
 // A scratch workspace and MK_HOME: the build never writes into the builder's own.
-const scratch = await mkdtemp(join(tmpdir(), 'mk-warm-code-cache-'))
-const workspace = join(scratch, 'workspace')
+// Short names: the server's socket path must stay within the 104 bytes macOS allows.
+const scratch = await mkdtemp(join(tmpdir(), 'mk-warm-'))
+const workspace = join(scratch, 'ws')
 const env = { ...process.env, MK_HOME: join(scratch, 'home'), NO_COLOR: '1' }
 try {
   await mkdir(join(workspace, 'knowledge', 'memory'), { recursive: true })
@@ -78,10 +81,12 @@ async function searchThroughLocalServer(): Promise<void> {
         printed += chunk.toString('utf8')
         if (printed.includes('listening on')) resolve()
       })
-      server.once('exit', (code) => reject(new Error(`mk serve --socket exited ${code} before it listened`)))
+      server.once('exit', (code) => reject(new Error(`mk serve --socket exited ${code} before it listened:\n${logged}`)))
+      setTimeout(() => reject(new Error(`mk serve --socket did not listen within ${serverStartMs / 1000} s:\n${logged}`)), serverStartMs).unref()
     })
     const search = spawnSync(process.execPath, [mk, 'memory', 'search', 'staging database'], { cwd: workspace, env, encoding: 'utf8' })
-    if (search.status !== 0) fail(`mk memory search exited ${search.status}`, search)
+    // Thrown, not fail(): the server is stopped on the way out.
+    if (search.status !== 0) throw new Error(`mk memory search exited ${search.status}\n${search.stderr}`)
   } finally {
     server.kill()
     await exited
