@@ -19,8 +19,8 @@ if (!existsSync(loader) || !existsSync(bundle)) {
   else process.stderr.write(`Error [${error.errorCode}] ${error.message}\nhint: ${error.details.hint}\n`)
   process.exit(2)
 }
-const runMk = () => require(loader).loadBundle(bundle).run(root)
 const args = process.argv.slice(2)
+const runMk = () => require(loader).loadBundle(bundle, args).run(root)
 const hookFastPath = join(root, 'dist', 'bundle', 'hook-fast-path.cjs')
 // `mk hook claude|cursor` runs before every agent edit: the workspace's local server answers it, when one
 // runs, before mk itself is loaded (src/hosts/cli/hook-fast-path.ts); otherwise mk runs the command.

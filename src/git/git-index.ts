@@ -21,6 +21,15 @@ export interface IndexEntry {
 /** What the direct writer does not handle: the caller falls back to isomorphic-git. */
 export class UnsupportedRepository extends Error {}
 
+/**
+ * Big-endian integers read by hand: Buffer#readUInt*'s argument checks cost more
+ * than the reads, done for each of 50,000 entries by the index walks here and
+ * in src/constraints/cache/index-records.ts.
+ */
+export const uint16At = (bytes: Buffer, at: number): number => ((bytes[at] as number) << 8) | (bytes[at + 1] as number)
+export const uint32At = (bytes: Buffer, at: number): number =>
+  (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
+
 const signature = 'DIRC'
 const headerBytes = 12
 const fixedEntryBytes = 62
@@ -33,21 +42,22 @@ export function parseIndex(bytes: Buffer): IndexEntry[] {
   const entries: IndexEntry[] = []
   let offset = headerBytes
   for (let index = 0; index < count; index++) {
-    const flags = bytes.readUInt16BE(offset + 60)
+    if (offset + fixedEntryBytes > bytes.length) throw new UnsupportedRepository('truncated index')
+    const flags = uint16At(bytes, offset + 60)
     if ((flags & 0x7000) !== 0) throw new UnsupportedRepository('index with merge stages or extended flags')
     const nameEnd = bytes.indexOf(0, offset + fixedEntryBytes)
     if (nameEnd === -1) throw new UnsupportedRepository('truncated index')
     entries.push({
-      ctimeSeconds: bytes.readUInt32BE(offset),
-      ctimeNanoseconds: bytes.readUInt32BE(offset + 4),
-      mtimeSeconds: bytes.readUInt32BE(offset + 8),
-      mtimeNanoseconds: bytes.readUInt32BE(offset + 12),
-      dev: bytes.readUInt32BE(offset + 16),
-      ino: bytes.readUInt32BE(offset + 20),
-      mode: bytes.readUInt32BE(offset + 24),
-      uid: bytes.readUInt32BE(offset + 28),
-      gid: bytes.readUInt32BE(offset + 32),
-      size: bytes.readUInt32BE(offset + 36),
+      ctimeSeconds: uint32At(bytes, offset),
+      ctimeNanoseconds: uint32At(bytes, offset + 4),
+      mtimeSeconds: uint32At(bytes, offset + 8),
+      mtimeNanoseconds: uint32At(bytes, offset + 12),
+      dev: uint32At(bytes, offset + 16),
+      ino: uint32At(bytes, offset + 20),
+      mode: uint32At(bytes, offset + 24),
+      uid: uint32At(bytes, offset + 28),
+      gid: uint32At(bytes, offset + 32),
+      size: uint32At(bytes, offset + 36),
       oid: bytes.toString('hex', offset + 40, offset + 60),
       path: bytes.toString('utf8', offset + fixedEntryBytes, nameEnd),
     })
@@ -61,22 +71,22 @@ function paddedEntryBytes(unpaddedBytes: number): number {
   return Math.floor((unpaddedBytes + 8) / 8) * 8
 }
 
-/** Git orders index entries by the bytes of their paths. */
-function compareEntryPaths(a: IndexEntry, b: IndexEntry): number {
-  return Buffer.compare(Buffer.from(a.path), Buffer.from(b.path))
-}
-
+/**
+ * The index of these entries, ordered as git orders them: by the bytes of their paths. Every
+ * private memory write rewrites MK_HOME's whole index, so it is written into one buffer, each
+ * path encoded once (not at every comparison of the sort).
+ */
 export function serializeIndex(entries: readonly IndexEntry[]): Buffer {
-  const sorted = [...entries].sort(compareEntryPaths)
-  const parts: Buffer[] = []
-  const header = Buffer.alloc(headerBytes)
-  header.write(signature, 0, 'latin1')
-  header.writeUInt32BE(2, 4)
-  header.writeUInt32BE(sorted.length, 8)
-  parts.push(header)
-  for (const entry of sorted) {
-    const name = Buffer.from(entry.path)
-    const buffer = Buffer.alloc(paddedEntryBytes(fixedEntryBytes + name.length))
+  const named = entries.map((entry) => ({ entry, name: Buffer.from(entry.path) })).sort((a, b) => Buffer.compare(a.name, b.name))
+  const size = named.reduce((total, { name }) => total + paddedEntryBytes(fixedEntryBytes + name.length), headerBytes)
+  // Zero-filled: the NUL bytes that end and pad each name.
+  const body = Buffer.alloc(size)
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
+  body.write(signature, 0, 'latin1')
+  view.setUint32(4, 2)
+  view.setUint32(8, named.length)
+  let offset = headerBytes
+  for (const { entry, name } of named) {
     const fields = [
       entry.ctimeSeconds,
       entry.ctimeNanoseconds,
@@ -89,13 +99,12 @@ export function serializeIndex(entries: readonly IndexEntry[]): Buffer {
       entry.gid,
       entry.size,
     ]
-    fields.forEach((value, position) => buffer.writeUInt32BE(value >>> 0, position * 4))
-    buffer.write(entry.oid, 40, 'hex')
-    buffer.writeUInt16BE(Math.min(name.length, 0xfff), 60)
-    name.copy(buffer, fixedEntryBytes)
-    parts.push(buffer)
+    for (let position = 0; position < fields.length; position++) view.setUint32(offset + position * 4, (fields[position] as number) >>> 0)
+    body.write(entry.oid, offset + 40, 'hex')
+    view.setUint16(offset + 60, Math.min(name.length, 0xfff))
+    name.copy(body, offset + fixedEntryBytes)
+    offset += paddedEntryBytes(fixedEntryBytes + name.length)
   }
-  const body = Buffer.concat(parts)
   return Buffer.concat([body, createHash('sha1').update(body).digest()])
 }
 
@@ -117,15 +126,6 @@ export const entryTypeBits = 0o170000
 function unreadableIndex(message: string, hint: string): MkError {
   return new MkError('INVALID_INPUT', `cannot read the git index: ${message}`, { details: { hint } })
 }
-
-/**
- * Big-endian integers read by hand: Buffer#readUInt*'s argument checks cost more
- * than the reads, done for each of 50,000 entries by the index walks here and
- * in src/constraints/cache/index-records.ts.
- */
-export const uint16At = (bytes: Buffer, at: number): number => ((bytes[at] as number) << 8) | (bytes[at + 1] as number)
-export const uint32At = (bytes: Buffer, at: number): number =>
-  (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
 
 /**
  * Where one staged entry lies in the index's bytes: callers that compare

@@ -39,69 +39,81 @@ const memories = (list: readonly string[], action: Artifact['action']): Artifact
 
 /**
  * The artifacts of each tool that changes something a person would look at. Derived state
- * (the index, the activation ledger, clones of knowledge sources) is not an artifact.
+ * (the index, the activation ledger, clones of knowledge sources) is not an artifact. A tool's
+ * reader is built at its first call that reports: building every tool's schemas cost each
+ * short command a few milliseconds of start-up, and a terminal call reports none.
  */
-const readers: Readonly<Record<string, Reader>> = {
-  init: reader(anything, z.looseObject({ created: z.array(z.string()) }), (_, output) =>
-    output.created.map((path) => ({ kind: 'file', action: 'created', path })),
-  ),
-  knowledge_new: reader(anything, z.looseObject({ id: z.string(), path: z.string() }), (_, output) => [
-    { kind: 'knowledge_item', action: 'created', id: output.id, path: output.path },
-  ]),
-  knowledge_update_baseline: reader(anything, z.looseObject({ file: z.string(), added: z.number(), pruned: z.number() }), (_, output) =>
-    output.added + output.pruned > 0 ? [{ kind: 'file', action: 'modified', path: output.file }] : [],
-  ),
-  hook_install: reader(anything, z.looseObject({ path: z.string(), action: z.string() }), (_, output) => {
-    const action = changedAction(output.action)
-    return action === undefined ? [] : [{ kind: 'file', action, path: output.path }]
-  }),
-  memory_add: reader(anything, z.looseObject({ memoryId: z.string(), deduplicated: z.boolean() }), (_, output) =>
-    output.deduplicated ? [] : memories([output.memoryId], 'created'),
-  ),
-  memory_delete: reader(z.looseObject({ memoryId: z.string() }), anything, (input) => memories([input.memoryId], 'deleted')),
-  memory_restore: reader(anything, z.looseObject({ memoryId: z.string() }), (_, output) => memories([output.memoryId], 'created')),
-  memory_maintain: reader(anything, z.looseObject({ applied: z.boolean(), moves: z.array(z.looseObject({ memoryId: z.string() })) }), (_, output) =>
-    output.applied
-      ? memories(
-          output.moves.map((move) => move.memoryId),
-          'modified',
-        )
-      : [],
-  ),
-  memory_rehydrate: reader(anything, z.looseObject({ moved: ids }), (_, output) => memories(output.moved, 'modified')),
-  memory_consolidate: reader(
-    anything,
-    z.looseObject({ applied: z.boolean(), clusters: z.array(z.looseObject({ canonical: z.string(), aliases: ids })) }),
-    (_, output) => (output.applied ? memories([...new Set(output.clusters.flatMap((cluster) => [cluster.canonical, ...cluster.aliases]))], 'modified') : []),
-  ),
-  model_pull: reader(anything, z.looseObject({ folder: z.string(), files: z.array(z.looseObject({ path: z.string() })) }), (_, output) =>
-    output.files.map((file) => ({ kind: 'file', action: 'created', path: `${output.folder}/${file.path}` })),
-  ),
-  rules_upsert_markdown: reader(
-    anything,
-    z.looseObject({ items: z.array(z.looseObject({ id: z.string(), path: z.string(), action: z.string() })) }),
-    (_, output) =>
+const readerBuilders: Readonly<Record<string, () => Reader>> = {
+  init: () =>
+    reader(anything, z.looseObject({ created: z.array(z.string()) }), (_, output) => output.created.map((path) => ({ kind: 'file', action: 'created', path }))),
+  knowledge_new: () =>
+    reader(anything, z.looseObject({ id: z.string(), path: z.string() }), (_, output) => [
+      { kind: 'knowledge_item', action: 'created', id: output.id, path: output.path },
+    ]),
+  knowledge_update_baseline: () =>
+    reader(anything, z.looseObject({ file: z.string(), added: z.number(), pruned: z.number() }), (_, output) =>
+      output.added + output.pruned > 0 ? [{ kind: 'file', action: 'modified', path: output.file }] : [],
+    ),
+  hook_install: () =>
+    reader(anything, z.looseObject({ path: z.string(), action: z.string() }), (_, output) => {
+      const action = changedAction(output.action)
+      return action === undefined ? [] : [{ kind: 'file', action, path: output.path }]
+    }),
+  memory_add: () =>
+    reader(anything, z.looseObject({ memoryId: z.string(), deduplicated: z.boolean() }), (_, output) =>
+      output.deduplicated ? [] : memories([output.memoryId], 'created'),
+    ),
+  memory_delete: () => reader(z.looseObject({ memoryId: z.string() }), anything, (input) => memories([input.memoryId], 'deleted')),
+  memory_restore: () => reader(anything, z.looseObject({ memoryId: z.string() }), (_, output) => memories([output.memoryId], 'created')),
+  memory_maintain: () =>
+    reader(anything, z.looseObject({ applied: z.boolean(), moves: z.array(z.looseObject({ memoryId: z.string() })) }), (_, output) =>
+      output.applied
+        ? memories(
+            output.moves.map((move) => move.memoryId),
+            'modified',
+          )
+        : [],
+    ),
+  memory_rehydrate: () => reader(anything, z.looseObject({ moved: ids }), (_, output) => memories(output.moved, 'modified')),
+  memory_consolidate: () =>
+    reader(anything, z.looseObject({ applied: z.boolean(), clusters: z.array(z.looseObject({ canonical: z.string(), aliases: ids })) }), (_, output) =>
+      output.applied ? memories([...new Set(output.clusters.flatMap((cluster) => [cluster.canonical, ...cluster.aliases]))], 'modified') : [],
+    ),
+  model_pull: () =>
+    reader(anything, z.looseObject({ folder: z.string(), files: z.array(z.looseObject({ path: z.string() })) }), (_, output) =>
+      output.files.map((file) => ({ kind: 'file', action: 'created', path: `${output.folder}/${file.path}` })),
+    ),
+  rules_upsert_markdown: () =>
+    reader(anything, z.looseObject({ items: z.array(z.looseObject({ id: z.string(), path: z.string(), action: z.string() })) }), (_, output) =>
       output.items.flatMap((item) => {
         const action = changedAction(item.action)
         return action === undefined ? [] : [{ kind: 'knowledge_item' as const, action, id: item.id, path: item.path }]
       }),
-  ),
-  rules_export_write: reader(anything, z.looseObject({ files: z.array(z.looseObject({ path: z.string(), action: z.string() })) }), (_, output) =>
-    output.files.flatMap((file) => {
-      const action = changedAction(file.action)
-      return action === undefined ? [] : [{ kind: 'file' as const, action, path: file.path }]
-    }),
-  ),
-  tools_feedback: reader(anything, z.looseObject({ rule_ids: ids }), (_, output) =>
-    output.rule_ids.map((id) => ({ kind: 'knowledge_item', action: 'modified', id })),
-  ),
-  site_build: reader(anything, z.looseObject({ out: z.string() }), (_, output) => [{ kind: 'folder', action: 'modified', path: output.out }]),
+    ),
+  rules_export_write: () =>
+    reader(anything, z.looseObject({ files: z.array(z.looseObject({ path: z.string(), action: z.string() })) }), (_, output) =>
+      output.files.flatMap((file) => {
+        const action = changedAction(file.action)
+        return action === undefined ? [] : [{ kind: 'file' as const, action, path: file.path }]
+      }),
+    ),
+  tools_feedback: () =>
+    reader(anything, z.looseObject({ rule_ids: ids }), (_, output) => output.rule_ids.map((id) => ({ kind: 'knowledge_item', action: 'modified', id }))),
+  site_build: () => reader(anything, z.looseObject({ out: z.string() }), (_, output) => [{ kind: 'folder', action: 'modified', path: output.out }]),
 }
 
 /** The artifacts of one successful call, from its input and its output. */
 export function artifactsOf(toolName: string, input: unknown, output: unknown): Artifact[] {
-  return readers[toolName]?.(input, output) ?? []
+  if (!Object.hasOwn(readerBuilders, toolName)) return []
+  let read = readers.get(toolName)
+  if (read === undefined) {
+    read = (readerBuilders[toolName] as () => Reader)()
+    readers.set(toolName, read)
+  }
+  return read(input, output)
 }
 
+const readers = new Map<string, Reader>()
+
 /** The tools whose calls report artifacts. */
-export const toolsWithArtifacts: readonly string[] = Object.keys(readers)
+export const toolsWithArtifacts: readonly string[] = Object.keys(readerBuilders)

@@ -25,8 +25,8 @@ beforeEach(async () => {
 })
 afterEach(async () => rm(folder, { recursive: true, force: true }))
 
-function launch(): { stdout: string; stderr: string; status: number | null } {
-  const script = `import { loadBundle } from ${JSON.stringify(loader)}; await loadBundle(${JSON.stringify(bundle)}).run('')`
+function launch(args: readonly string[] = []): { stdout: string; stderr: string; status: number | null } {
+  const script = `import { loadBundle } from ${JSON.stringify(loader)}; await loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(args)}).run('')`
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
   return { stdout: result.stdout, stderr: result.stderr, status: result.status }
 }
@@ -48,6 +48,17 @@ describe('loadBundle', () => {
     expect(second.status).toBe(0)
     expect(JSON.parse(second.stdout)).toEqual({ sameInstance: true, dynamicImport: 'function' })
     expect((await stat(cache)).mtimeMs).toBe(written.mtimeMs)
+  })
+
+  it('keeps a cache of their own for the commands that have one, and the shared cache for the rest', async () => {
+    launch(['memory', 'add', 'a fact', '--layer', 'project'])
+    launch(['--json', 'memory', 'search', 'a question'])
+    launch(['memory', 'list'])
+    expect((await readdir(folder)).filter((name) => name.endsWith('.code-cache')).sort()).toEqual([
+      'bundle.cjs.0001.code-cache',
+      'bundle.cjs.0001.memory-add.code-cache',
+      'bundle.cjs.0001.memory-search.code-cache',
+    ])
   })
 
   it('replaces a damaged cache and still runs the bundle', async () => {

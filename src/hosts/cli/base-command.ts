@@ -8,7 +8,7 @@ import { runtimeEnvFrom } from '../../config/workspace.js'
 import { toErrorObject, MkError, type ErrorObject } from '../../errors.js'
 import { Resources, type ProgressEvent } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
-import { dispatch, type DispatchOutcome } from '../../tools/dispatcher.js'
+import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { hookAnswerTimeoutMs, hookToolNames, localServerAsked, trustedHookAnswer } from './hook-answer.js'
 import type { LocalCaller } from './remote-client.js'
 import { remoteServerFrom, type RemoteServer } from './remote-server.js'
@@ -60,8 +60,8 @@ export abstract class MkCommand extends Command {
       const cwd = flags.cwd ?? process.cwd()
       const runtime = runtimeEnvFrom(process.env)
       const runHere = async (): Promise<DispatchOutcome> => {
-        // Loaded only here: a call the local server answers never reads or validates the config.
-        const { loadWorkspace } = await import('../../config/load.js')
+        // Loaded only here: a call the local server answers never reads or validates the config, nor opens a store.
+        const [{ loadWorkspace }, { dispatch }] = await Promise.all([import('../../config/load.js'), import('../../tools/dispatcher.js')])
         return dispatch(tool, call, {
           workspace: await loadWorkspace({ cwd, env: process.env }),
           env: process.env,
