@@ -42,6 +42,17 @@ export interface AddedMemory {
   commit: string | undefined
 }
 
+/** A write embeds what waits for a vector only when that is little more than itself; a bulk of new files waits for the next search. */
+const mostEmbeddedByAWrite = 16
+
+/** The new memory's vector, embedded with the few others waiting for one; undefined when more wait or the index has none for it. */
+async function embeddedNow(place: AddMemoryPlace, memoryId: string): Promise<Float32Array | undefined> {
+  const index = await place.store.index.open(place.warn)
+  if ((await index.pendingCount()) > mostEmbeddedByAWrite) return undefined
+  await place.store.index.embedPending({ warn: place.warn })
+  return (await index.vectorsOf([memoryId]))[0]?.vector
+}
+
 function sourceOf(identity: MemoryIdentity): string {
   if (identity.agentId !== undefined) return `agent:${identity.agentId}`
   return identity.sessionId !== undefined ? `session:${identity.sessionId}` : 'cli'
@@ -103,10 +114,14 @@ export async function addMemory(request: AddMemoryRequest, place: AddMemoryPlace
   )
   const memoryId = outcome.deduplicated ? outcome.id : outcome.stored.record.id
   const filters = { kind: 'memory' as const, sources: [folder.key], consumer: { agentId: identity.agentId, teamId: request.teamId } }
-  // Words find restatements without a model; only a process that already has the model loaded (the MCP server) adds meaning: the write path never loads it.
+  // Words find restatements without a model; only a process that already has the model loaded (the MCP server, `mk serve`) adds meaning: the write path never loads it.
+  // That process embeds the new memory now, and asks for its neighbours with that vector: one
+  // embedding instead of two, and the searches after it find it by meaning without embedding it first.
+  const ownVector = index.embedderWarm && !outcome.deduplicated ? await embeddedNow(place, memoryId) : undefined
   const [byWords, byMeaning] = await Promise.all([
     index.search({ text: content, mode: 'fulltext', limit: 10, filters }),
-    index.embedderWarm ? index.nearDuplicates(content, filters, similarThreshold) : Promise.resolve([]),
+    // One more than wanted: the new memory is its own nearest, and is left out below.
+    index.embedderWarm ? index.nearDuplicates(content, filters, similarThreshold, 6, ownVector) : Promise.resolve([]),
   ])
   const cosineOf = new Map(byMeaning.map((hit) => [hit.id, hit.score]))
   const neighbours = (await index.getMany([...new Set([...byMeaning, ...byWords].map((hit) => hit.id))].filter((id) => id !== memoryId))).map((doc) => ({

@@ -212,9 +212,17 @@ export class SearchIndex {
     }
   }
 
-  /** Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar first. Embeds the text. */
-  async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
-    return this.guardAsync(() => nearDuplicates(this.db, this.embed, text, filters, minSimilarity, limit))
+  /**
+   * Documents whose vectors are within `minSimilarity` (cosine) of this text's, most similar
+   * first. Embeds the text, unless the caller has its vector (`textVector`).
+   */
+  async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5, textVector?: Float32Array): Promise<SearchHit[]> {
+    const embed = this.embed
+    const withVector: Embed | undefined =
+      textVector === undefined || embed === undefined
+        ? embed
+        : (texts, kind) => (kind === 'query' ? Promise.resolve(texts.map(() => textVector)) : embed(texts, kind))
+    return this.guardAsync(() => nearDuplicates(this.db, withVector, text, filters, minSimilarity, limit))
   }
 
   /** The stored vectors nearest to a query vector: through the partitions once trained, or by an exact scan (to measure their recall). */

@@ -16,6 +16,7 @@ import { wordEmbedder } from '../../helpers/word-embedder.js'
 let base: string
 let workspace: Workspace
 let resources: Resources
+let embedder: ReturnType<typeof wordEmbedder>
 const runtime = runtimeEnvFrom({})
 
 beforeEach(async () => {
@@ -29,7 +30,7 @@ beforeEach(async () => {
   }
   resources = new Resources()
   // A long-lived process (the MCP server) that already holds an index with a loaded model.
-  const embedder = wordEmbedder()
+  embedder = wordEmbedder()
   await resources.get(
     'search-index',
     async () => openIndex(indexPathOf(workspace), { embedder }),
@@ -58,5 +59,20 @@ describe('memory_add in a process whose model is loaded', () => {
     expect(second.similar).toEqual([{ memoryId: first.memoryId, content: 'The staging database is read-only on Fridays', score: expect.any(Number) }])
     const unrelated = await call(memoryAdd, { content: 'Lunch is served at noon' })
     expect(unrelated.similar).toEqual([])
+  })
+
+  it('embeds the new memory once, as it writes it: nothing waits for the next search to embed it', async () => {
+    await call(memoryAdd, { content: 'The staging database is read-only on Fridays' })
+    await call(memorySearch, { query: 'staging' })
+    const index = await resources.get(
+      'search-index',
+      () => Promise.reject(new Error('the index is open already')),
+      () => undefined,
+    )
+    const callsBefore = embedder.calls
+    const added = await call(memoryAdd, { content: 'Deploys to production need two approvals' })
+    expect(embedder.calls - callsBefore).toBe(1)
+    expect((index as ReturnType<typeof openIndex>).pendingCount()).toBe(0)
+    expect((index as ReturnType<typeof openIndex>).vectorsOf([added.memoryId as string])).toHaveLength(1)
   })
 })
