@@ -109,6 +109,8 @@ ALTER TABLE mk_documents FORCE ROW LEVEL SECURITY;`,
     // vector, and one count per query word, cost seconds at 100,000 documents. Each document's words
     // are kept beside it (how often, where, and the document's length), by a trigger in the writing
     // transaction, and read through a B-tree on equality of text, which row-level security allows.
+    // Every search asks how many documents wait for a vector: a scan of the scope (76 ms at 100,000)
+    // without the partial index, which holds only those.
     version: 4,
     name: 'document words for BM25',
     sql: `${tenantTable(
@@ -132,6 +134,7 @@ BEGIN
 END
 $$;
 CREATE TRIGGER mk_document_terms_kept AFTER INSERT OR UPDATE OR DELETE ON mk_documents FOR EACH ROW EXECUTE FUNCTION mk_document_terms_kept();
+CREATE INDEX mk_documents_pending ON mk_documents (tenant_id, scope, n) WHERE embedding IS NULL;
 ALTER TABLE mk_documents NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE mk_document_terms NO FORCE ROW LEVEL SECURITY;
 INSERT INTO mk_document_terms (tenant_id, scope, lexeme, n, tf, length, positions)
