@@ -62,6 +62,13 @@ const named = (text: string): { name: string; text: string } => ({ name: `mk_${s
 const termWeight = (avglen: string): string => `k.idf * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * t.length / ${avglen}))`
 
 /**
+ * The kept words of one lexeme, read through the primary key whatever the table's statistics say:
+ * as a plain join, a table not yet analysed (just loaded, just migrated) was read whole per lexeme.
+ */
+const holdersOf = (lexeme: string): string =>
+  `(SELECT t.n, t.tf, t.length, t.positions FROM mk_document_terms t WHERE t.scope = $1 AND t.lexeme = ${lexeme} OFFSET 0)`
+
+/**
  * How many documents of the scope hold any phrase of each query group, from the words kept per
  * document alone: a phrase of one word, the documents holding it; a longer one, those where its
  * words stand at the phrase's distances from one place (as `tsv @@ phraseto_tsquery` matches).
@@ -72,9 +79,9 @@ const groupHolders = named(`WITH p AS MATERIALIZED (
     LATERAL (SELECT e.lexeme, at FROM unnest(to_tsvector('${textConfig}', u.p)) e, unnest(e.positions) at) w
   )
   SELECT h.g, count(DISTINCT h.n)::float8 AS holders FROM (
-    SELECT p.g, t.n FROM p JOIN mk_document_terms t ON t.scope = $1 AND t.lexeme = p.lexeme WHERE p.words = 1
+    SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t WHERE p.words = 1
     UNION ALL
-    SELECT p.g, t.n FROM p JOIN mk_document_terms t ON t.scope = $1 AND t.lexeme = p.lexeme, unnest(t.positions) x
+    SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t, unnest(t.positions) x
     WHERE p.words > 1 GROUP BY p.g, p.ord, t.n, x - p.at HAVING count(*) = max(p.words)
   ) h GROUP BY h.g`)
 
@@ -97,7 +104,7 @@ const rankedCandidates = (where: string, limit: string): { name: string; text: s
     LATERAL (SELECT count(*)::float8 AS holders FROM mk_document_terms t WHERE t.scope = $1 AND t.lexeme = u.lexeme) h
   ), scored AS (
     SELECT t.n, sum(${termWeight('$7::float8')}) AS bm25, coalesce(sum(${termWeight('$7::float8')}) FILTER (WHERE k.own), 0) AS own
-    FROM terms k JOIN mk_document_terms t ON t.scope = $1 AND t.lexeme = k.lexeme GROUP BY t.n
+    FROM terms k CROSS JOIN LATERAL ${holdersOf('k.lexeme')} t GROUP BY t.n
   )
   SELECT s.n, s.bm25, s.own, d.id, d.layer, d.source, d.dedup_key, d.lists
   FROM (SELECT scored.n, scored.bm25, scored.own FROM scored ORDER BY scored.bm25 DESC, scored.n) s

@@ -140,7 +140,9 @@ ALTER TABLE mk_document_terms NO FORCE ROW LEVEL SECURITY;
 INSERT INTO mk_document_terms (tenant_id, scope, lexeme, n, tf, length, positions)
   SELECT d.tenant_id, d.scope, e.lexeme, d.n, coalesce(array_length(e.positions, 1), 1), d.length, coalesce(e.positions, '{}') FROM mk_documents d, unnest(d.tsv) e;
 ALTER TABLE mk_document_terms FORCE ROW LEVEL SECURITY;
-ALTER TABLE mk_documents FORCE ROW LEVEL SECURITY;`,
+ALTER TABLE mk_documents FORCE ROW LEVEL SECURITY;
+ANALYZE mk_documents;
+ANALYZE mk_document_terms;`,
   },
 ]
 
