@@ -106,21 +106,21 @@ async function loadTenant(url: string, root: string, count: number): Promise<Rec
   if (provider === undefined) throw new Error('the bundled embedding model did not load')
   const embedder = await withVectorCache(provider, join(tmpdir(), 'mk-eval-vectors'))
   const now = new Date().toISOString()
+  // Memory i's text and tag: the vector of memory i mod distinctVectors is that memory's own (its tag
+  // included), so at most distinctVectors texts are embedded (with the tag of memory i they were 13 times as many).
+  const benchRecord = (index: number): MemoryRecord =>
+    projectMemoryRecord({ content: benchMemoryContent(index), when: now, source: 'cli', tags: [`t${index % 13}`] })
   let writeMs = 0
   let embedMs = 0
   try {
     for (let start = 0; start < count; start += 1000) {
-      const records: MemoryRecord[] = Array.from({ length: Math.min(1000, count - start) }, (_, offset) =>
-        projectMemoryRecord({ content: benchMemoryContent(start + offset), when: now, source: 'cli', tags: [`t${(start + offset) % 13}`] }),
-      )
+      const records: MemoryRecord[] = Array.from({ length: Math.min(1000, count - start) }, (_, offset) => benchRecord(start + offset))
       let started = performance.now()
       await memories.rewrite(folder, records, 'bench load', { warn: () => undefined })
       writeMs += performance.now() - started
       started = performance.now()
       const vectors = await embedder.embed(
-        records.map((record, offset) =>
-          searchableText(memoryDocument({ ...record, content: benchMemoryContent((start + offset) % distinctVectors) }, folder)).slice(0, maxEmbeddedChars),
-        ),
+        records.map((record, offset) => searchableText(memoryDocument(benchRecord((start + offset) % distinctVectors), folder)).slice(0, maxEmbeddedChars)),
         'document',
       )
       embedMs += performance.now() - started
