@@ -37,8 +37,11 @@ export function rank(db: Database.Database, embed: Embed | undefined, request: S
 export async function rankFrom(source: CandidateSource, request: SearchRequest): Promise<SearchHit[]> {
   const mode = request.mode
   const candidates = Math.max(request.limit, minCandidates)
-  const textList = mode === 'vector' ? [] : await source.text(request.text, request.filters, candidates)
-  const vectorList = mode === 'fulltext' ? [] : await source.vector(request.text, request.filters, candidates)
+  // Together: a database store waits on both at once (two connections), and embedding the query overlaps the text's statements.
+  const [textList, vectorList] = await Promise.all([
+    mode === 'vector' ? [] : source.text(request.text, request.filters, candidates),
+    mode === 'fulltext' ? [] : source.vector(request.text, request.filters, candidates),
+  ])
   const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.8)
   const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
   const headOf = new Map(textList.map((evidence) => [evidence.rowid, evidence.head]))

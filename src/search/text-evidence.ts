@@ -37,7 +37,10 @@ export function textEvidence(db: Database.Database, text: string, filters: Searc
   const holdersOf = (phrases: readonly string[]): Set<number> =>
     phrases.length === 0 ? new Set() : new Set(matching.all(phrases.map(quoted).join(' OR ')) as number[])
   const documents = statement(db, 'SELECT count(*) FROM docs', 'pluck').get() as number
-  const held = groups.map((group) => ({ full: holdersOf(group.full), partial: holdersOf(group.partial) }))
+  const held = groups.map((group) => {
+    const [full, partial] = [holdersOf(group.full), holdersOf(group.partial)]
+    return { full, partial, holders: new Set([...full, ...partial]).size }
+  })
   const where = filterClause(filters)
   const { phrases: allPhrases, ownWords: ownPhrases } = queryPhrases(groups)
   const phrases = allPhrases.map(quoted).join(' OR ')
@@ -71,22 +74,32 @@ export function queryPhrases(groups: readonly QueryGroup[]): { phrases: string[]
 }
 
 /**
+ * Which documents hold one query group: among the candidates at least, those holding a full phrase
+ * and those holding a partial one, and how many documents of the whole index hold either.
+ */
+export interface GroupHolders {
+  full: ReadonlySet<number>
+  partial: ReadonlySet<number>
+  holders: number
+}
+
+/**
  * The scoring of textEvidence, whichever engine found the candidates: `held` says which documents
  * hold each group's full and partial phrases (in the order of `groups`), `documents` how many the
  * index holds, `ownBm25` the BM25 of the query's own words per candidate.
  */
 export function scoreTextEvidence(
   groups: readonly QueryGroup[],
-  held: readonly { full: ReadonlySet<number>; partial: ReadonlySet<number> }[],
+  held: readonly GroupHolders[],
   documents: number,
   candidates: readonly { rowid: number; head: DocumentHead }[],
   ownBm25: ReadonlyMap<number, number>,
 ): TextEvidence[] {
   const evidence = groups.map((group, position) => {
-    const { full, partial } = held[position] ?? { full: new Set<number>(), partial: new Set<number>() }
+    const { full, partial, holders } = held[position] ?? { full: new Set<number>(), partial: new Set<number>(), holders: 0 }
     // A word no document holds weighs as a word one document holds: in a small store its idf would
     // otherwise outweigh every word that matched, and it says little about the ones that did.
-    const weight = idf(documents, Math.max(1, new Set([...full, ...partial]).size))
+    const weight = idf(documents, Math.max(1, holders))
     return { own: isOwnWord(group), weight, held: (rowid: number) => (full.has(rowid) ? 1 : partial.has(rowid) ? 0.5 : 0) * weight }
   })
   const total = evidence.reduce((sum, group) => sum + group.weight, 0)

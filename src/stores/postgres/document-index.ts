@@ -55,29 +55,64 @@ function fromRow(row: DocumentRow): StoredDocument {
   }
 }
 
-/**
- * Any of these phrases, as PostgreSQL matches phrases (the same words in the same order, stemmed),
- * as one tsquery computed once, so the GIN index answers it; a phrase of stop words alone matches nothing.
- */
-const anyPhrase = (param: string): string =>
-  `d.tsv @@ (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM (SELECT phraseto_tsquery('${textConfig}', p) AS q FROM unnest(${param}::text[]) p) phrases WHERE q::text <> '')`
-
-/**
- * FTS5's BM25 (k1 1.2, b 0.75, idf floored at 1e-6) of each document over the lexemes of `$2`,
- * from the tsvector's positions: the text evidence's BM25 half, on the same scale as the files store's.
- */
-const bm25 = (row: string, terms: string): string => `(SELECT coalesce(sum(greatest(1e-6, ln((c.docs - t.holders + 0.5) / (t.holders + 0.5)))
-    * (array_length(e.positions, 1) * 2.2) / (array_length(e.positions, 1) + 1.2 * (0.25 + 0.75 * ${row}.length / c.avglen))), 0)
-  FROM unnest(${row}.tsv) e JOIN ${terms} t ON t.lexeme = e.lexeme)`
-
 /** A statement prepared once per connection, named by its text. */
 const named = (text: string): { name: string; text: string } => ({ name: `mk_${sha256Hex(text).slice(0, 24)}`, text })
 
-// Materialized: computed once per query, not once per candidate row as an inlined CTE would be.
-const termsAndCorpus = `terms AS MATERIALIZED (
-    SELECT u.lexeme, (SELECT count(*) FROM mk_documents x WHERE x.scope = $1 AND x.tsv @@ quote_literal(u.lexeme)::tsquery)::float8 AS holders
-    FROM unnest(to_tsvector('${textConfig}', $2::text)) u
-  ), c AS (SELECT $5::float8 AS docs, $6::float8 AS avglen)`
+/** FTS5's BM25 term weight (k1 1.2, b 0.75) of a document's word, from mk_document_terms `t` and the word's idf in `k`. */
+const termWeight = (avglen: string): string => `k.idf * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * t.length / ${avglen}))`
+
+/**
+ * The kept words of one lexeme, read through the primary key whatever the table's statistics say:
+ * as a plain join, a table not yet analysed (just loaded, just migrated) was read whole per lexeme.
+ */
+const holdersOf = (lexeme: string): string =>
+  `(SELECT t.n, t.tf, t.length, t.positions FROM mk_document_terms t WHERE t.scope = $1 AND t.lexeme = ${lexeme} OFFSET 0)`
+
+/**
+ * How many documents of the scope hold any phrase of each query group, from the words kept per
+ * document alone: a phrase of one word, the documents holding it; a longer one, those where its
+ * words stand at the phrase's distances from one place (as `tsv @@ phraseto_tsquery` matches).
+ */
+const groupHolders = named(`WITH p AS MATERIALIZED (
+    SELECT u.g, u.ord, w.lexeme, w.at, count(*) OVER (PARTITION BY u.ord) AS words
+    FROM unnest($2::int[], $3::text[]) WITH ORDINALITY AS u(g, p, ord),
+    LATERAL (SELECT e.lexeme, at FROM unnest(to_tsvector('${textConfig}', u.p)) e, unnest(e.positions) at) w
+  )
+  SELECT h.g, count(DISTINCT h.n)::float8 AS holders FROM (
+    SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t WHERE p.words = 1
+    UNION ALL
+    SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t, unnest(t.positions) x
+    WHERE p.words > 1 GROUP BY p.g, p.ord, t.n, x - p.at HAVING count(*) = max(p.words)
+  ) h GROUP BY h.g`)
+
+/**
+ * The candidates: documents holding any phrase of `$3` that the filters allow, best BM25 first
+ * (FTS5's, idf floored at 1e-6, over the words of `$4`), with the BM25 of the query's own words
+ * (`$5`) and which lists (`$2`) of phrases each holds. BM25 is summed over the words kept per
+ * document; the documents are then read in that order, one by one through the primary key, until
+ * `limit` pass the phrases and the filters.
+ */
+const rankedCandidates = (where: string, limit: string): { name: string; text: string } =>
+  named(`WITH lists AS MATERIALIZED (
+    SELECT l.list, string_agg('(' || l.q::text || ')', ' | ')::tsquery AS q
+    FROM (SELECT list, phraseto_tsquery('${textConfig}', p) AS q FROM unnest($2::int[], $3::text[]) AS u(list, p)) l WHERE l.q::text <> '' GROUP BY l.list
+  ), matching AS MATERIALIZED (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery AS q FROM lists),
+  terms AS MATERIALIZED (
+    SELECT u.lexeme, greatest(1e-6, ln(($6::float8 - h.holders + 0.5) / (h.holders + 0.5))) AS idf,
+      u.lexeme = ANY (tsvector_to_array(to_tsvector('${textConfig}', $5::text))) AS own
+    FROM unnest(tsvector_to_array(to_tsvector('${textConfig}', $4::text))) u(lexeme),
+    LATERAL (SELECT count(*)::float8 AS holders FROM mk_document_terms t WHERE t.scope = $1 AND t.lexeme = u.lexeme) h
+  ), scored AS (
+    SELECT t.n, sum(${termWeight('$7::float8')}) AS bm25, coalesce(sum(${termWeight('$7::float8')}) FILTER (WHERE k.own), 0) AS own
+    FROM terms k CROSS JOIN LATERAL ${holdersOf('k.lexeme')} t GROUP BY t.n
+  )
+  SELECT s.n, s.bm25, s.own, d.id, d.layer, d.source, d.dedup_key, d.lists
+  FROM (SELECT scored.n, scored.bm25, scored.own FROM scored ORDER BY scored.bm25 DESC, scored.n) s
+  CROSS JOIN LATERAL (
+    SELECT d.id, d.layer, d.source, d.dedup_key, ARRAY(SELECT l.list FROM lists l WHERE d.tsv @@ l.q) AS lists FROM mk_documents d
+    WHERE d.scope = $1 AND d.n = s.n AND d.tsv @@ (SELECT matching.q FROM matching) AND ${where} LIMIT 1
+  ) d
+  ORDER BY s.bm25 DESC, s.n LIMIT ${limit}`)
 
 /** Vectors of the background sentences, per model, embedded once per replica. */
 const backgroundByModel = new Map<string, Promise<Float32Array[]>>()
@@ -151,57 +186,40 @@ export class PostgresDocumentIndex implements DocumentIndex {
   }
 
   /**
-   * The same evidence as the SQLite index's, in two statements: which documents hold each query
-   * group's phrases (with how many documents the scope holds), then the candidates with their
-   * heads, ranked by the BM25 of all the phrases, each with the BM25 of the query's own words.
+   * The same evidence as the SQLite index's, in two statements: how many documents hold each query
+   * group, then the candidates with their heads, ranked by the BM25 of all the phrases, each with
+   * the BM25 of the query's own words and the groups it holds.
    */
   private async textEvidence(text: string, filters: SearchFilters | undefined, limit: number): Promise<TextEvidence[]> {
     const groups = queryGroups(text)
     if (groups.length === 0) return []
     const { phrases, ownWords } = queryPhrases(groups)
     const scope = this.place.scope
-    // One list per group and kind (full, partial): the lists hold the phrases, and the statement says which documents hold any of a list's.
+    // One list per group and kind (full, partial): the lists hold the phrases, and the candidates say which lists they hold.
     const lists = groups.flatMap((group) => [group.full, group.partial])
     const listOf = lists.flatMap((list, position) => list.map(() => position))
+    const listPhrases = lists.flat().map(asWords)
     // The scope's size and mean length as this replica holds them (read before the transaction, which
     // holds a connection): scanning every row per search cost 29 ms at 10,000 documents.
     const corpus = await this.vectors.corpus(this.place)
     return this.place.run(async (client) => {
-      const holding = await client.query<{ list: number | null; ns: string[] | null; documents: string }>(
-        named(`SELECT h.list, h.ns, (SELECT count(*) FROM mk_documents WHERE scope = $1) AS documents
-         FROM (SELECT q.list, array_agg(d.n) AS ns FROM (
-           SELECT l.list, string_agg('(' || l.q::text || ')', ' | ')::tsquery AS q
-           FROM (SELECT list, phraseto_tsquery('${textConfig}', p) AS q FROM unnest($2::int[], $3::text[]) AS u(list, p)) l WHERE l.q::text <> '' GROUP BY l.list
-         ) q JOIN mk_documents d ON d.scope = $1 AND d.tsv @@ q.q GROUP BY q.list) h RIGHT JOIN (SELECT 1) one ON true`),
-        [scope, listOf, lists.flat().map(asWords)],
-      )
-      const documents = Number(holding.rows[0]?.documents ?? 0)
-      const holders = new Map(holding.rows.flatMap((row) => (row.list === null ? [] : [[row.list, new Set((row.ns ?? []).map(Number))] as const])))
-      const held = groups.map((_, position) => ({
-        full: holders.get(2 * position) ?? new Set<number>(),
-        partial: holders.get(2 * position + 1) ?? new Set<number>(),
-      }))
-      const own = asWords(ownWords.join(' '))
-      const params: unknown[] = [scope, asWords(phrases.join(' ')), phrases.map(asWords), own, corpus.docs, corpus.avglen]
+      const counted = await client.query<{ g: number; holders: number }>(groupHolders, [scope, listOf.map((list) => Math.floor(list / 2)), listPhrases])
+      const holders = new Map(counted.rows.map((row) => [row.g, row.holders]))
+      const params: unknown[] = [scope, listOf, listPhrases, asWords(phrases.join(' ')), asWords(ownWords.join(' ')), corpus.docs, corpus.avglen]
       const where = filterCondition(filters, params)
       params.push(limit)
-      const rows = await client.query<{ n: string; bm25: number; own: number; id: string; layer: string; source: string | null; dedup_key: string }>(
-        named(`WITH ${termsAndCorpus}, own AS MATERIALIZED (
-           SELECT u.lexeme, (SELECT count(*) FROM mk_documents x WHERE x.scope = $1 AND x.tsv @@ quote_literal(u.lexeme)::tsquery)::float8 AS holders
-           FROM unnest(to_tsvector('${textConfig}', $4::text)) u
-         )
-         SELECT r.n, r.bm25, r.id, r.layer, r.source, r.dedup_key, ${bm25('r', 'own')} AS own FROM (
-           SELECT d.n, ${bm25('d', 'terms')} AS bm25, d.id, d.layer, d.source, d.dedup_key, d.tsv, d.length FROM mk_documents d, c
-           WHERE d.scope = $1 AND ${anyPhrase('$3')} AND ${where} ORDER BY bm25 DESC, d.n LIMIT $${params.length}
-         ) r, c ORDER BY r.bm25 DESC, r.n`),
+      const rows = await client.query<{ n: string; own: number; lists: number[]; id: string; layer: string; source: string | null; dedup_key: string }>(
+        rankedCandidates(where, `$${params.length}`),
         params,
       )
       const candidates = rows.rows.map((row) => ({
         rowid: Number(row.n),
         head: { id: row.id, layer: row.layer, source: row.source ?? undefined, dedupKey: row.dedup_key },
       }))
+      const holding = (list: number): Set<number> => new Set(rows.rows.filter((row) => row.lists.includes(list)).map((row) => Number(row.n)))
+      const held = groups.map((_, position) => ({ full: holding(2 * position), partial: holding(2 * position + 1), holders: holders.get(position) ?? 0 }))
       const ownBm25 = new Map(rows.rows.map((row) => [Number(row.n), row.own]))
-      return scoreTextEvidence(groups, held, documents, candidates, ownBm25)
+      return scoreTextEvidence(groups, held, corpus.docs, candidates, ownBm25)
     })
   }
 
