@@ -6,7 +6,7 @@ import type { DocumentHead, SearchFilters, SearchHit, SearchRequest } from './ty
 import { vectorCalibration } from './vector-evidence.js'
 import { hasPartitions, nearestVectors } from './vector-partitions.js'
 import { statement } from './statements.js'
-import { vectorMatrix } from './vector-matrix.js'
+import { matrixForSearch, type VectorMatrix } from './vector-matrix.js'
 import type { Embed } from './vector-store.js'
 
 /** How many candidates each list contributes to fusion, at least. */
@@ -23,14 +23,20 @@ export interface CandidateSource {
 
 /** Rank documents for a request whose mode is the one it really runs in (see SearchIndex.effectiveMode). */
 export function rank(db: Database.Database, embed: Embed | undefined, request: SearchRequest): Promise<SearchHit[]> {
+  const matrix = heldVectors(db, embed, request.mode)
   return rankFrom(
     {
       text: (text, filters, limit) => textEvidence(db, text, filters, limit),
-      vector: (text, filters, limit) => vectorEvidence(db, embed, text, filters, limit),
-      heads: (rows) => headsOfRows(db, rows),
+      vector: (text, filters, limit) => vectorEvidence(db, embed, text, filters, limit, matrix),
+      heads: (rows) => headsOfRows(db, rows, matrix),
     },
     request,
   )
+}
+
+/** The vectors held in memory for this call, when it compares vectors without partitions and the connection has searched before. */
+function heldVectors(db: Database.Database, embed: Embed | undefined, mode: SearchRequest['mode']): VectorMatrix | undefined {
+  return embed === undefined || mode === 'fulltext' || hasPartitions(db) ? undefined : matrixForSearch(db)
 }
 
 /** The one fusion of every store's index: the same evidence ranks the same, whichever engine found it. */
@@ -66,9 +72,10 @@ export async function nearDuplicates(
   minSimilarity: number,
   limit: number,
 ): Promise<SearchHit[]> {
-  const { scored } = await vectorCandidates(db, embed, text, filters, limit)
+  const matrix = heldVectors(db, embed, 'vector')
+  const { scored } = await vectorCandidates(db, embed, text, filters, limit, matrix)
   const candidates = scored.filter((candidate) => candidate.score >= minSimilarity)
-  const headOf = headsOfRows(db, candidates)
+  const headOf = headsOfRows(db, candidates, matrix)
   return candidates.map((candidate) => ({
     ...(headOf.get(candidate.rowid) as DocumentHead),
     score: candidate.score,
@@ -81,12 +88,9 @@ export async function nearDuplicates(
  * What a hit says of its document (id, layer, source, dedup key) by rowid, in one statement: a
  * search ranks up to a thousand, and callers group and page them without reading whole documents.
  */
-function headsOfRows(db: Database.Database, rows: readonly { rowid: number }[]): Map<number, DocumentHead> {
-  if (!hasPartitions(db)) {
-    // The vectors were compared in memory, and the matrix knows every document's head.
-    const { heads } = vectorMatrix(db)
-    return new Map(rows.map(({ rowid }) => [rowid, heads.get(rowid) as DocumentHead]))
-  }
+function headsOfRows(db: Database.Database, rows: readonly { rowid: number }[], matrix: VectorMatrix | undefined): Map<number, DocumentHead> {
+  // The vectors were compared in memory, and the matrix knows every document's head.
+  if (matrix !== undefined) return new Map(rows.map(({ rowid }) => [rowid, matrix.heads.get(rowid) as DocumentHead]))
   const heads = statement(db, 'SELECT rowid, id, layer, source, dedup_key FROM docs WHERE rowid IN (SELECT value FROM json_each(?))', 'raw').all(
     JSON.stringify(rows.map((row) => row.rowid)),
   ) as [number, string, string, string | null, string][]
@@ -108,6 +112,7 @@ async function vectorCandidates(
   text: string,
   filters: SearchFilters | undefined,
   limit: number,
+  matrix: VectorMatrix | undefined,
 ): Promise<{ query: Float32Array | undefined; scored: Scored[] }> {
   if (embed === undefined || text.trim() === '') return { query: undefined, scored: [] }
   const [query] = await embed([text], 'query')
@@ -121,8 +126,10 @@ async function vectorCandidates(
       `SELECT d.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM docs d JOIN vectors v ON v.rowid = d.rowid
        WHERE ${where.sql} ORDER BY score DESC, d.rowid LIMIT ?`,
     ).all(query, ...where.params, limit) as Scored[]
-  // Without partitions every vector is compared anyway: in memory, against the documents the filters allow.
-  if (!hasPartitions(db)) return { query, scored: vectorMatrix(db).nearest(query, filters, limit) }
+  // Without partitions every vector is compared anyway: in memory, against the documents the
+  // filters allow, or in the one statement for a connection's first search.
+  if (matrix !== undefined) return { query, scored: matrix.nearest(query, filters, limit) }
+  if (!hasPartitions(db)) return { query, scored: exact() }
   const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
   const nearest = nearestVectors(db, query, k)
   const allowed = allowedRows(db, nearest, where)
@@ -140,10 +147,11 @@ async function vectorEvidence(
   text: string,
   filters: SearchFilters | undefined,
   limit: number,
+  matrix: VectorMatrix | undefined,
 ): Promise<Scored[]> {
-  const nearest = await vectorCandidates(db, embed, text, filters, limit)
+  const nearest = await vectorCandidates(db, embed, text, filters, limit, matrix)
   if (nearest.query === undefined) return []
   if (embed === undefined) return []
-  const calibrate = await vectorCalibration(db, embed, nearest.query, hasPartitions(db) ? undefined : vectorMatrix(db).firstVectors)
+  const calibrate = await vectorCalibration(db, embed, nearest.query, matrix?.firstVectors)
   return nearest.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) }))
 }

@@ -39,6 +39,19 @@ interface Kept extends VectorMatrix {
 }
 
 const kept = new WeakMap<Database.Database, Kept>()
+const searchedOnce = new WeakSet<Database.Database>()
+
+/**
+ * The matrix for a search on this connection, or undefined for its first one: a process that
+ * searches once (a CLI command) ranks the vectors in SQL instead of reading every one into memory
+ * first (a third of a cold search at 10,000 memories); a connection that searches again holds
+ * them from then on.
+ */
+export function matrixForSearch(db: Database.Database): VectorMatrix | undefined {
+  if (kept.has(db) || searchedOnce.has(db)) return vectorMatrix(db)
+  searchedOnce.add(db)
+  return undefined
+}
 
 /** Every document's head and vector, brought up to date with the index before it is used. */
 export function vectorMatrix(db: Database.Database): VectorMatrix {

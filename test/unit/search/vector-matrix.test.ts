@@ -57,6 +57,19 @@ describe('vectors compared in memory', () => {
     index.close()
   })
 
+  it('rank the same on a connection’s first search (in SQL) as on the next ones (in memory)', async () => {
+    const writer = openIndex(path, { embedder })
+    writer.upsert(texts.map((content, n) => memory(`m${n}`, content)))
+    await writer.embedPending()
+    writer.close()
+    const index = openIndex(path, { embedder })
+    const first = await nearest(index, 'who owns the database backups')
+    const second = await nearest(index, 'who owns the database backups')
+    expect(second.map((hit) => hit.id)).toEqual(first.map((hit) => hit.id))
+    second.forEach((hit, n) => expect(hit.score).toBeCloseTo(first[n]?.score as number, 5))
+    index.close()
+  })
+
   it('follow this connection’s writes: a changed text, a removal, a new document', async () => {
     const index = openIndex(path, { embedder })
     index.upsert(texts.map((content, n) => memory(`m${n}`, content)))
