@@ -19,6 +19,16 @@ function stored(finding: Finding, rule: number, seq: number): StoredFinding {
 }
 
 /**
+ * Written out, not spread: a spread with a property added after it gave each
+ * listing a hidden class of its own (some 250 bytes more per listing, kept
+ * until the report: 12 MB at 50,000 files).
+ */
+function listingOf(settled: Omit<FileListing, 'overBudget'>, overBudget: FileListing['overBudget']): FileListing {
+  const { kept, waived, invalidWaivers, refusals, unmatchedWaivers } = settled
+  return { kept, waived, invalidWaivers, refusals, unmatchedWaivers, overBudget }
+}
+
+/**
  * Each file's contribution to a report, for the files of the context's input
  * (a whole snapshot, or only the files that changed since a cached one): its
  * findings of per-file rules after its waivers and its baseline entries, and
@@ -73,8 +83,7 @@ export function contributionsOf(context: EvaluationContext, settlement: Settleme
       imports: imports.length === 0 ? none : imports,
       fileWaiversUsed: settled === undefined || settled.fileWaiversUsed.length === 0 ? none : settled.fileWaiversUsed,
     }
-    const listing: FileListing | undefined =
-      settled === undefined && overBudget === undefined ? undefined : { ...(settled?.listing ?? emptySettlement), overBudget: overBudget ?? [] }
+    const listing = settled === undefined && overBudget === undefined ? undefined : listingOf(settled?.listing ?? emptySettlement, overBudget ?? [])
     contributions.set(file, { facts, listing: listing === undefined || isEmptyListing(listing) ? undefined : listing })
   }
   for (const file of context.input.paths) contribute(file)
