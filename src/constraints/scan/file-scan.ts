@@ -88,6 +88,17 @@ const maxSubjectLength = 80
 /** The overruns of every scan that has none (most): shared, so never written to; a scan with some gets its own map. */
 const noOverruns: Map<number, BudgetOverrun> = new Map()
 
+/**
+ * A scan another thread made, as this thread keeps it: the request's path
+ * and pattern list (shared by the paths under the same scopes) instead of
+ * the copies that crossed, no map of its own when nothing overran, and the
+ * shape of the scans made here.
+ */
+export function adoptScan(scan: FileScan, request: ScanRequest): FileScan {
+  const { hits, dependencies, waivers, overruns } = scan
+  return { path: request.path, patterns: request.patterns, hits, dependencies, waivers, overruns: overruns.size === 0 ? noOverruns : overruns }
+}
+
 /** An import matches when its specifier does, or its package root (`lodash/fp` -> `lodash`). */
 function importMatches(regex: CompiledPattern, specifier: string, python: boolean): boolean {
   const root = packageRoot(specifier, python)
