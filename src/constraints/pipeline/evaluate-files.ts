@@ -88,7 +88,7 @@ export function contributionsOf(context: EvaluationContext, settlement: Settleme
     contributions.set(file, { facts, listing: listing === undefined || isEmptyListing(listing) ? undefined : listing })
   }
   for (const file of context.input.paths) contribute(file, true)
-  // Every path of the input has its contribution now: any other file is outside it.
+  // Every path of the input has its contribution now: the files left are outside it.
   for (const file of [...findingsOf.keys(), ...overBudgetOf.keys()]) if (!contributions.has(file)) contribute(file, false)
   return contributions
 }
