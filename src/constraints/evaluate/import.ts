@@ -5,17 +5,19 @@ import type { Finding, ConstraintRule } from '../model.js'
 export const evaluateImport: TargetEvaluator = (rule, context) => {
   if (rule.regex === undefined || rule.constraint.operator === 'must_use') return []
   const findings: Finding[] = []
+  // Modules repeat across files: one message per module, shared by its findings, not a string built per finding and kept to the report.
+  const messages = new Map<string, string>()
+  const messageOf = (subject: string): string => {
+    let message = messages.get(subject)
+    if (message === undefined) {
+      message = messageNaming(rule, `import ${subject}`, `import of ${subject} is not allowed (matches ${patternText(rule)})`)
+      messages.set(subject, message)
+    }
+    return message
+  }
   for (const { scan, hits } of context.hitsByFile(rule)) {
     for (const { line, column, lineHash, subject } of hits) {
-      findings.push({
-        rule,
-        file: scan.path,
-        line,
-        column,
-        subject,
-        message: messageNaming(rule, `import ${subject}`, `import of ${subject} is not allowed (matches ${patternText(rule)})`),
-        lineHash,
-      })
+      findings.push({ rule, file: scan.path, line, column, subject, message: messageOf(subject), lineHash })
     }
   }
   return findings

@@ -19,7 +19,8 @@ export function collectTree(root: string, rules: IgnoreRules): CheckInput {
     rules.enterDirectory(directory)
     const entries = readdirSync(join(root, directory), { withFileTypes: true })
     for (const entry of entries) {
-      const path = directory === '' ? entry.name : `${directory}/${entry.name}`
+      // Joined, not a template: a flat string, not a tree of pieces that every lookup by path first flattens and that is kept as long as the path.
+      const path = directory === '' ? entry.name : [directory, entry.name].join('/')
       if (entry.isSymbolicLink()) {
         if (!rules.ignores(path, false)) symlinksSkipped++
       } else if (entry.isDirectory()) {
@@ -30,6 +31,7 @@ export function collectTree(root: string, rules: IgnoreRules): CheckInput {
     }
   }
   visit('')
+  rules.forgetAnswers()
   paths.sort()
   const nowNs = wallClockNs()
   return {

@@ -33,10 +33,17 @@ export class Settlement {
   }
 }
 
-/** One file's findings (in rule order) after its waivers and its baseline entries: what it lists, what it hid, which file waivers it used. */
+/** The lists of a file that has none of a kind: shared by every such file, so frozen. */
+const none: never[] = Object.freeze([]) as never[]
+
+/**
+ * One file's findings (in rule order) after its waivers and its baseline
+ * entries: what it lists, what it hid, which file waivers it used. The
+ * findings are the caller's own list for this file, and may be the listing's.
+ */
 export function settleFile(
   file: string,
-  findings: readonly StoredFinding[],
+  findings: StoredFinding[],
   inlineWaivers: readonly Waiver[],
   settlement: Settlement,
 ): { listing: Omit<FileListing, 'overBudget'>; hidden: number; fileWaiversUsed: number[] } {
@@ -50,14 +57,14 @@ export function settleFile(
       : hideBaselined(unwaived, baseline.entriesOf(file), baseline.version, settlement.subjectHashOf, constraintOf)
   return {
     listing: {
-      kept: [...kept],
-      waived: waivers?.waived ?? [],
-      invalidWaivers: waivers?.invalidWaivers ?? [],
-      refusals: waivers?.refusals ?? [],
-      unmatchedWaivers: waivers?.unmatchedWaivers ?? [],
+      kept: kept.length === 0 ? none : [...kept],
+      waived: waivers?.waived ?? none,
+      invalidWaivers: waivers?.invalidWaivers ?? none,
+      refusals: waivers?.refusals ?? none,
+      unmatchedWaivers: waivers?.unmatchedWaivers ?? none,
     },
     hidden,
-    fileWaiversUsed: waivers?.fileWaiversUsed ?? [],
+    fileWaiversUsed: waivers?.fileWaiversUsed ?? none,
   }
 }
 

@@ -52,7 +52,7 @@ export interface FileScan {
   /** `mk-ignore` comments in the file. */
   waivers: Waiver[]
   /** Pattern indices not judged on this file because they exceeded their budget, and why. */
-  overruns: Map<number, BudgetOverrun>
+  overruns: ReadonlyMap<number, BudgetOverrun>
 }
 
 export interface ScanPlan {
@@ -85,6 +85,20 @@ export function compilePlan(spec: PlanSpec): ScanPlan {
 
 const maxSubjectLength = 80
 
+/** The overruns of every scan that has none (most): shared, so never written to; a scan with some gets its own map. */
+const noOverruns: Map<number, BudgetOverrun> = new Map()
+
+/**
+ * A scan another thread made, as this thread keeps it: the request's path
+ * and pattern list (shared by the paths under the same scopes) instead of
+ * the copies that crossed, no map of its own when nothing overran, and the
+ * shape of the scans made here.
+ */
+export function adoptScan(scan: FileScan, request: ScanRequest): FileScan {
+  const { hits, dependencies, waivers, overruns } = scan
+  return { path: request.path, patterns: request.patterns, hits, dependencies, waivers, overruns: overruns.size === 0 ? noOverruns : overruns }
+}
+
 /** An import matches when its specifier does, or its package root (`lodash/fp` -> `lodash`). */
 function importMatches(regex: CompiledPattern, specifier: string, python: boolean): boolean {
   const root = packageRoot(specifier, python)
@@ -112,10 +126,16 @@ export function createScanner(plan: ScanPlan): FileScanner {
   return (request, text) => {
     const source = new SourceText(request.path, text)
     const hits = new Map<number, Hit[]>()
-    const overruns = new Map<number, BudgetOverrun>()
-    const hashes = new Map<number, string>()
+    // Most files overrun nothing: one shared empty map for them, never written to (see below).
+    let overruns: Map<number, BudgetOverrun> = noOverruns
+    const overrun = (index: number, reason: BudgetOverrun): void => {
+      if (overruns === noOverruns) overruns = new Map()
+      overruns.set(index, reason)
+    }
+    let hashes: Map<number, string> | undefined
     const hashOf = (line: number): string => {
       if (!lineHashes) return ''
+      hashes ??= new Map()
       let hash = hashes.get(line)
       if (hash === undefined) {
         hash = lineHash(source.line(line))
@@ -144,12 +164,15 @@ export function createScanner(plan: ScanPlan): FileScanner {
         continue
       }
       found ??= codeSearch.search(text)
+      const position = codeSearchPosition.get(index) as number
+      // Most patterns cannot occur in a given file: no budget (a clock read) for them.
+      if (!found.mayOccur(position)) continue
       let offsets: readonly number[]
       try {
-        offsets = found.lineMatchOffsets(codeSearchPosition.get(index) as number, new ScanBudget(limits))
+        offsets = found.lineMatchOffsets(position, new ScanBudget(limits))
       } catch (error) {
         if (!(error instanceof BudgetExceeded)) throw error
-        overruns.set(index, error.overrun)
+        overrun(index, error.overrun)
         continue
       }
       for (const offset of offsets) record(index, offset, () => codeWindow(offset))
@@ -161,7 +184,7 @@ export function createScanner(plan: ScanPlan): FileScanner {
           if (!request.patterns.includes(index) || overruns.has(index)) continue
           if ((hits.get(index)?.length ?? 0) >= limits.maxMatchesPerFile) {
             hits.delete(index)
-            overruns.set(index, 'matches')
+            overrun(index, 'matches')
           } else {
             record(index, site.offset, () => detached(site.specifier))
           }

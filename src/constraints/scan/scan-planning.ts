@@ -52,17 +52,32 @@ export function planScans(
   const dependencyScopes = byScope(rules.filter((rule) => rule.constraint.target === 'dependency')).map(({ scope }) => scope)
 
   const requests: ScanRequest[] = []
-  // Paths under the same scopes share one list: fewer objects to hold, and to store in the scan cache.
-  const shared = new Map<string, number[]>()
+  const groups = [...codeGroups, ...importGroups]
+  const member = new Array<boolean>(groups.length).fill(false)
+  /**
+   * Paths in the same groups share one list: fewer objects to hold, and to
+   * store in the scan cache. Keyed by which groups hold the path, a bit per
+   * group (a string of them past 52 groups, where a number stops being exact),
+   * so that the list is built only for the first path of each combination.
+   */
+  const shared = new Map<number | string, number[]>()
   for (const path of paths) {
-    const patterns: number[] = []
-    for (const group of codeGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
-    if (readsImports(path)) for (const group of importGroups) if (inScope(group.scope, path, globs)) patterns.push(...group.indices)
+    const imports = readsImports(path)
+    let any = false
+    let mask = 0
+    let bits = ''
+    for (let index = 0; index < groups.length; index++) {
+      const holds = (index < codeGroups.length || imports) && inScope((groups[index] as (typeof groups)[number]).scope, path, globs)
+      member[index] = holds
+      any ||= holds
+      if (groups.length <= 52) mask = mask * 2 + (holds ? 1 : 0)
+      else bits += holds ? '1' : '0'
+    }
     const manifest = isManifest(path) && dependencyScopes.some((scope) => inScope(scope, path, globs))
-    if (patterns.length === 0 && !manifest) continue
-    const key = patterns.join()
+    if (!any && !manifest) continue
+    const key = groups.length <= 52 ? mask : bits
     let list = shared.get(key)
-    if (list === undefined) shared.set(key, (list = patterns))
+    if (list === undefined) shared.set(key, (list = groups.flatMap((group, index) => (member[index] === true ? group.indices : []))))
     requests.push({ path, patterns: list, manifest })
   }
   return {

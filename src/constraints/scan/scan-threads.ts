@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads'
 import { MkError } from '../../errors.js'
 import { packageRoot } from '../../package-root.js'
 import { scanDiskFile, type DiskScan } from './disk-scan.js'
-import { planSpec, type FileScanner, type ScanPlan, type ScanRequest } from './file-scan.js'
+import { adoptScan, planSpec, type FileScanner, type ScanPlan, type ScanRequest } from './file-scan.js'
 import type { CheckInput } from '../input/input.js'
 import type { ScanThreadReply, ScanThreadRequest, ScanThreadSetup } from './scan-worker.js'
 
@@ -139,9 +139,8 @@ export function startScanThreads(disk: NonNullable<CheckInput['disk']>, plan: Sc
             return
           }
           scanned.forEach(({ result, identity }, offset) => {
-            // The thread's copy of the request's pattern list is swapped for this thread's, which paths share.
-            const { patterns } = requests[start + offset] as ScanRequest
-            results[start + offset] = { result: typeof result === 'object' && 'patterns' in result ? { ...result, patterns } : result, identity }
+            const request = requests[start + offset] as ScanRequest
+            results[start + offset] = { result: typeof result === 'object' && 'patterns' in result ? adoptScan(result, request) : result, identity }
           })
           chunksByThreads++
         }

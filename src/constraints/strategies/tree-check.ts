@@ -4,9 +4,9 @@ import type { CheckReport } from '../pipeline/report.js'
 import { writeStoredResult, type StoredResultHeader } from '../cache/stored-result.js'
 import { decodeTreeRecords, encodeTreeRecords, pathOnly, type TreeRecords } from '../cache/tree-records.js'
 import type { CheckInput } from '../input/input.js'
-import { accumulate, emptyAggregates } from '../pipeline/aggregates.js'
+import { accumulate, emptyAggregates, type Aggregates } from '../pipeline/aggregates.js'
 import { assembleReport } from '../pipeline/assemble-report.js'
-import { decodeFacts, encodeFacts, type FileContribution } from '../pipeline/contribution.js'
+import { decodeFacts, encodeFacts, type FileContribution, type FileListing } from '../pipeline/contribution.js'
 import { changeLimit } from './result-key.js'
 import { checkSnapshot, storeWholeEvaluation, type StoredEvaluation, type WholeSettlement } from './stored-evaluation.js'
 
@@ -114,19 +114,34 @@ async function checkEverything(
   whole: WholeSettlement,
   first: boolean,
 ): Promise<CheckReport> {
-  const { settlement, fileWaivers, grouped } = whole
+  const { settlement, grouped } = whole
+  const { records, aggregates, listings } = await evaluateEverything(preparation, input, whole, first)
+  storeWholeEvaluation(directory, 'tree', header, { records, aggregates, listings }, whole)
+  return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
+}
+
+/**
+ * Every file's contribution, folded into what is stored and reported. A
+ * function of its own so that the contributions, and the records before they
+ * are encoded, are garbage once it returns: the cache is written and the
+ * report assembled without them alive.
+ */
+async function evaluateEverything(
+  preparation: CheckPreparation,
+  input: CheckInput,
+  { settlement, fileWaivers }: WholeSettlement,
+  first: boolean,
+): Promise<{ records: Buffer; aggregates: Aggregates; listings: Map<string, FileListing> }> {
   // Scans are kept from the second whole evaluation on: the rules or waivers changed, or many files did, and may again.
   const { contributions, identities } = await evaluateInput(preparation, input, settlement, !first)
   const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
   for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
   aggregates.symlinks = input.symlinksSkipped
-  const listings = listingsOf(contributions)
   const records: TreeRecords = { paths: input.paths, identities: [], facts: [] }
   for (const path of input.paths) {
     const record = recordOf(contributions.get(path) as FileContribution, identities.get(path))
     records.identities.push(record.identity)
     records.facts.push(record.facts)
   }
-  storeWholeEvaluation(directory, 'tree', header, { records: encodeTreeRecords(records), aggregates, listings }, whole)
-  return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
+  return { records: encodeTreeRecords(records), aggregates, listings: listingsOf(contributions) }
 }

@@ -71,6 +71,16 @@ describe('file scan', () => {
     expect(scan.overruns.get(0)).toBe('matches')
   })
 
+  it('issue 27: a file over budget keeps its overruns to itself; files without any share none', () => {
+    const minified = 'console.log(a);'.repeat(1_001)
+    const before = scanner({ path: 'a.ts', patterns: [0], manifest: false }, 'clean\n')
+    const over = scanner({ path: 'b.min.js', patterns: [0], manifest: false }, minified)
+    const after = scanner({ path: 'c.ts', patterns: [0, 1], manifest: false }, 'console.log(1)\n')
+    expect(over.overruns.get(0)).toBe('matches')
+    expect([before.overruns.size, after.overruns.size]).toEqual([0, 0])
+    expect(after.hits.get(0)?.length).toBe(1)
+  })
+
   it('issue 11.7: a pattern out of time on a file is reported as over budget', () => {
     const slow = createScanner({ patterns: [pattern('code', 'a')], dependencyFields: [], limits: { maxMatchesPerFile: 1000, maxMillisPerFile: 0 } })
     const scan = slow({ path: 'a.txt', patterns: [0], manifest: false }, 'a\n')
