@@ -1,43 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { composeBlock } from '../../../src/directives/block.js'
 import { buildVocabulary, detectContext } from '../../../src/directives/context.js'
-import type { Directive } from '../../../src/directives/model.js'
 import { prepareDirective, rankDirectives } from '../../../src/directives/rank.js'
+import { directiveOf } from '../../helpers/directive.js'
 
 const vocabulary = buildVocabulary({})
 
-function directive(id: string, text: string, fields: Partial<Directive> = {}): Directive {
-  return {
-    id,
-    itemId: id.split('#')[0] ?? id,
-    itemType: 'policy',
-    itemTitle: 'Rules',
-    layer: 'project',
-    status: 'accepted',
-    source: 'project',
-    path: `knowledge/policies/${id.split('#')[0] ?? id}.md`,
-    section: 'rules',
-    breadcrumb: ['Rules'],
-    text,
-    severity: 'MUST',
-    keyword: 'MUST',
-    line: 3,
-    tags: [],
-    topics: [],
-    appliesTo: [],
-    authoritativeFor: [],
-    ...fields,
-  }
-}
-
 const all = [
-  directive('style#rules-1', 'Field names SHOULD be camelCase in every endpoint response.', { severity: 'SHOULD', keyword: 'SHOULD' }),
-  directive('pii#rules-1', 'Customer addresses MUST be encrypted at rest.', { topics: ['privacy'], authoritativeFor: ['privacy'] }),
-  directive('db#rules-1', 'New tables MUST have a primary key.', { appliesTo: ['persistence'] }),
-  directive('ui#rules-1', 'Form components MUST show errors next to the field.', { appliesTo: ['presentation'] }),
-  directive('migrations#rules-1', 'Every change MUST ship a rollback.', { appliesTo: ['db/migrations/**'] }),
-  directive('copy#rules-1', 'New tables MUST have a primary key!', { layer: 'company' }),
-  directive('cake#rules-1', 'Birthday cake MUST be shared.'),
+  directiveOf('style#rules-1', 'Field names SHOULD be camelCase in every endpoint response.', { severity: 'SHOULD', keyword: 'SHOULD' }),
+  directiveOf('pii#rules-1', 'Customer addresses MUST be encrypted at rest.', { topics: ['privacy'], authoritativeFor: ['privacy'] }),
+  directiveOf('db#rules-1', 'New tables MUST have a primary key.', { appliesTo: ['persistence'] }),
+  directiveOf('ui#rules-1', 'Form components MUST show errors next to the field.', { appliesTo: ['presentation'] }),
+  directiveOf('migrations#rules-1', 'Every change MUST ship a rollback.', { appliesTo: ['db/migrations/**'] }),
+  directiveOf('copy#rules-1', 'New tables MUST have a primary key!', { layer: 'company' }),
+  directiveOf('cake#rules-1', 'Birthday cake MUST be shared.'),
 ].map((entry) => prepareDirective(entry, vocabulary))
 
 const rankFor = (task: string, strictLayer = true): ReturnType<typeof rankDirectives> =>
@@ -54,8 +30,8 @@ describe('rankDirectives', () => {
   it('lets authority break ties, never crowd out a rule about the task itself', () => {
     const context = detectContext('fix the bug where the login form crashes when the password field is empty', vocabulary)
     const candidates = [
-      directive('baseline#auth-1', 'Passwords MUST be hashed with argon2.', { topics: ['security'], authoritativeFor: ['security'] }),
-      directive('quality#bugs-1', 'Every bug fix MUST come with a regression test.', { itemTitle: 'Quality' }),
+      directiveOf('baseline#auth-1', 'Passwords MUST be hashed with argon2.', { topics: ['security'], authoritativeFor: ['security'] }),
+      directiveOf('quality#bugs-1', 'Every bug fix MUST come with a regression test.', { itemTitle: 'Quality' }),
     ].map((entry) => prepareDirective(entry, vocabulary))
     const similarity = new Map([
       ['baseline#auth-1', 0.2],
@@ -69,10 +45,10 @@ describe('rankDirectives', () => {
 
   it('leaves out rules scoped to other folders when the task names paths, and manual rules always', () => {
     const candidates = [
-      directive('web#rules-1', 'Keep tests independent.', { appliesTo: ['web/**'] }),
-      directive('worker#rules-1', 'Keep queue handlers idempotent.', { appliesTo: ['worker/**'] }),
-      directive('manual#rules-1', 'Release from the release branch.', { activation: 'manual' }),
-      directive('always#rules-1', 'Write comments in English.', { activation: 'always' }),
+      directiveOf('web#rules-1', 'Keep tests independent.', { appliesTo: ['web/**'] }),
+      directiveOf('worker#rules-1', 'Keep queue handlers idempotent.', { appliesTo: ['worker/**'] }),
+      directiveOf('manual#rules-1', 'Release from the release branch.', { activation: 'manual' }),
+      directiveOf('always#rules-1', 'Write comments in English.', { activation: 'always' }),
     ].map((entry) => prepareDirective(entry, vocabulary))
     const context = detectContext('add a queue processor in worker/src/queues/refill.ts and release it', vocabulary)
     const result = rankDirectives(candidates, context, new Map([['manual#rules-1', 0.9]]), { strictLayer: true, similarityFloor: 0.35 })

@@ -7,6 +7,7 @@ import { prepareDirective, rankDirectives } from '../../../src/directives/rank.j
 import { statementKind } from '../../../src/directives/statement-kind.js'
 import type { KnowledgeItem } from '../../../src/knowledge/model.js'
 import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
+import { directiveOf } from '../../helpers/directive.js'
 
 /** Issue 29: rules files read as their authors meant them (shapes taken from real AGENTS.md, CLAUDE.md and Cursor rules). */
 
@@ -127,29 +128,9 @@ describe('headingTopics', () => {
   })
 })
 
-function directive(id: string, text: string, fields: Partial<Directive> = {}): Directive {
-  return {
-    id,
-    itemId: id.split('#')[0] ?? id,
-    itemType: 'rule',
-    itemTitle: 'Rules',
-    layer: 'project',
-    status: 'accepted',
-    source: 'project',
-    path: `knowledge/rules/${id.split('#')[0] ?? id}.md`,
-    section: 'rules',
-    breadcrumb: ['Rules'],
-    text,
-    severity: 'SHOULD',
-    keyword: undefined,
-    line: 3,
-    tags: [],
-    topics: [],
-    appliesTo: [],
-    authoritativeFor: [],
-    ...fields,
-  }
-}
+/** A SHOULD of a rules file (the shape ingest gives agent rules), with any field overridden. */
+const directive = (id: string, text: string, fields: Partial<Directive> = {}): Directive =>
+  directiveOf(id, text, { itemType: 'rule', path: `knowledge/rules/${id.split('#')[0] ?? id}.md`, severity: 'SHOULD', keyword: undefined, ...fields })
 
 describe('rankDirectives: requested rules, named files, emphasis', () => {
   const vocabulary = buildVocabulary({})

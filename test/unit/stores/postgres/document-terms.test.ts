@@ -50,6 +50,20 @@ describe.skipIf(noPostgres !== undefined)('the words kept per document for BM25'
     pools.push(pool)
     return pool
   }
+  /** A migrated database holding the texts in tenant acme's default scope. */
+  const migratedWithTexts = async (): Promise<{ pool: Pool; place: TenantScope }> => {
+    const pool = await open()
+    await migrate(pool)
+    const place = new TenantScope(async () => pool, 'acme', 'default', workspace)
+    await place.run((client) =>
+      upsertDocuments(
+        client,
+        'default',
+        texts.map((text, n) => doc(n, text)),
+      ),
+    )
+    return { pool, place }
+  }
   const rows = (pool: Pool, sql: string) => inTenant(pool, 'acme', async (client) => (await client.query(sql)).rows)
 
   beforeAll(async () => {
@@ -62,16 +76,7 @@ describe.skipIf(noPostgres !== undefined)('the words kept per document for BM25'
   })
 
   it('follows every add, rewrite, tier change and removal in the same transaction', async () => {
-    const pool = await open()
-    await migrate(pool)
-    const place = new TenantScope(async () => pool, 'acme', 'default', workspace)
-    await place.run((client) =>
-      upsertDocuments(
-        client,
-        'default',
-        texts.map((text, n) => doc(n, text)),
-      ),
-    )
+    const { pool, place } = await migratedWithTexts()
     await place.run(async (client) => {
       await upsertDocuments(client, 'default', [doc(1, 'The pages moved to Wednesday'), doc(2, texts[2] ?? '')])
       await setStatuses(client, 'default', [{ id: doc(3, '').id, status: 'archive' }])
@@ -120,16 +125,7 @@ describe.skipIf(noPostgres !== undefined)('the words kept per document for BM25'
   // FTS5 matches "on call" only where the two words stand together; how many documents hold the
   // phrase weighs the query's group, so a count of documents holding both words apart changes scores.
   it('scores full text as the SQLite index does, phrases matched only where their words stand together', async () => {
-    const pool = await open()
-    await migrate(pool)
-    const place = new TenantScope(async () => pool, 'acme', 'default', workspace)
-    await place.run((client) =>
-      upsertDocuments(
-        client,
-        'default',
-        texts.map((text, n) => doc(n, text)),
-      ),
-    )
+    const { pool, place } = await migratedWithTexts()
     const sqlite: SearchIndex = openIndex(join(base, 'index.db'))
     sqlite.upsert(texts.map((text, n) => doc(n, text)))
     const vectors = new ReplicaVectors(async () => pool)
