@@ -3,31 +3,21 @@ import { buildVocabulary } from '../../../src/directives/context.js'
 import type { Directive } from '../../../src/directives/model.js'
 import { coreRules } from '../../../src/directives/query.js'
 import { prepareDirective } from '../../../src/directives/rank.js'
+import { directiveOf } from '../../helpers/directive.js'
 
 const vocabulary = buildVocabulary({})
 
+/** A MUST of an ADR's decision section, with any field overridden. */
 function directive(id: string, fields: Partial<Directive> = {}): Directive {
-  return {
-    id,
-    itemId: id.split('#')[0] ?? id,
+  const itemId = id.split('#')[0] ?? id
+  return directiveOf(id, `Rule of ${id} MUST hold.`, {
     itemType: 'adr',
     itemTitle: id,
-    layer: 'project',
-    status: 'accepted',
-    source: 'project',
-    path: `knowledge/adr/${id.split('#')[0] ?? id}.md`,
+    path: `knowledge/adr/${itemId}.md`,
     section: 'decision',
     breadcrumb: [id, 'Decision'],
-    text: `Rule of ${id} MUST hold.`,
-    severity: 'MUST',
-    keyword: 'MUST',
-    line: 3,
-    tags: [],
-    topics: [],
-    appliesTo: [],
-    authoritativeFor: [],
     ...fields,
-  }
+  })
 }
 
 const set = {
