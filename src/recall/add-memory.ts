@@ -4,6 +4,7 @@ import { MkError } from '../errors.js'
 import type { GitIdentity } from '../git/identity.js'
 import { folderForLayer, type MemoryIdentity } from '../memory/locations.js'
 import type { MemoryLane } from '../memory/model.js'
+import type { DocumentIndex } from '../search/document-index.js'
 import type { Store } from '../stores/store.js'
 
 /** Cosine similarity above which another memory is reported as a near duplicate. */
@@ -46,8 +47,7 @@ export interface AddedMemory {
 const mostEmbeddedByAWrite = 16
 
 /** The new memory's vector, embedded with the few others waiting for one; undefined when more wait or the index has none for it. */
-async function embeddedNow(place: AddMemoryPlace, memoryId: string): Promise<Float32Array | undefined> {
-  const index = await place.store.index.open(place.warn)
+async function embeddedNow(place: AddMemoryPlace, index: DocumentIndex, memoryId: string): Promise<Float32Array | undefined> {
   if ((await index.pendingCount()) > mostEmbeddedByAWrite) return undefined
   await place.store.index.embedPending({ warn: place.warn })
   return (await index.vectorsOf([memoryId]))[0]?.vector
@@ -117,7 +117,7 @@ export async function addMemory(request: AddMemoryRequest, place: AddMemoryPlace
   // Words find restatements without a model; only a process that already has the model loaded (the MCP server, `mk serve`) adds meaning: the write path never loads it.
   // That process embeds the new memory now, and asks for its neighbours with that vector: one
   // embedding instead of two, and the searches after it find it by meaning without embedding it first.
-  const ownVector = index.embedderWarm && !outcome.deduplicated ? await embeddedNow(place, memoryId) : undefined
+  const ownVector = index.embedderWarm && !outcome.deduplicated ? await embeddedNow(place, index, memoryId) : undefined
   const [byWords, byMeaning] = await Promise.all([
     index.search({ text: content, mode: 'fulltext', limit: 10, filters }),
     // One more than wanted: the new memory is its own nearest, and is left out below.

@@ -61,7 +61,6 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
   if (existing?.version === version) return existing
   const model = readMeta(db, 'model_id')
   const previous = existing !== undefined && existing.model === model ? existing : undefined
-  const previousPositions = new Map(previous?.table.rowids.map((rowid, position) => [rowid, position]))
   const heads = new Map<number, DocumentHead>()
   const contentHashes = new Map<number, string>()
   const vectors = new Map<number, { vector: Float32Array; norm?: number }>()
@@ -75,7 +74,7 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
     heads.set(rowid, { id, layer, source: source ?? undefined, dedupKey })
     contentHashes.set(rowid, contentHash)
     if (hasVector !== 1) continue
-    const position = previousPositions.get(rowid)
+    const position = previous?.table.positionOf(rowid)
     if (previous !== undefined && position !== undefined && previous.contentHashes.get(rowid) === contentHash)
       vectors.set(rowid, { vector: previous.table.vector(position), norm: previous.table.norm(position) })
     else unread.push(rowid)
@@ -96,12 +95,11 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
     const key = `${where.sql}\u0000${JSON.stringify(where.params)}`
     const known = allowed.get(key)
     if (known !== undefined) return known
-    const tablePositions = new Map(table.rowids.map((rowid, position) => [rowid, position]))
     const rows = statement(db, `SELECT d.rowid, d.expires_at FROM docs d WHERE ${where.sql}`, 'raw').all(...where.params) as [number, number | null][]
     const positions: number[] = []
     const expiresAt: number[] = []
     for (const [rowid, expires] of rows) {
-      const position = tablePositions.get(rowid)
+      const position = table.positionOf(rowid)
       if (position === undefined) continue
       positions.push(position)
       expiresAt.push(expires ?? Infinity)

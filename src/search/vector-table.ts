@@ -49,6 +49,7 @@ export class VectorTable {
   private readonly queryAt: number
   private readonly resultsAt: number
   private readonly norms: Float64Array
+  private positions: Map<number, number> | undefined
 
   private constructor(
     /** The row id of each position. */
@@ -92,6 +93,12 @@ export class VectorTable {
 
   get size(): number {
     return this.rowids.length
+  }
+
+  /** The position of a row, undefined for a row the table does not hold. */
+  positionOf(rowid: number): number | undefined {
+    this.positions ??= new Map(this.rowids.map((held, position) => [held, position]))
+    return this.positions.get(rowid)
   }
 
   /** The length of the vector at a position. */
