@@ -32,10 +32,39 @@ function jwtSettings(env: NodeJS.ProcessEnv): JwtSettings {
   return { secret: new TextEncoder().encode(secret), clockSkewSeconds: skew }
 }
 
+const set = (value: string | undefined): boolean => value !== undefined && value !== ''
+
+/** Which credentials the environment configures, by the variable that configures them. */
+function configuredCredentials(env: NodeJS.ProcessEnv): { keys?: string; jwt?: string } {
+  const keys = set(env.MK_API_KEYS_JSON) ? 'MK_API_KEYS_JSON' : set(env.MK_API_KEYS_FILE) ? 'MK_API_KEYS_FILE' : undefined
+  return { ...(keys === undefined ? {} : { keys }), ...(set(env.MK_JWT_HS256_SECRET) ? { jwt: 'MK_JWT_HS256_SECRET' } : {}) }
+}
+
+/**
+ * MK_AUTH_MODE, or, when it is not set, the mode the configured credentials imply: an operator who set keys
+ * expects them checked, so a forgotten MK_AUTH_MODE must not leave the server open.
+ */
 export function authModeFrom(env: NodeJS.ProcessEnv): AuthMode {
-  const mode = env.MK_AUTH_MODE === undefined || env.MK_AUTH_MODE === '' ? 'off' : env.MK_AUTH_MODE
-  if ((authModes as readonly string[]).includes(mode)) return mode as AuthMode
-  throw new MkError('INVALID_INPUT', `MK_AUTH_MODE must be one of ${authModes.join(', ')}, got "${mode}"`, { details: { field: 'MK_AUTH_MODE' } })
+  const credentials = configuredCredentials(env)
+  if (!set(env.MK_AUTH_MODE)) {
+    if (credentials.keys !== undefined) return credentials.jwt === undefined ? 'api_key' : 'api_key_or_jwt'
+    return credentials.jwt === undefined ? 'off' : 'jwt'
+  }
+  const mode = env.MK_AUTH_MODE ?? ''
+  if (!(authModes as readonly string[]).includes(mode)) {
+    throw new MkError('INVALID_INPUT', `MK_AUTH_MODE must be one of ${authModes.join(', ')}, got "${mode}"`, { details: { field: 'MK_AUTH_MODE' } })
+  }
+  const named = [credentials.keys, credentials.jwt].filter((name) => name !== undefined)
+  if (mode === 'off' && named.length > 0) {
+    throw new MkError(
+      'INVALID_INPUT',
+      `MK_AUTH_MODE=off but ${named.join(' and ')} ${named.length > 1 ? 'are' : 'is'} set: those credentials would never be checked`,
+      {
+        details: { field: 'MK_AUTH_MODE', hint: `unset MK_AUTH_MODE (the credentials then choose the mode) or unset ${named.join(' and ')}` },
+      },
+    )
+  }
+  return mode as AuthMode
 }
 
 function missingCredential(mode: AuthMode): MkError {

@@ -113,3 +113,30 @@ describe('jwt', () => {
     await expect(auth.identify({ apiKey: undefined, authorization: 'Basic abc' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
   })
 })
+
+describe('the mode a server runs in when MK_AUTH_MODE is not set', () => {
+  const keysJson = JSON.stringify({ 'key-a': { tenant_id: 'team-a' } })
+
+  // An operator who configured keys but forgot MK_AUTH_MODE used to get a server that checked nothing.
+  it('checks the credentials the operator configured', async () => {
+    const byKeys = await createAuthenticator({ MK_API_KEYS_JSON: keysJson })
+    expect(byKeys.mode).toBe('api_key')
+    await expect(byKeys.identify({ apiKey: undefined, authorization: undefined })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await expect(byKeys.identify({ apiKey: 'key-a', authorization: undefined })).resolves.toEqual({ tenantId: 'team-a' })
+
+    expect((await createAuthenticator({ MK_JWT_HS256_SECRET: secret })).mode).toBe('jwt')
+    expect((await createAuthenticator({ MK_API_KEYS_JSON: keysJson, MK_JWT_HS256_SECRET: secret })).mode).toBe('api_key_or_jwt')
+  })
+
+  it('stays off when no credential is configured', async () => {
+    expect((await createAuthenticator({})).mode).toBe('off')
+    expect((await createAuthenticator({ MK_AUTH_MODE: '', MK_API_KEYS_JSON: '' })).mode).toBe('off')
+  })
+
+  it('refuses MK_AUTH_MODE=off beside configured credentials, naming both', async () => {
+    await expect(createAuthenticator({ MK_AUTH_MODE: 'off', MK_API_KEYS_FILE: '/srv/keys.json' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/MK_AUTH_MODE=off.*MK_API_KEYS_FILE/),
+    })
+  })
+})
