@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServe, type RunningServe } from '../helpers/serve.js'
+import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
+
+/*
+ * The trust review of 28 November (changes/trustreview.md), against the built `mk serve`
+ * (run `npm run build` first) on 127.0.0.1 with --data (one store per tenant) and API keys of
+ * two tenants: what one key holder can still reach that the security model says it cannot.
+ */
+
+const keys = {
+  'key-a1': { tenant_id: 'ta', agent_id: 'a1', role: 'writer' },
+  'key-a3': { tenant_id: 'ta', agent_id: 'a3', role: 'writer' },
+  'key-reader': { tenant_id: 'ta', agent_id: 'r', role: 'reader' },
+}
+const a1 = { 'x-api-key': 'key-a1' }
+const a3 = { 'x-api-key': 'key-a3' }
+const reader = { 'x-api-key': 'key-reader' }
+
+let workspace: TempWorkspace | undefined
+let server: RunningServe | undefined
+
+beforeAll(async () => {
+  workspace = await makeWorkspace({})
+  server = await startServe({
+    cwd: workspace.root,
+    args: ['--data', 'data'],
+    env: {
+      MK_HOME: workspace.mkHome,
+      MK_AUTH_MODE: 'api_key',
+      MK_API_KEYS_JSON: JSON.stringify(keys),
+      MK_ADMIN_TOKEN: undefined,
+      MK_TENANT_QUOTAS: undefined,
+    },
+  })
+})
+
+afterAll(async () => {
+  await server?.stop()
+  await workspace?.cleanup()
+})
+
+async function post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  if (server === undefined) throw new Error('the server did not start')
+  return server.post(path, body, headers)
+}
+
+describe('a rules file cannot import what mk keeps private', () => {
+  it('a CLAUDE.md @import of another agent’s private project memory, or of .mk/, is not read', async () => {
+    const added = await post('/v1/tools/memory_add', { content: 'The payroll export password rotates on the 3rd', layer: 'project' }, a1)
+    expect(added.status, JSON.stringify(added.body)).toBe(200)
+    const memoryId = added.body.memoryId as string
+    const content = `# Rules\n\n- Follow @knowledge/memory/${memoryId}.md\n- And @.mk/site/memories.html\n`
+    const ingested = await post('/v1/tools/rules_upsert_markdown', { documents: [{ path: 'CLAUDE.md', content }] }, a3)
+    expect(ingested.status, JSON.stringify(ingested.body)).toBe(200)
+    const sources = (ingested.body.items as { sourcePath: string }[]).map((item) => item.sourcePath)
+    expect(sources).toEqual(['CLAUDE.md'])
+    const listed = await post('/v1/tools/knowledge_query', { text: 'payroll export password', limit: 20 }, reader)
+    expect(JSON.stringify(listed.body)).not.toContain('payroll export password')
+  })
+})
