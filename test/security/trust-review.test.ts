@@ -59,3 +59,24 @@ describe('a rules file cannot import what mk keeps private', () => {
     expect(JSON.stringify(listed.body)).not.toContain('payroll export password')
   })
 })
+
+describe('a deeply nested body is the caller’s error, not the server’s', () => {
+  it('is answered 400 INVALID_INPUT naming the depth, in any field, and the server answers the next call', async () => {
+    const depth = 100_000
+    for (const [tool, body] of [
+      ['rules_evaluate', `{"context":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`],
+      ['memory_search', `{"query":"x","tenant_id":${'['.repeat(depth)}${']'.repeat(depth)}}`],
+    ] as const) {
+      const response = await fetch(`${server?.url ?? ''}/v1/tools/${tool}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...reader },
+        body,
+      })
+      const answer = (await response.json()) as Record<string, unknown>
+      expect(response.status, JSON.stringify(answer)).toBe(400)
+      expect(answer.errorCode).toBe('INVALID_INPUT')
+      expect(answer.message).toMatch(/more than 64 levels deep/)
+    }
+    expect((await post('/v1/tools/memory_search', { query: 'x' }, reader)).status).toBe(200)
+  })
+})
