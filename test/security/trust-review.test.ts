@@ -31,6 +31,7 @@ beforeAll(async () => {
       MK_API_KEYS_JSON: JSON.stringify(keys),
       MK_ADMIN_TOKEN: undefined,
       MK_TENANT_QUOTAS: undefined,
+      MK_SERVE_MAX_SCOPES: '3',
     },
   })
 })
@@ -77,6 +78,17 @@ describe('a deeply nested body is the caller’s error, not the server’s', () 
       expect(answer.errorCode).toBe('INVALID_INPUT')
       expect(answer.message).toMatch(/more than 64 levels deep/)
     }
+    expect((await post('/v1/tools/memory_search', { query: 'x' }, reader)).status).toBe(200)
+  })
+})
+
+describe('a key holder cannot make scopes without end', () => {
+  it('a reader naming a fourth new scope gets 403 scope_limit; the scopes there are still answered', async () => {
+    for (const scope of ['s1', 's2', 's3']) expect((await post('/v1/tools/memory_search', { query: 'x', scope }, reader)).status).toBe(200)
+    const refused = await post('/v1/tools/memory_search', { query: 'x', scope: 's4' }, reader)
+    expect(refused.status, JSON.stringify(refused.body)).toBe(403)
+    expect(refused.body.details).toMatchObject({ reason: 'scope_limit', limit: 3 })
+    expect((await post('/v1/tools/memory_search', { query: 'x', scope: 's2' }, reader)).status).toBe(200)
     expect((await post('/v1/tools/memory_search', { query: 'x' }, reader)).status).toBe(200)
   })
 })
