@@ -92,3 +92,17 @@ describe('a key holder cannot make scopes without end', () => {
     expect((await post('/v1/tools/memory_search', { query: 'x' }, reader)).status).toBe(200)
   })
 })
+
+describe('what a memory carries beside its content is bounded like its content', () => {
+  it('refuses 33 metadata keys, a metadata value of 1,001 characters and 65 refs with 400; the bounds themselves pass', async () => {
+    const keysOf = (count: number): Record<string, string> => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, 'v']))
+    const refsOf = (count: number): string[] => Array.from({ length: count }, (_, index) => `docs/note-${index}.md`)
+    for (const extra of [{ metadata: keysOf(33) }, { metadata: { note: 'x'.repeat(1001) } }, { metadata: { ['k'.repeat(65)]: 'v' } }, { refs: refsOf(65) }]) {
+      const refused = await post('/v1/tools/memory_add', { content: 'A short fact', layer: 'agent', ...extra }, a1)
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400)
+      expect(refused.body.errorCode).toBe('INVALID_INPUT')
+    }
+    const accepted = await post('/v1/tools/memory_add', { content: 'A short fact', layer: 'agent', metadata: keysOf(32), refs: refsOf(64) }, a1)
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
+  })
+})
