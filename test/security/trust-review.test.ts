@@ -12,16 +12,19 @@ const keys = {
   'key-a1': { tenant_id: 'ta', agent_id: 'a1', role: 'writer' },
   'key-a3': { tenant_id: 'ta', agent_id: 'a3', role: 'writer' },
   'key-reader': { tenant_id: 'ta', agent_id: 'r', role: 'reader' },
+  'key-tenant-only': { tenant_id: 'ta' },
 }
 const a1 = { 'x-api-key': 'key-a1' }
 const a3 = { 'x-api-key': 'key-a3' }
 const reader = { 'x-api-key': 'key-reader' }
+const tenantOnly = { 'x-api-key': 'key-tenant-only' }
 
 let workspace: TempWorkspace | undefined
 let server: RunningServe | undefined
 
 beforeAll(async () => {
-  workspace = await makeWorkspace({})
+  // Tenant ta's knowledge folder, as an operator seeds it: the rules tools need one.
+  workspace = await makeWorkspace({ 'data/tenants/ta/workspace/knowledge/README.md': '# Knowledge\n' })
   server = await startServe({
     cwd: workspace.root,
     args: ['--data', 'data'],
@@ -104,5 +107,25 @@ describe('what a memory carries beside its content is bounded like its content',
     }
     const accepted = await post('/v1/tools/memory_add', { content: 'A short fact', layer: 'agent', metadata: keysOf(32), refs: refsOf(64) }, a1)
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
+  })
+})
+
+describe('a rules context names its caller only as the credential does, in either spelling', () => {
+  it('context.agent_id and context.team_id naming another agent or team are refused with 403 identity_mismatch; its own pass', async () => {
+    for (const [tool, extra] of [
+      ['rules_evaluate', {}],
+      ['tools_select', { candidates: ['web_search'] }],
+    ] as const) {
+      for (const [headers, context, field] of [
+        [tenantOnly, { agent_id: 'a1' }, 'context.agent_id'],
+        [a3, { team_id: 'payroll' }, 'context.team_id'],
+        [a3, { agent_id: 'a1' }, 'context.agent_id'],
+      ] as const) {
+        const refused = await post(`/v1/tools/${tool}`, { context, ...extra }, headers)
+        expect(refused.status, `${tool} ${JSON.stringify(context)}: ${JSON.stringify(refused.body)}`).toBe(403)
+        expect(refused.body.details).toMatchObject({ reason: 'identity_mismatch', field })
+      }
+      expect((await post(`/v1/tools/${tool}`, { context: { agent_id: 'a3' }, ...extra }, a3)).status).toBe(200)
+    }
   })
 })
