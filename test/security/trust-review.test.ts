@@ -59,6 +59,11 @@ describe('a rules file cannot import what mk keeps private', () => {
     expect(ingested.status, JSON.stringify(ingested.body)).toBe(200)
     const sources = (ingested.body.items as { sourcePath: string }[]).map((item) => item.sourcePath)
     expect(sources).toEqual(['CLAUDE.md'])
+    // A site a1 built with its memories lies in .mk/site: no import reaches it either.
+    const built = await post('/v1/tools/site_build', { memories: true }, a1)
+    expect(built.status, JSON.stringify(built.body)).toBe(200)
+    const again = await post('/v1/tools/rules_upsert_markdown', { documents: [{ path: 'CLAUDE.md', content }] }, a3)
+    expect((again.body.items as { sourcePath: string }[]).map((item) => item.sourcePath)).toEqual(['CLAUDE.md'])
     const listed = await post('/v1/tools/knowledge_query', { text: 'payroll export password', limit: 20 }, reader)
     expect(JSON.stringify(listed.body)).not.toContain('payroll export password')
   })
