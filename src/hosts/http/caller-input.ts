@@ -25,7 +25,7 @@ export const identityFieldKinds: Readonly<Record<string, IdentityKind>> = {
 /** Owner fields are not filled in from the credential: the lane default below decides who owns a write. */
 const ownerFields = new Set(['owner_agent_id', 'owner_team_id'])
 
-/** The input field of tools that take a rules context, whose `agent.id` and `agent.team_id` name the caller. */
+/** The input field of tools that take a rules context, whose `agent.id` and `agent.team_id` (or `agent_id` and `team_id`) name the caller. */
 export const contextField = 'context'
 
 /** An identity field one caller named that is not its own: only an admin may, and the request log records it. */
@@ -129,6 +129,9 @@ export function withIdentity(
   if (inputFields.has(contextField)) {
     const context = result.context === undefined ? {} : result.context
     if (!isRecord(context)) return { input: result, actingFor: settling.actingFor }
+    // The rules read `agent_id` and `team_id` of the context where `agent` does not say them: judged, never filled.
+    settle(context, 'agent_id', 'agent', 'context.agent_id', false, settling)
+    settle(context, 'team_id', 'team', 'context.team_id', false, settling)
     const agent = context.agent === undefined ? {} : context.agent
     if (!isRecord(agent)) throw mismatch('context.agent', 'agent', identity.agentId)
     const settled = { ...agent }

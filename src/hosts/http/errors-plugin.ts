@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { MkError, toErrorObject } from '../../errors.js'
+import { maxJsonDepth, nestsDeeperThan } from './json-depth.js'
 import { sendError } from './replies.js'
 import type { RequestFactsStore } from './request-facts.js'
 import { atRoot } from './root-plugin.js'
@@ -20,6 +21,13 @@ function drained(stream: NodeJS.ReadableStream): Promise<void> {
 export const errorsPlugin = atRoot(async (app: FastifyInstance, options: ErrorsPluginOptions) => {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     if (typeof text !== 'string' || text.trim() === '') return done(null, undefined)
+    if (nestsDeeperThan(text, maxJsonDepth)) {
+      const hint = 'send the tool input as the tool describes it; no tool input nests that deep'
+      return done(
+        new MkError('INVALID_INPUT', `the request body nests objects or arrays more than ${maxJsonDepth} levels deep`, { details: { field: '(body)', hint } }),
+        undefined,
+      )
+    }
     try {
       done(null, JSON.parse(text) as unknown)
     } catch (error) {

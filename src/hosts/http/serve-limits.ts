@@ -13,6 +13,8 @@ export interface ServeLimits {
   maxBodyBytes: number
   /** A body at least this large makes its call heavy: it never takes the last free thread. */
   heavyBodyBytes: number
+  /** Scopes one tenant may have (MK_SERVE_MAX_SCOPES); a call naming one more is answered 403 scope_limit. */
+  maxScopesPerTenant: number
 }
 
 export const defaultServeLimits: Omit<ServeLimits, 'threads'> = {
@@ -20,6 +22,7 @@ export const defaultServeLimits: Omit<ServeLimits, 'threads'> = {
   maxWaitingPerTenant: 256,
   maxBodyBytes: 4 * 1024 * 1024,
   heavyBodyBytes: 64 * 1024,
+  maxScopesPerTenant: 64,
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, range: [number, number], meaning: string): number {
@@ -46,5 +49,12 @@ export function serveLimitsFrom(env: NodeJS.ProcessEnv): ServeLimits {
     ),
     maxBodyBytes: wholeNumber(env, 'MK_SERVE_MAX_BODY_BYTES', defaultServeLimits.maxBodyBytes, [1024, 1024 * 1024 * 1024], 'the largest request body in bytes'),
     heavyBodyBytes: defaultServeLimits.heavyBodyBytes,
+    maxScopesPerTenant: wholeNumber(
+      env,
+      'MK_SERVE_MAX_SCOPES',
+      defaultServeLimits.maxScopesPerTenant,
+      [0, 100_000],
+      'how many scopes one tenant may have besides its default one',
+    ),
   }
 }

@@ -149,7 +149,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env } : { dataDir }
   // Where each tenant's workspace and MK_HOME are: the stores open them, the app names them relatively in errors.
   const stores = dataDir === undefined ? { workspace } : { dataDir }
-  const runner = threadRunner(limits.threads, { layout, env, database }) ?? inlineRunner(new TenantStores(stores, database), offered, env)
+  const runner = threadRunner(limits.threads, { layout, env, database }) ?? inlineRunner(new TenantStores(stores, database, limits.maxScopesPerTenant), offered, env)
   const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
   const app = await createHttpApp({

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import type { Workspace } from '../../config/workspace.js'
@@ -10,6 +10,7 @@ import { Resources } from '../../tools/context.js'
 import { closeStores } from '../../tools/open-store.js'
 import type { DatabasePlace } from '../../stores/store.js'
 import { tenantIdPattern } from './routes.js'
+import { defaultServeLimits } from './serve-limits.js'
 
 export const defaultTenant = 'default'
 /** The scope of a request that names none (seed 002: `(tenant_id, scope)` is the isolation key). */
@@ -85,6 +86,8 @@ export class TenantStores {
   constructor(
     private readonly layout: { dataDir: string } | { workspace: Workspace },
     private readonly database?: StoreDatabase,
+    /** Scopes a tenant may have besides its default one: each is folders on disk and, once opened, an index kept open. */
+    private readonly maxScopes: number = defaultServeLimits.maxScopesPerTenant,
   ) {}
 
   get multiTenant(): boolean {
@@ -111,6 +114,7 @@ export class TenantStores {
     const tenant = await this.open(tenantId)
     const { root, mkHome } = tenantPlaces(this.layout, tenantId, scope)
     for (const path of [root, mkHome]) requireResolvesWithin([{ path: tenant.workspace.mkHome, name: "the tenant's MK_HOME" }], path, `scope ${scope}`)
+    if (!existsSync(root)) await this.requireRoomForScope(tenantId, scope, join(tenant.workspace.mkHome, 'scopes'))
     await mkdir(root, { recursive: true })
     await mkdir(mkHome, { recursive: true })
     // An empty .mkrc stops any config search at the scope: no file above it configures the scope.
@@ -118,6 +122,23 @@ export class TenantStores {
     if (!existsSync(config)) await writeFile(config, '', { flag: 'wx' }).catch(ignoreExists)
     const workspace: Workspace = { ...tenant.workspace, root, mkHome, stateDir: join(root, relative(tenant.workspace.root, tenant.workspace.stateDir)) }
     return { tenantId, workspace, resources: new Resources() }
+  }
+
+  /**
+   * Any caller of a tenant names a scope and so makes it: without a bound one key could fill the disk
+   * with scope folders and hold an open index per scope in every thread, until no file can be opened for any tenant.
+   */
+  private async requireRoomForScope(tenantId: string, scope: string, scopesFolder: string): Promise<void> {
+    const existing = await readdir(scopesFolder).catch(() => [])
+    if (existing.length < this.maxScopes) return
+    throw new MkError('FORBIDDEN', `tenant "${tenantId}" has ${existing.length} scopes, the most this server keeps: scope "${scope}" is not made`, {
+      details: {
+        reason: 'scope_limit',
+        scope,
+        limit: this.maxScopes,
+        hint: 'use one of the scopes the tenant has, or ask the operator to raise MK_SERVE_MAX_SCOPES',
+      },
+    })
   }
 
   private async create(tenantId: string): Promise<TenantStore> {

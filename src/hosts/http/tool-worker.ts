@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { loadWorkspace } from '../../config/load.js'
 import { registeredTools } from '../../tools/catalog/registered.js'
 import { socketOnlyTools } from '../../tools/catalog/socket-only.js'
+import { serveLimitsFrom } from './serve-limits.js'
 import { runToolCall } from './tool-call.js'
 import { TenantStores } from './tenants.js'
 import type { ThreadData, ThreadReply, ThreadRequest } from './tool-threads.js'
@@ -11,10 +12,11 @@ import type { ThreadData, ThreadReply, ThreadRequest } from './tool-threads.js'
 // ever holds the thread that accepts requests.
 const data = workerData as ThreadData
 const port = parentPort
+const { maxScopesPerTenant } = serveLimitsFrom(data.env)
 const stores = Promise.resolve(
   'dataDir' in data.layout
-    ? new TenantStores({ dataDir: data.layout.dataDir }, data.database)
-    : loadWorkspace({ cwd: data.layout.cwd, env: data.layout.env }).then((workspace) => new TenantStores({ workspace }, data.database)),
+    ? new TenantStores({ dataDir: data.layout.dataDir }, data.database, maxScopesPerTenant)
+    : loadWorkspace({ cwd: data.layout.cwd, env: data.layout.env }).then((workspace) => new TenantStores({ workspace }, data.database, maxScopesPerTenant)),
 )
 // The main thread routes only what it offers: the socket-only tools are never called here on a TCP server.
 const tools = Promise.all([registeredTools(), socketOnlyTools()]).then(

@@ -1,6 +1,24 @@
+import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import type { Workspace } from '../../config/workspace.js'
+import { realPath } from '../../fs/path-guard.js'
+import { resolveSources } from '../../knowledge/sources.js'
 import { defineTool } from '../define.js'
 import { ruleFormats } from '../../directives/ingest/formats.js'
+
+/**
+ * The workspace folders no rules file may be read from: the memory folders, whose private lanes only
+ * their owners may read (a CLAUDE.md `@knowledge/memory/<id>.md` import would copy another agent's
+ * private memory into a rule item everyone reads), and mk's state folder (the index, site builds).
+ */
+function privateFolders(workspace: Workspace): string[] {
+  const memories = [resolve(workspace.root, workspace.config.memory.dir), ...resolveSources(workspace).map((source) => join(source.directory, 'memory'))]
+  return [...memories, workspace.stateDir].map((folder) => realPath(resolve(folder)))
+}
+
+function inFolder(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(`${folder}/`)
+}
 
 const countsSchema = z.strictObject({
   rules: z.number().int().describe('Rule items created or changed'),
@@ -83,7 +101,13 @@ export const rulesUpsertMarkdown = defineTool({
     const { loadKnowledge } = await import('../../knowledge/load.js')
     const { readSourceDocuments } = await import('../../directives/ingest/read-documents.js')
     const { upsertRuleDocuments } = await import('../../directives/ingest/upsert.js')
-    const sources = await readSourceDocuments(ctx.workspace.root, input.documents)
+    const folders = privateFolders(ctx.workspace)
+    const sources = (await readSourceDocuments(ctx.workspace.root, input.documents)).filter((source) => {
+      const path = realPath(join(ctx.workspace.root, source.path))
+      if (!folders.some((folder) => inFolder(folder, path))) return true
+      ctx.warn(`${source.path} is not read: it lies in a memory folder or in mk's state folder, which no rules file may import`)
+      return false
+    })
     const base = await loadKnowledge(ctx.workspace)
     const result = await upsertRuleDocuments(ctx.workspace, base, sources, input.options)
     return { output: result }

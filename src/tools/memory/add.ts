@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../define.js'
 import { plural } from '../../text.js'
 import { memoryLanes } from '../../memory/model.js'
-import { identityFields, identityOf, maxContentLength, memoryLayerSchema } from './schemas.js'
+import { identityFields, identityOf, maxContentLength, memoryExtraLimits, memoryLayerSchema } from './schemas.js'
 
 export const memoryAdd = defineTool({
   name: 'memory_add',
@@ -20,11 +20,18 @@ export const memoryAdd = defineTool({
     layer: memoryLayerSchema.default('user').describe('Where to keep it (default user)'),
     tags: z.array(z.string().trim().min(1).max(64)).max(32).default([]).describe('Labels to filter by'),
     metadata: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .record(z.string(), z.union([z.string().max(memoryExtraLimits.metadataValueLength), z.number(), z.boolean()]))
+      .refine(
+        (metadata) =>
+          Object.keys(metadata).length <= memoryExtraLimits.metadataKeys &&
+          Object.keys(metadata).every((key) => key.length <= memoryExtraLimits.metadataKeyLength),
+        `at most ${memoryExtraLimits.metadataKeys} keys of at most ${memoryExtraLimits.metadataKeyLength} characters`,
+      )
       .default({})
       .describe('Extra key-value pairs kept with the memory'),
     refs: z
-      .array(z.string().min(1))
+      .array(z.string().min(1).max(memoryExtraLimits.refLength))
+      .max(memoryExtraLimits.refs)
       .default([])
       .describe(
         'Ids of knowledge items (or workspace file paths) this memory relates to; one that names nothing yet is stored with a warning, and the memory shows as stale until it exists',

@@ -9,6 +9,12 @@ export const memoryLayerSchema = z.enum(memoryLayers)
 /** Longest memory accepted: a memory is a fact, not a document. */
 export const maxContentLength = 10_000
 
+/**
+ * What a memory carries beside its content, bounded like it: without a bound a memory of ten characters
+ * could carry megabytes of metadata or refs, written to disk and read back by every later search.
+ */
+export const memoryExtraLimits = { metadataKeys: 32, metadataKeyLength: 64, metadataValueLength: 1000, refs: 64, refLength: 512 } as const
+
 /** The question of memory_search and memory_recall. */
 export const memoryQuerySchema = z
   .string()

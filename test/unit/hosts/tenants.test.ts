@@ -53,6 +53,19 @@ describe('TenantStores', () => {
     await stores.closeAll()
   })
 
+  it('makes no more scopes of a tenant than its bound, and still opens the ones it has', async () => {
+    const data = await tempFolder()
+    const stores = new TenantStores({ dataDir: data }, undefined, 2)
+    await stores.open('team-a', 'blue')
+    await stores.open('team-a', 'green')
+    await expect(stores.open('team-a', 'red')).rejects.toMatchObject({ code: 'FORBIDDEN', details: { reason: 'scope_limit', limit: 2 } })
+    expect((await readdir(join(data, 'tenants', 'team-a', 'home', 'scopes'))).sort()).toEqual(['blue', 'green'])
+    await stores.close('team-a')
+    expect((await stores.open('team-a', 'green')).workspace.root).toBe(join(data, 'tenants', 'team-a', 'home', 'scopes', 'green', 'workspace'))
+    expect((await stores.open('team-b', 'red')).tenantId).toBe('team-b')
+    await stores.closeAll()
+  })
+
   it('refuses a scope whose folder a planted link leads out of the tenant', async () => {
     const data = await tempFolder()
     const outside = await tempFolder()
