@@ -69,6 +69,22 @@ function locator(source: string): (path: readonly (string | number)[]) => number
   }
 }
 
+/** More values than any real frontmatter holds; YAML aliases can make a few lines stand for billions. */
+const maxExpandedValues = 100_000
+
+/** Whether walking `data` as later code does (aliases expanded) visits more than `budget` values; stops at the budget. */
+function expandsPast(data: unknown, budget: number): boolean {
+  const pending: unknown[] = [data]
+  let visited = 0
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (++visited > budget) return true
+    if (value === null || typeof value !== 'object') continue
+    for (const child of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) pending.push(child)
+  }
+  return false
+}
+
 /** Split and parse frontmatter with gray-matter; positions of keys are worked out only when asked for. */
 export function parseFrontmatter(text: string): Frontmatter {
   let parsed: matter.GrayMatterFile<string>
@@ -84,6 +100,10 @@ export function parseFrontmatter(text: string): Frontmatter {
   const data: unknown = parsed.data
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new FrontmatterSyntaxError('frontmatter must be a YAML mapping of keys to values', 2)
+  }
+  // Aliases need an anchor (&): only then can the parsed data share, and so multiply, its nodes.
+  if ((parsed.matter ?? '').includes('&') && expandsPast(data, maxExpandedValues)) {
+    throw new FrontmatterSyntaxError(`frontmatter expands to more than ${maxExpandedValues} values through YAML aliases (*name)`, 2)
   }
   const body = parsed.content
   const bodyStartLine = text.slice(0, text.length - body.length).split('\n').length

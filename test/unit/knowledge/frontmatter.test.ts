@@ -31,6 +31,23 @@ describe('parseFrontmatter', () => {
     expect((caught as FrontmatterSyntaxError).line).toBeGreaterThanOrEqual(3)
   })
 
+  // A file anyone can commit must not make a check or a server thread expand a billion values.
+  it('refuses frontmatter whose aliases expand past the value budget, and keeps small anchors', () => {
+    const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]']
+    for (let level = 1; level <= 8; level++)
+      levels.push(
+        `a${level}: &a${level} [${Array(10)
+          .fill(`*a${level - 1}`)
+          .join(', ')}]`,
+      )
+    const bomb = `---\ntitle: X\n${levels.join('\n')}\n---\nbody\n`
+    expect(() => parseFrontmatter(bomb)).toThrow(FrontmatterSyntaxError)
+    expect(() => parseFrontmatter(bomb)).toThrow(/aliases/)
+
+    const shared = parseFrontmatter('---\nbase: &base {owner: platform}\nalso: *base\n---\nbody\n')
+    expect(shared.data.also).toEqual({ owner: 'platform' })
+  })
+
   it('treats a file without frontmatter as body only', () => {
     const parsed = parseFrontmatter('# Title\n\ntext\n')
     expect(parsed.present).toBe(false)
