@@ -19,5 +19,5 @@ it('loads the weights only once the WebAssembly backend has started, however slo
   // starting: PROVIDER_ERROR "Backend 'wasm' has not yet been initialized".
   const model = await loadBundledModel()
   expect(delayedStarts).toBeGreaterThan(0)
-  expect((await embedWithModel(model, ['who owns billing']))[0]).toHaveLength(512)
+  expect(embedWithModel(model, ['who owns billing'])[0]).toHaveLength(512)
 }, 60_000)
