@@ -44,7 +44,20 @@ function configure(db: Database.Database): void {
   db.pragma('synchronous = NORMAL')
   // Vector search reads every vector; through mmap that costs about half as much as copying pages into SQLite's cache.
   db.pragma('mmap_size = 1073741824')
+}
+
+const withVectorFunctions = new WeakSet<Database.Database>()
+
+/**
+ * Loads sqlite-vec's functions into a connection the first time one of its statements needs
+ * them (src/search/statements.ts): loading the extension cost 2-3 ms of CPU, more on a busy
+ * disk, at every start of a command that opens the index, and most (memory add, a full-text
+ * search, a search answered by the vectors held in memory) never call them.
+ */
+export function loadVectorFunctions(db: Database.Database): void {
+  if (withVectorFunctions.has(db)) return
   loadSqliteVec(db)
+  withVectorFunctions.add(db)
 }
 
 /** Returns why the database is not a usable mk index of this version, or undefined when it is. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { loadVectorFunctions } from './open-database.js'
 
 type Shape = 'rows' | 'pluck' | 'raw'
 
@@ -21,6 +22,8 @@ export function statement(db: Database.Database, sql: string, shape: Shape = 'ro
   const existing = statements.get(key)
   if (existing !== undefined) return existing
   if (statements.size >= mostKept) statements.clear()
+  // sqlite-vec's functions (vec_distance_cosine) are loaded by the first statement that calls one.
+  if (sql.includes('vec_')) loadVectorFunctions(db)
   const prepared = db.prepare(sql)
   if (shape === 'pluck') prepared.pluck()
   if (shape === 'raw') prepared.raw()

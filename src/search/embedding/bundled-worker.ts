@@ -1,6 +1,5 @@
 import { parentPort } from 'node:worker_threads'
-import type { EmbeddingsModel } from '@energetic-ai/embeddings'
-import { embedWithModel, loadBundledModel } from './bundled-model.js'
+import { embedWithModel, loadBundledModel, type BundledModel } from './bundled-model.js'
 
 /** What the pool sends: texts to embed under a request number. */
 export interface EmbedRequest {
@@ -12,7 +11,7 @@ export interface EmbedRequest {
 export type EmbedReply = { id: number; vectors: Float32Array[] } | { id: number; error: string }
 
 // An embedding worker: loads the bundled model once and embeds the batches the pool sends it, one at a time.
-let model: Promise<EmbeddingsModel> | undefined
+let model: Promise<BundledModel> | undefined
 const port = parentPort
 port?.on('message', (request: EmbedRequest) => {
   model ??= loadBundledModel()

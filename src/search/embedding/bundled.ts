@@ -1,5 +1,4 @@
-import type { EmbeddingsModel } from '@energetic-ai/embeddings'
-import { embedWithModel, loadBundledModel } from './bundled-model.js'
+import { disposeBundledModel, embedWithModel, loadBundledModel, type BundledModel } from './bundled-model.js'
 import type { EmbeddingProvider } from './provider.js'
 import { batches } from './vectors.js'
 import { createWorkerPool, workerCount, type WorkerPool } from './worker-pool.js'
@@ -40,13 +39,13 @@ export function lengthSortedBatches(texts: readonly string[], size: number): num
  */
 const shared: {
   users: number
-  model: Promise<EmbeddingsModel> | undefined
+  model: Promise<BundledModel> | undefined
   pool: WorkerPool | undefined | null
   idleTimer: NodeJS.Timeout | undefined
   inFlight: number
 } = { users: 0, model: undefined, pool: undefined, idleTimer: undefined, inFlight: 0 }
 
-function sharedModel(): Promise<EmbeddingsModel> {
+function sharedModel(): Promise<BundledModel> {
   // A model that failed to load is dropped: the next call tries again.
   const model =
     shared.model ??
@@ -84,7 +83,7 @@ async function releaseShared(): Promise<void> {
   const model = shared.model
   shared.model = undefined
   const loaded = await model?.catch(() => undefined)
-  loaded?.model.dispose()
+  if (loaded !== undefined) disposeBundledModel(loaded)
 }
 
 /**
@@ -117,8 +116,7 @@ export function createBundledProvider(): EmbeddingProvider {
         })
       } else {
         const encoder = await sharedModel()
-        outputs = []
-        for (const input of inputs) outputs.push(await embedWithModel(encoder, input))
+        outputs = inputs.map((input) => embedWithModel(encoder, input))
       }
       const vectors = new Array<Float32Array>(texts.length)
       groups.forEach((group, batch) => group.forEach((position, row) => (vectors[position] = outputs[batch]?.[row] ?? new Float32Array(512))))

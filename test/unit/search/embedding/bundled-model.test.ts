@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { disposeBundledModel, embedWithModel, loadBundledModel } from '../../../../src/search/embedding/bundled-model.js'
+import { normalizeL2 } from '../../../../src/search/embedding/vectors.js'
+
+interface Memory {
+  memory(): { numTensors: number }
+}
+
+describe('the bundled model, run synchronously with its two Where steps fed in', () => {
+  it('gives the vectors the package’s own asynchronous run gives, for texts of every kind in one batch, and keeps no tensor', async () => {
+    const model = await loadBundledModel()
+    const tf = model.tf as unknown as Memory
+    const texts = [
+      'who owns billing',
+      'a',
+      ' ',
+      'zzqx unknownword ü 日本語 🙂',
+      // More word pieces than the model's 128 positions: the clipped rows must match the graph's own clipping.
+      'x y '.repeat(100).trim(),
+      'The staging database is read-only on Fridays; deploys need two approvals.',
+    ]
+    expect(model.encoder.tokenizer.encode(texts[4] as string).length).toBeGreaterThan(128)
+    const reference = (await model.encoder.embed(texts)).map((row) => normalizeL2(Float32Array.from(row)))
+    const tensorsBefore = tf.memory().numTensors
+    const batch = embedWithModel(model, texts)
+    const alone = texts.map((text) => embedWithModel(model, [text])[0] as Float32Array)
+    expect(tf.memory().numTensors).toBe(tensorsBefore)
+    disposeBundledModel(model)
+    expect(batch).toHaveLength(texts.length)
+    texts.forEach((_, row) => {
+      const expected = reference[row] as Float32Array
+      for (const vectors of [batch, alone]) {
+        const actual = vectors[row] as Float32Array
+        expect(actual).toHaveLength(512)
+        expect(Math.max(...actual.map((value, index) => Math.abs(value - (expected[index] ?? 0))))).toBeLessThan(1e-5)
+      }
+    })
+  }, 60_000)
+})
