@@ -5,9 +5,7 @@ import type { CallRunner } from './tool-threads.js'
 
 /**
  * How a call queues: `write` calls change a tenant's store and go before its searches, so a
- * write is admitted at the next free thread, while a tenant's writes run on at most half the
- * threads (one of two): writes of one folder wait for each other's lock anyway, and a thread
- * polling a lock it waits for was a thread no search could use; `heavy` calls (an ingest, a rebuild, an evaluation,
+ * write is admitted at the next free thread; `heavy` calls (an ingest, a rebuild, an evaluation,
  * any large body) may take every thread but one, so reads always have a thread of their own.
  */
 export interface CallKind {
@@ -51,7 +49,6 @@ interface TenantQueue {
   reads: Job[]
   heavy: Job[]
   running: number
-  writesRunning: number
   heavyRunning: number
 }
 
@@ -69,7 +66,6 @@ export class CallScheduler {
   private readonly turns: string[] = []
   private readonly freeSlots: number[]
   private readonly heavySlots: number
-  private readonly writeSlots: number
   private heavyRunning = 0
   private readonly closing = new Set<Promise<void>>()
 
@@ -79,7 +75,6 @@ export class CallScheduler {
   ) {
     this.freeSlots = Array.from({ length: runner.slots }, (_, slot) => runner.slots - 1 - slot)
     this.heavySlots = Math.max(1, runner.slots - 1)
-    this.writeSlots = Math.max(1, Math.floor(runner.slots / 2))
   }
 
   /** Tenants open now, least recently used first. */
@@ -88,7 +83,7 @@ export class CallScheduler {
   }
 
   run(call: ToolCall, kind: CallKind): Promise<DispatchOutcome> {
-    const queue = this.tenants.get(call.tenantId) ?? { writes: [], reads: [], heavy: [], running: 0, writesRunning: 0, heavyRunning: 0 }
+    const queue = this.tenants.get(call.tenantId) ?? { writes: [], reads: [], heavy: [], running: 0, heavyRunning: 0 }
     if (waitingOf(queue) >= this.settings.maxWaitingPerTenant) {
       throw new MkError('RATE_LIMITED', `tenant "${call.tenantId}" already has ${waitingOf(queue)} calls waiting for a thread`, {
         details: { reason: 'tenant_queue_full', retry_after_s: 1, hint: 'retry after 1 s, or send fewer calls at once' },
@@ -115,7 +110,8 @@ export class CallScheduler {
   }
 
   private takeNext(queue: TenantQueue): Job | undefined {
-    if (queue.writesRunning < this.writeSlots && queue.writes.length > 0) return queue.writes.shift()
+    const write = queue.writes.shift()
+    if (write !== undefined) return write
     // One heavy call per tenant at a time, and never on the last free thread.
     if (queue.heavy.length > 0 && queue.heavyRunning === 0 && this.heavyRunning < this.heavySlots) return queue.heavy.shift()
     return queue.reads.shift()
@@ -147,15 +143,12 @@ export class CallScheduler {
     const slot = this.freeSlots.pop() as number
     const queue = this.tenants.get(tenantId) as TenantQueue
     queue.running++
-    const write = job.kind.write && !job.kind.heavy
-    if (write) queue.writesRunning++
     if (job.kind.heavy) {
       queue.heavyRunning++
       this.heavyRunning++
     }
     void this.runner.run(job.call, slot).then((outcome) => {
       queue.running--
-      if (write) queue.writesRunning--
       if (job.kind.heavy) {
         queue.heavyRunning--
         this.heavyRunning--

@@ -77,23 +77,6 @@ describe('CallScheduler', () => {
     expect(started()).toEqual(['search1', 'add'])
   })
 
-  it('runs a tenant’s writes on at most half the threads, its searches on the others', async () => {
-    const { runner, started, finish } = scriptedRunner(2)
-    const scheduler = new CallScheduler(runner, settings)
-    void scheduler.run(call('a', 'add1'), write)
-    void scheduler.run(call('a', 'add2'), write)
-    void scheduler.run(call('a', 'search1'), read)
-    // The second add would only wait on the first one's folder lock: the search takes the other thread.
-    expect(started()).toEqual(['add1', 'search1'])
-    await finish('search1')
-    expect(started()).toEqual(['add1', 'search1'])
-    await finish('add1')
-    expect(started()).toEqual(['add1', 'search1', 'add2'])
-    // Another tenant's write is not held back by this one's.
-    void scheduler.run(call('b', 'add-b'), write)
-    expect(started().at(-1)).toBe('add-b')
-  })
-
   it('never gives heavy calls the last free thread, and runs one heavy call per tenant at a time', async () => {
     const { runner, started, finish } = scriptedRunner(4)
     const scheduler = new CallScheduler(runner, settings)
