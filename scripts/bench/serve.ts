@@ -163,6 +163,19 @@ function addTimes(lines: readonly RequestLogLine[]): Record<string, unknown> {
   return { adds: times.length, p50_ms: median(times), p99_ms: percentile(times, 0.99), max_ms: Math.max(0, ...times) }
 }
 
+/**
+ * Until the server has answered what a finished load left queued: autocannon stops at its time
+ * and drops up to one call per connection still waiting, which the next load would otherwise
+ * wait behind (half a second of 50 connections' calls at the start of the measured mix).
+ */
+async function drained(server: Started): Promise<void> {
+  let seen = -1
+  for (let waited = 0; waited < 30_000 && server.log().length !== seen; waited += 300) {
+    seen = server.log().length
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+}
+
 /** One tenant of `count` memories: one client, 10 clients searching, and 50 clients at 80 % search / 20 % add. */
 async function throughput(count: number): Promise<Record<string, unknown>> {
   const root = await memoryWorkspace(count, 'bundled')
@@ -179,6 +192,7 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
     await fetch(`${server.url}/v1/tools/memory_add`, { method: 'POST', headers: json, body: addBody() }).then((response) => response.text())
     const firstAddMs = round(performance.now() - firstAddStarted)
     await load(server.url, [...queries.map(search), add], mixedConnections, 2)
+    await drained(server)
     const before = server.log().length
     const mixed = await load(server.url, [...queries.map(search), add], mixedConnections)
     const figures = {

@@ -4,6 +4,21 @@ export const schemaVersion = 5
 /** Written into `meta` so a SQLite file that is not ours is never mistaken for an index. */
 export const applicationTag = 'mk-index'
 
+/**
+ * The rows of docs each write touched, in order: a long-lived connection's vectors in memory
+ * (vector-matrix.ts) read again only those, not the whole index after every write. A vector is
+ * only ever written or dropped with its document's row, so the triggers on docs see it. The
+ * newest few thousand entries are kept; a reader further behind reads everything again.
+ */
+const changeLog = `
+CREATE TABLE IF NOT EXISTS doc_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS docs_inserted AFTER INSERT ON docs BEGIN INSERT INTO doc_changes (doc) VALUES (new.rowid); END;
+CREATE TRIGGER IF NOT EXISTS docs_updated AFTER UPDATE ON docs BEGIN INSERT INTO doc_changes (doc) VALUES (new.rowid); END;
+CREATE TRIGGER IF NOT EXISTS docs_deleted AFTER DELETE ON docs BEGIN INSERT INTO doc_changes (doc) VALUES (old.rowid); END;
+CREATE TRIGGER IF NOT EXISTS doc_changes_pruned AFTER INSERT ON doc_changes WHEN new.seq % 1024 = 0
+  BEGIN DELETE FROM doc_changes WHERE seq <= new.seq - 4096; END;
+`
+
 export const createTables = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS docs (
@@ -35,7 +50,7 @@ CREATE INDEX IF NOT EXISTS doc_tags_doc ON doc_tags (doc);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(text, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS file_signatures (source TEXT NOT NULL, name TEXT NOT NULL, signature TEXT NOT NULL, PRIMARY KEY (source, name)) WITHOUT ROWID;
-`
+${changeLog}`
 
 /**
  * Vectors in a plain table, beside their document's rowid: exact scans and the partition scans

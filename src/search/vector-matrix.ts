@@ -9,18 +9,23 @@ import { VectorTable } from './vector-table.js'
 // is every blob, decoded and compared by sqlite-vec, on every search (5 ms of a 1,000-memory
 // server search, most of its CPU). Kept in memory per connection, the vectors are compared in
 // place and only what changed is read again: the connection's own writes and other processes'
-// commits both change the version checked before each search. Measurements: issue 27's note.
+// commits both change the version checked before each search, and the index's change log
+// (doc_changes, see schema.ts) names the rows they touched. Measurements: issue 27's note.
 
-/** Which documents the filters allow, read once per index version and filter: the statement scanned every document on every search. */
+/** Which documents the filters allow, read once per filter and brought up to date row by row as the index changes. */
 interface Allowed {
   positions: Int32Array
   /** Each position's expiry (Infinity for none): the one part of the filters that changes with the clock. */
   expiresAt: Float64Array
   expiring: boolean
+  /** Rows changed since the reading, read again before it is next used. */
+  stale: Set<number>
 }
 
 /** Past this many different filters (consumers, kinds) a matrix starts its list of allowed rows over. */
 const mostAllowed = 32
+/** Past this many rows changed at once, reading everything again costs less than row by row. */
+const mostChangedRows = 2048
 
 export interface VectorMatrix {
   /** Every document's head by rowid, with or without a vector. */
@@ -34,8 +39,10 @@ export interface VectorMatrix {
 interface Kept extends VectorMatrix {
   version: string
   model: string | undefined
-  contentHashes: Map<number, string>
-  table: VectorTable
+  /** The last change of the index's change log this matrix reflects; undefined without a log. */
+  changeSeq: number | undefined
+  /** Brings the matrix up to these rows' current state; false when it must be built again. */
+  follow(changed: readonly number[]): boolean
 }
 
 const kept = new WeakMap<Database.Database, Kept>()
@@ -53,6 +60,27 @@ export function matrixForSearch(db: Database.Database): VectorMatrix | undefined
   return undefined
 }
 
+/** The change log's last entry, undefined for an index without one (made by an older mk, read-only). */
+function lastChange(db: Database.Database): number | undefined {
+  try {
+    return (statement(db, 'SELECT seq FROM sqlite_sequence WHERE name = ?', 'pluck').get('doc_changes') as number | undefined) ?? 0
+  } catch {
+    return undefined
+  }
+}
+
+/** The rows changed after `since`, or undefined when the log no longer reaches back that far (or too many changed). */
+function changedSince(db: Database.Database, since: number): { rows: number[]; last: number } | undefined {
+  const first = statement(db, 'SELECT min(seq) FROM doc_changes', 'pluck').get() as number | null
+  if (first !== null && first > since + 1) return undefined
+  const changes = statement(db, 'SELECT seq, doc FROM doc_changes WHERE seq > ? ORDER BY seq LIMIT ?', 'raw').all(since, mostChangedRows + 1) as [
+    number,
+    number,
+  ][]
+  if (changes.length > mostChangedRows) return undefined
+  return { rows: [...new Set(changes.map(([, doc]) => doc))], last: changes.at(-1)?.[0] ?? since }
+}
+
 /** Every document's head and vector, brought up to date with the index before it is used. */
 export function vectorMatrix(db: Database.Database): VectorMatrix {
   const [changes, dataVersion] = statement(db, 'SELECT total_changes(), (SELECT data_version FROM pragma_data_version())', 'raw').get() as [number, number]
@@ -60,62 +88,98 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
   const existing = kept.get(db)
   if (existing?.version === version) return existing
   const model = readMeta(db, 'model_id')
-  const previous = existing !== undefined && existing.model === model ? existing : undefined
+  // Read before the rows: a change committed in between is read again next time, never missed.
+  const seq = lastChange(db)
+  if (existing !== undefined && existing.model === model && existing.changeSeq !== undefined && seq !== undefined) {
+    const changed = changedSince(db, existing.changeSeq)
+    if (changed !== undefined && existing.follow(changed.rows)) {
+      existing.version = version
+      existing.changeSeq = changed.last
+      return existing
+    }
+  }
+  const matrix = readMatrix(db, version, model, seq)
+  kept.set(db, matrix)
+  return matrix
+}
+
+/** A document's row id, head and vector (null: none yet), as the matrix reads them. */
+type MatrixRow = [rowid: number, id: string, layer: string, source: string | null, dedupKey: string, embedding: Buffer | null]
+const headOf = ([, id, layer, source, dedupKey]: MatrixRow): DocumentHead => ({ id, layer, source: source ?? undefined, dedupKey })
+const asVector = (blob: Buffer): Float32Array => new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
+
+/** Every document's head and vector, read whole. */
+function readMatrix(db: Database.Database, version: string, model: string | undefined, changeSeq: number | undefined): Kept {
   const heads = new Map<number, DocumentHead>()
-  const contentHashes = new Map<number, string>()
-  const vectors = new Map<number, { vector: Float32Array; norm?: number }>()
-  const unread: number[] = []
   const listed = statement(
     db,
-    'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key, d.content_hash, v.rowid IS NOT NULL FROM docs d LEFT JOIN vectors v ON v.rowid = d.rowid ORDER BY d.rowid',
+    'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key, v.embedding FROM docs d LEFT JOIN vectors v ON v.rowid = d.rowid ORDER BY d.rowid',
     'raw',
-  ).all() as [number, string, string, string | null, string, string, number][]
-  for (const [rowid, id, layer, source, dedupKey, contentHash, hasVector] of listed) {
-    heads.set(rowid, { id, layer, source: source ?? undefined, dedupKey })
-    contentHashes.set(rowid, contentHash)
-    if (hasVector !== 1) continue
-    const position = previous?.table.positionOf(rowid)
-    if (previous !== undefined && position !== undefined && previous.contentHashes.get(rowid) === contentHash)
-      vectors.set(rowid, { vector: previous.table.vector(position), norm: previous.table.norm(position) })
-    else unread.push(rowid)
-  }
-  if (unread.length > 0) {
-    const read = statement(db, 'SELECT rowid, embedding FROM vectors WHERE rowid IN (SELECT value FROM json_each(?))', 'raw').all(JSON.stringify(unread)) as [
-      number,
-      Buffer,
-    ][]
-    for (const [rowid, blob] of read) vectors.set(rowid, { vector: new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) })
+  ).all() as MatrixRow[]
+  const rows: { rowid: number; vector: Float32Array }[] = []
+  for (const row of listed) {
+    heads.set(row[0], headOf(row))
+    if (row[5] !== null) rows.push({ rowid: row[0], vector: asVector(row[5]) })
   }
   // In rowid order, as the listing was: the calibration samples the first, and ties rank by rowid.
-  const table = VectorTable.of([...vectors].sort(([a], [b]) => a - b).map(([rowid, held]) => ({ rowid, ...held })))
+  const table = VectorTable.of(rows)
   const allowed = new Map<string, Allowed>()
+
+  const allowedRows = (where: { sql: string; params: unknown[] }, rowids?: readonly number[]): [number, number | null][] =>
+    rowids === undefined
+      ? (statement(db, `SELECT d.rowid, d.expires_at FROM docs d WHERE ${where.sql}`, 'raw').all(...where.params) as [number, number | null][])
+      : (statement(db, `SELECT d.rowid, d.expires_at FROM docs d WHERE d.rowid IN (SELECT value FROM json_each(?)) AND ${where.sql}`, 'raw').all(
+          JSON.stringify(rowids),
+          ...where.params,
+        ) as [number, number | null][])
+
+  /** A reading's positions and expiries: those kept, then the rows read now that the table holds. */
+  const reading = (keptPositions: number[], keptExpiries: number[], rows: readonly [number, number | null][]): Allowed => {
+    for (const [rowid, expires] of rows) {
+      const position = table.positionOf(rowid)
+      if (position === undefined) continue
+      keptPositions.push(position)
+      keptExpiries.push(expires ?? Infinity)
+    }
+    return {
+      positions: Int32Array.from(keptPositions),
+      expiresAt: Float64Array.from(keptExpiries),
+      expiring: keptExpiries.some(Number.isFinite),
+      stale: new Set(),
+    }
+  }
+
   const allowedBy = (filters: SearchFilters | undefined): Allowed => {
     // The clock is left out of the statement, so one reading serves every search until the index changes.
     const where = filterClause({ ...filters, includeExpired: true })
     const key = `${where.sql}\u0000${JSON.stringify(where.params)}`
     const known = allowed.get(key)
-    if (known !== undefined) return known
-    const rows = statement(db, `SELECT d.rowid, d.expires_at FROM docs d WHERE ${where.sql}`, 'raw').all(...where.params) as [number, number | null][]
-    const positions: number[] = []
-    const expiresAt: number[] = []
-    for (const [rowid, expires] of rows) {
-      const position = table.positionOf(rowid)
-      if (position === undefined) continue
-      positions.push(position)
-      expiresAt.push(expires ?? Infinity)
+    if (known !== undefined && known.stale.size === 0) return known
+    let fresh: Allowed
+    if (known === undefined) {
+      fresh = reading([], [], allowedRows(where))
+      if (allowed.size >= mostAllowed) allowed.clear()
+    } else {
+      // Only the changed rows are read again; the others keep their place and expiry.
+      const positions: number[] = []
+      const expiries: number[] = []
+      known.positions.forEach((position, n) => {
+        if (known.stale.has(table.rowids[position] as number)) return
+        positions.push(position)
+        expiries.push(known.expiresAt[n] as number)
+      })
+      fresh = reading(positions, expiries, allowedRows(where, [...known.stale]))
     }
-    if (allowed.size >= mostAllowed) allowed.clear()
-    const reading = { positions: Int32Array.from(positions), expiresAt: Float64Array.from(expiresAt), expiring: expiresAt.some(Number.isFinite) }
-    allowed.set(key, reading)
-    return reading
+    allowed.set(key, fresh)
+    return fresh
   }
-  const matrix: Kept = {
+
+  return {
     version,
     model,
+    changeSeq,
     heads,
-    contentHashes,
-    table,
-    firstVectors: (count) => Array.from({ length: Math.min(count, table.size) }, (_, position) => table.vector(position)),
+    firstVectors: (count) => Array.from({ length: Math.min(count, table.size) }, (_, position) => table.vector(position).slice()),
     nearest(query, filters, limit) {
       const { positions, expiresAt, expiring } = allowedBy(filters)
       if (!expiring || filters?.includeExpired === true) return table.nearest(query, limit, positions)
@@ -126,9 +190,27 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
         positions.filter((_, n) => unexpired(expiresAt[n] as number, now)),
       )
     },
+    follow(changed) {
+      if (changed.length === 0) return true
+      const current = statement(
+        db,
+        'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key, v.embedding FROM docs d LEFT JOIN vectors v ON v.rowid = d.rowid WHERE d.rowid IN (SELECT value FROM json_each(?))',
+        'raw',
+      ).all(JSON.stringify(changed)) as MatrixRow[]
+      const withVector = current.flatMap(([rowid, , , , , embedding]) => (embedding === null ? [] : [{ rowid, vector: asVector(embedding) }]))
+      const held = new Set(withVector.map((row) => row.rowid))
+      // Removed from the index, or waiting for a vector for new text.
+      const remove = changed.filter((rowid) => !held.has(rowid))
+      const outcome = table.apply({ set: withVector, remove })
+      if (!outcome.applied) return false
+      for (const rowid of changed) heads.delete(rowid)
+      for (const row of current) heads.set(row[0], headOf(row))
+      // Positions that moved invalidate every reading; otherwise only the changed rows are read again.
+      if (outcome.moved) allowed.clear()
+      else for (const reading of allowed.values()) for (const rowid of changed) reading.stale.add(rowid)
+      return true
+    },
   }
-  kept.set(db, matrix)
-  return matrix
 }
 
 /** A stored vector with its length, as a PostgreSQL replica holds them in memory. */

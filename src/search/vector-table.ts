@@ -36,39 +36,44 @@ export function largest(values: Float64Array, rank: number): number {
   return values[target] as number
 }
 
+/** What changed of a table's rows: vectors new or replaced, by row id, and rows that lost theirs. */
+export interface TableChange {
+  set: readonly { rowid: number; vector: Float32Array }[]
+  remove: readonly number[]
+}
+
 /**
  * Stored vectors side by side in one block of WebAssembly memory, each row padded to a multiple
- * of four floats, with the query and the results after them: a search writes the query, the
- * kernel compares it with every row at once, and only the ranking is left to JavaScript. A
- * table never changes once built; a store whose vectors changed builds a new one.
+ * of four floats, after the query and before the results: a search writes the query, the kernel
+ * compares it with every row at once, and only the ranking is left to JavaScript. A table is
+ * changed in place (see apply): rebuilding it on every write of a busy server copied every
+ * vector again for each search after a write.
  */
 export class VectorTable {
   private readonly kernel: DotKernel = dotKernel()
   /** Floats per row: the dimensions, padded for the kernel's four lanes. */
   private readonly stride: number
-  private readonly queryAt: number
-  private readonly resultsAt: number
-  private readonly norms: Float64Array
+  /** The query comes first, so growing the rows never moves it. */
+  private readonly queryAt = 0
+  private readonly rowsAt: number
+  /** Rows the memory holds room for; the results follow them. */
+  private capacity = 0
+  private norms = new Float64Array(0)
+  private readonly ids: number[] = []
   private positions: Map<number, number> | undefined
 
   private constructor(
-    /** The row id of each position. */
-    readonly rowids: readonly number[],
     readonly dimensions: number,
-    vectors: readonly Float32Array[],
-    norms: readonly (number | undefined)[],
+    rows: readonly { rowid: number; vector: Float32Array; norm?: number | undefined }[],
   ) {
     this.stride = Math.max(4, Math.ceil(dimensions / 4) * 4)
-    this.queryAt = rowids.length * this.stride * 4
-    this.resultsAt = this.queryAt + this.stride * 4
-    const needed = Math.ceil((this.resultsAt + rowids.length * 4) / pageBytes)
-    const pages = this.kernel.memory.buffer.byteLength / pageBytes
-    if (needed > pages) this.kernel.memory.grow(needed - pages)
+    this.rowsAt = this.stride * 4
+    this.reserve(rows.length)
     const floats = new Float32Array(this.kernel.memory.buffer)
-    this.norms = new Float64Array(rowids.length)
-    vectors.forEach((vector, position) => {
-      floats.set(vector, position * this.stride)
-      this.norms[position] = norms[position] ?? lengthOf(vector)
+    rows.forEach(({ rowid, vector, norm }, position) => {
+      floats.set(vector, this.floatAt(position))
+      this.norms[position] = norm ?? lengthOf(vector)
+      this.ids.push(rowid)
     })
   }
 
@@ -77,27 +82,27 @@ export class VectorTable {
    * first are left out. A row may bring its vector's length (from the table it was in), else it is computed.
    */
   static of(rows: Iterable<{ rowid: number; vector: Float32Array; norm?: number | undefined }>): VectorTable {
-    const rowids: number[] = []
-    const vectors: Float32Array[] = []
-    const norms: (number | undefined)[] = []
+    const kept: { rowid: number; vector: Float32Array; norm?: number | undefined }[] = []
     let dimensions: number | undefined
-    for (const { rowid, vector, norm } of rows) {
-      dimensions ??= vector.length
-      if (vector.length !== dimensions) continue
-      rowids.push(rowid)
-      vectors.push(vector)
-      norms.push(norm)
+    for (const row of rows) {
+      dimensions ??= row.vector.length
+      if (row.vector.length === dimensions) kept.push(row)
     }
-    return new VectorTable(rowids, dimensions ?? 0, vectors, norms)
+    return new VectorTable(dimensions ?? 0, kept)
+  }
+
+  /** The row id of each position. */
+  get rowids(): readonly number[] {
+    return this.ids
   }
 
   get size(): number {
-    return this.rowids.length
+    return this.ids.length
   }
 
   /** The position of a row, undefined for a row the table does not hold. */
   positionOf(rowid: number): number | undefined {
-    this.positions ??= new Map(this.rowids.map((held, position) => [held, position]))
+    this.positions ??= new Map(this.ids.map((held, position) => [held, position]))
     return this.positions.get(rowid)
   }
 
@@ -106,9 +111,82 @@ export class VectorTable {
     return this.norms[position] as number
   }
 
-  /** The vector at a position: a view of the table's memory, valid as long as the table is. */
+  /** The vector at a position: a view of the table's memory, valid until the table next changes. */
   vector(position: number): Float32Array {
-    return new Float32Array(this.kernel.memory.buffer, position * this.stride * 4, this.dimensions)
+    return new Float32Array(this.kernel.memory.buffer, this.floatAt(position) * 4, this.dimensions)
+  }
+
+  /**
+   * Change the table in place, keeping its rows in row id order: a vector replaces the one its row
+   * holds, a new row goes after the last, removed rows close up. Returns false, changing nothing,
+   * when that order cannot be kept (a new row before the last, a vector of other dimensions, an
+   * empty table); the caller builds a new table. Returns whether positions moved otherwise.
+   */
+  apply(change: TableChange): { applied: false } | { applied: true; moved: boolean } {
+    const removed = new Set(change.remove.filter((rowid) => this.positionOf(rowid) !== undefined))
+    const replaced: { position: number; vector: Float32Array }[] = []
+    const appended: { rowid: number; vector: Float32Array }[] = []
+    const last = this.ids[this.size - 1] ?? -Infinity
+    for (const row of change.set) {
+      if (this.size === 0 || row.vector.length !== this.dimensions) return { applied: false }
+      const position = this.positionOf(row.rowid)
+      if (position !== undefined) replaced.push({ position, vector: row.vector })
+      else if (row.rowid > last) appended.push(row)
+      else return { applied: false }
+      removed.delete(row.rowid)
+    }
+    const floats = (): Float32Array => new Float32Array(this.kernel.memory.buffer)
+    for (const { position, vector } of replaced) {
+      floats().set(vector, this.floatAt(position))
+      this.norms[position] = lengthOf(vector)
+    }
+    if (removed.size > 0) this.closeUp(removed)
+    appended.sort((a, b) => a.rowid - b.rowid)
+    this.reserve(this.size + appended.length)
+    for (const { rowid, vector } of appended) {
+      const position = this.ids.length
+      floats().set(vector, this.floatAt(position))
+      this.norms[position] = lengthOf(vector)
+      this.ids.push(rowid)
+      this.positions?.set(rowid, position)
+    }
+    return { applied: true, moved: removed.size > 0 }
+  }
+
+  /** Remove rows, moving each later row down over the gaps. */
+  private closeUp(removed: ReadonlySet<number>): void {
+    const floats = new Float32Array(this.kernel.memory.buffer)
+    let kept = 0
+    for (let position = 0; position < this.ids.length; position++) {
+      const rowid = this.ids[position] as number
+      if (removed.has(rowid)) continue
+      if (kept !== position) {
+        floats.copyWithin(this.floatAt(kept), this.floatAt(position), this.floatAt(position) + this.stride)
+        this.norms[kept] = this.norms[position] as number
+        this.ids[kept] = rowid
+      }
+      kept++
+    }
+    this.ids.length = kept
+    this.positions = undefined
+  }
+
+  /** Room for `rows` rows and their results, growing the memory by a quarter more than asked so appends rarely grow it. */
+  private reserve(rows: number): void {
+    if (rows <= this.capacity) return
+    const capacity = this.capacity === 0 ? rows : Math.max(rows, Math.ceil(this.capacity * 1.25))
+    const needed = Math.ceil((this.rowsAt + capacity * this.stride * 4 + capacity * 4) / pageBytes)
+    const pages = this.kernel.memory.buffer.byteLength / pageBytes
+    if (needed > pages) this.kernel.memory.grow(needed - pages)
+    const norms = new Float64Array(capacity)
+    norms.set(this.norms.subarray(0, this.size))
+    this.norms = norms
+    this.capacity = capacity
+  }
+
+  /** Where a row's floats start, counted in floats. */
+  private floatAt(position: number): number {
+    return (this.rowsAt >> 2) + position * this.stride
   }
 
   /**
@@ -119,9 +197,10 @@ export class VectorTable {
     const count = positions?.length ?? this.size
     if (limit <= 0 || count === 0 || query.length !== this.dimensions) return []
     const buffer = this.kernel.memory.buffer
+    const resultsAt = this.rowsAt + this.capacity * this.stride * 4
     new Float32Array(buffer, this.queryAt, this.stride).set(query)
-    this.kernel.dots(0, this.size, this.stride * 4, this.queryAt, this.resultsAt)
-    const dots = new Float32Array(buffer, this.resultsAt, this.size)
+    this.kernel.dots(this.rowsAt, this.size, this.stride * 4, this.queryAt, resultsAt)
+    const dots = new Float32Array(buffer, resultsAt, this.size)
     const queryNorm = lengthOf(query)
     const at = new Int32Array(count)
     const scores = new Float64Array(count)
@@ -141,6 +220,6 @@ export class VectorTable {
   }
 
   private rowidAt(positions: Int32Array, candidate: number): number {
-    return this.rowids[positions[candidate] as number] as number
+    return this.ids[positions[candidate] as number] as number
   }
 }

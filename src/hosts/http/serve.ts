@@ -227,13 +227,18 @@ async function warmHookCheck(runner: CallRunner, runtime: ReturnType<typeof runt
   }
 }
 
-/** Ready means the default tenant's index is open and its embedding model loaded, in every thread: one search each does both. */
+/**
+ * Ready means every thread has loaded what a memory write needs and, for one workspace, the default
+ * tenant's index is open and its embedding model loaded in every thread: one search each does both.
+ */
 async function warmUp(
   runner: CallRunner,
   oneWorkspace: boolean,
   tools: Parameters<typeof toolsForProfile>[0],
   runtime: ReturnType<typeof runtimeEnvFrom>,
 ): Promise<void> {
+  // Every layout: what a write loads is the same for every tenant.
+  if (tools.some((tool) => tool.name === 'memory_add')) await runner.warmWrites()
   if (!oneWorkspace || !tools.some((tool) => tool.name === 'memory_search')) return
   const call = { tool: 'memory_search', tenantId: defaultTenant, scope: defaultScope, input: { query: 'warm up', limit: 1 }, runtime }
   // The first brings the index up to date (embedding what waits); the others then only open it.

@@ -7,6 +7,7 @@ import type { AnyTool } from '../../tools/define.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { runToolCall, type ToolCall } from './tool-call.js'
 import type { StoreDatabase, TenantStores } from './tenants.js'
+import { warmWritePath } from './warm-writes.js'
 
 /** Where a tool thread finds the tenants: one store per tenant under a data folder, or the server's own workspace. */
 export type ThreadLayout = { dataDir: string } | { cwd: string; env: Record<string, string | undefined> }
@@ -20,7 +21,10 @@ export interface ThreadData {
 }
 
 export type ThreadRequest =
-  { id: number; type: 'call'; call: ToolCall } | { id: number; type: 'close-tenant'; tenantId: string } | { id: number; type: 'close' }
+  | { id: number; type: 'call'; call: ToolCall }
+  | { id: number; type: 'warm-writes' }
+  | { id: number; type: 'close-tenant'; tenantId: string }
+  | { id: number; type: 'close' }
 
 export type ThreadReply = { id: number; outcome: DispatchOutcome } | { id: number } | { id: number; failure: string }
 
@@ -30,6 +34,8 @@ export interface CallRunner {
   /** Whether a call's work leaves the thread that accepts requests. */
   readonly threaded: boolean
   run(call: ToolCall, slot: number): Promise<DispatchOutcome>
+  /** Loads what a memory write needs in every thread (see warmWritePath). */
+  warmWrites(): Promise<void>
   /** Releases a tenant's indexes and models everywhere; its next call opens them again. */
   closeTenant(tenantId: string): Promise<void>
   close(): Promise<void>
@@ -48,6 +54,7 @@ export function inlineRunner(stores: TenantStores, tools: readonly AnyTool[], en
     slots: 16,
     threaded: false,
     run: (call) => runToolCall(stores, byName, call, env),
+    warmWrites: warmWritePath,
     closeTenant: (tenantId) => stores.close(tenantId),
     close: () => stores.closeAll(),
   }
@@ -125,6 +132,7 @@ export function threadRunner(count: number, data: ThreadData): CallRunner | unde
         return { ok: false, error: toErrorObject(error), warnings: [] }
       }
     },
+    warmWrites: () => everywhere((id) => ({ id, type: 'warm-writes' })),
     closeTenant: (tenantId) => everywhere((id) => ({ id, type: 'close-tenant', tenantId })),
     async close() {
       closing = true

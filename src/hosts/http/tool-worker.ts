@@ -6,6 +6,7 @@ import { serveLimitsFrom } from './serve-limits.js'
 import { runToolCall } from './tool-call.js'
 import { TenantStores } from './tenants.js'
 import type { ThreadData, ThreadReply, ThreadRequest } from './tool-threads.js'
+import { warmWritePath } from './warm-writes.js'
 
 // A tool thread of `mk serve`: runs the calls the main thread sends it on its own connections to the
 // tenants' indexes (SQLite in WAL mode lets every thread read while one writes), so no call's work
@@ -27,6 +28,9 @@ async function answer(request: ThreadRequest): Promise<ThreadReply> {
   switch (request.type) {
     case 'call':
       return { id: request.id, outcome: await runToolCall(await stores, await tools, request.call, data.env) }
+    case 'warm-writes':
+      await warmWritePath()
+      return { id: request.id }
     case 'close-tenant':
       await (await stores).close(request.tenantId)
       return { id: request.id }

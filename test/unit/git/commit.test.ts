@@ -42,6 +42,26 @@ describe('commitPaths', () => {
     expectHealthy(dir)
   })
 
+  it('after many writes, every commit has the tree git computes from the same index', async () => {
+    // Issue 27: trees are written into one buffer each and loose objects at git's own compression
+    // level; git must read every object and agree on every tree id.
+    workspace = await makeWorkspace({})
+    const dir = workspace.root
+    const names = ['a.md', 'a-b.md', 'a0.md', 'é.md', 'z.md']
+    for (let round = 0; round < 24; round++) {
+      const folder = ['memory/user', 'memory/agents/ana', 'memory/user/a', 'memory'][round % 4] as string
+      const path = `${folder}/${names[round % names.length]}`
+      await fs.promises.mkdir(join(dir, folder), { recursive: true })
+      await writeFile(join(dir, path), `round ${round}\n`)
+      const removed = round % 5 === 4 ? ['memory/user/a.md'].filter((file) => fs.existsSync(join(dir, file))) : []
+      for (const file of removed) await rm(join(dir, file))
+      const oid = await commitPaths(dir, { add: [path], remove: removed, message: `round ${round}` })
+      expect(gitCli(dir, 'rev-parse', `${oid}^{tree}`)).toBe(gitCli(dir, 'write-tree'))
+    }
+    expect(gitCli(dir, 'rev-list', '--count', 'HEAD').trim()).toBe('24')
+    expectHealthy(dir)
+  })
+
   it('continues a history isomorphic-git wrote, and one that git gc packed', async () => {
     workspace = await makeWorkspace({ 'user/a.md': 'a\n', 'user/b.md': 'b\n', 'user/c.md': 'c\n' })
     const dir = workspace.root

@@ -20,6 +20,7 @@ function scriptedRunner(slots: number) {
         })
       })
     },
+    warmWrites: async () => undefined,
     closeTenant: async (tenantId) => void closed.push(tenantId),
     close: async () => undefined,
   }

@@ -21,6 +21,7 @@ function scriptedBuilds() {
             resolve({ ok: true, output: { out: `/sites/${call.tenantId}`, rebuilt }, display: '', exitCode: 0, warnings: [], artifacts: [] }),
         })
       }),
+    warmWrites: async () => undefined,
     closeTenant: async () => undefined,
     close: async () => undefined,
   }
@@ -74,6 +75,7 @@ describe('TenantSites', () => {
       slots: 2,
       threaded: true,
       run: async (): Promise<DispatchOutcome> => ({ ok: false, error: toErrorObject(new MkError('INTERNAL_ERROR', 'disk full')), warnings: [] }),
+      warmWrites: async () => undefined,
       closeTenant: async () => undefined,
       close: async () => undefined,
     }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openIndex } from '../../../src/search/search-index.js'
 import { nearestByCosine } from '../../../src/search/vector-matrix.js'
@@ -97,6 +98,64 @@ describe('vectors compared in memory', () => {
     writer.close()
     const found = (await nearest(reader, 'kubernetes cluster upgrade')).map((hit) => hit.id)
     expect(found.slice(0, 2)).toEqual(['other', 'm2'])
+    reader.close()
+  })
+})
+
+describe('vectors compared in memory, following the index row by row', () => {
+  // A long-lived connection reads only the rows the change log names: after any mix of writes it
+  // must rank exactly as a connection that reads the whole index afresh.
+  const words = ['billing', 'database', 'deploy', 'runner', 'search', 'cluster', 'backup', 'payments', 'owner', 'approval', 'latency', 'nightly']
+  const pick = (n: number, count: number) => Array.from({ length: count }, (_, k) => words[(n * 7 + k * 5) % words.length]).join(' ')
+  const queries = ['billing owner', 'database backup nightly', 'deploy approval', 'search latency cluster']
+  const filtersOf = (tag?: string) => ({ kind: 'memory' as const, ...(tag === undefined ? {} : { tags: [tag] }) })
+  const ranked = async (index: ReturnType<typeof openIndex>, query: string, tag?: string) =>
+    (await index.nearDuplicates(query, filtersOf(tag), -1, 100)).map((hit) => `${hit.id}:${hit.score.toFixed(5)}`)
+
+  async function expectSameAsFresh(reader: ReturnType<typeof openIndex>): Promise<void> {
+    const fresh = openIndex(path, { embedder })
+    for (const query of queries) {
+      // A connection's first search ranks in SQL; the second reads the whole matrix.
+      await ranked(fresh, query)
+      for (const tag of [undefined, 'even', 'odd']) expect(await ranked(reader, query, tag)).toEqual(await ranked(fresh, query, tag))
+    }
+    fresh.close()
+  }
+
+  it('rank as a fresh connection after adds, changed texts and tags, removals, by itself and by another connection', async () => {
+    const reader = openIndex(path, { embedder })
+    const tagged = (id: string, n: number, content: string): IndexDocument => ({ ...memory(id, content), tags: [n % 2 === 0 ? 'even' : 'odd'] })
+    reader.upsert(Array.from({ length: 40 }, (_, n) => tagged(`m${n}`, n, pick(n, 4))))
+    await reader.embedPending()
+    for (const query of queries) await ranked(reader, query)
+    const writer = openIndex(path, { embedder })
+    for (let round = 0; round < 6; round++) {
+      const by = round % 2 === 0 ? reader : writer
+      by.upsert([tagged(`new${round}`, round, pick(round + 3, 3)), tagged(`m${round * 5}`, round + 1, pick(round * 11, 5))])
+      // A vector waits while another row is removed; then both are in step.
+      if (round === 2) await expectSameAsFresh(reader)
+      by.remove([`m${round * 3 + 1}`])
+      await by.embedPending()
+      await expectSameAsFresh(reader)
+    }
+    writer.close()
+    reader.close()
+  })
+
+  it('read everything again when it fell further behind than the change log keeps', async () => {
+    const reader = openIndex(path, { embedder })
+    reader.upsert(texts.map((content, n) => memory(`m${n}`, content)))
+    await reader.embedPending()
+    for (const query of queries) await ranked(reader, query)
+    const writer = openIndex(path, { embedder })
+    // Each upsert of a changed text logs its row: past the newest 4,096 entries the log keeps.
+    for (let round = 0; round < 5200; round++) writer.upsert([memory(`m${round % 8}`, `${texts[round % 8]} round ${round}`)])
+    await writer.embedPending()
+    writer.close()
+    const log = new Database(path, { readonly: true })
+    expect(log.prepare('SELECT min(seq) > 1000 AND count(*) <= 5120 FROM doc_changes').pluck().get()).toBe(1)
+    log.close()
+    await expectSameAsFresh(reader)
     reader.close()
   })
 })
@@ -199,6 +258,58 @@ describe('VectorTable', () => {
       { rowid: 1, score: 1 },
       { rowid: 3, score: 0 },
     ])
+  })
+})
+
+describe('VectorTable.apply', () => {
+  const next = (
+    (seed: number) => () =>
+      ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1
+  )(23)
+  const vectorOf = (dimensions: number) => Float32Array.from({ length: dimensions }, next)
+
+  it.each([5, 384])('changed in place, ranks as a table built afresh from the same rows (%i dimensions)', (dimensions) => {
+    const rows = new Map(Array.from({ length: 200 }, (_, n) => [n * 2, vectorOf(dimensions)]))
+    const table = VectorTable.of([...rows].map(([rowid, vector]) => ({ rowid, vector })))
+    let nextRowid = 400
+    for (let round = 0; round < 30; round++) {
+      const held = [...rows.keys()]
+      const set = [
+        { rowid: held[(round * 13) % held.length] as number, vector: vectorOf(dimensions) },
+        // Enough new rows to outgrow the memory reserved at first, several times over.
+        ...Array.from({ length: 1 + (round % 4) * 10 }, () => ({ rowid: nextRowid++, vector: vectorOf(dimensions) })),
+      ]
+      const remove = round % 3 === 0 ? [held[(round * 7 + 1) % held.length] as number, 99_999] : []
+      expect(table.apply({ set, remove })).toEqual({ applied: true, moved: remove.length > 0 })
+      for (const { rowid, vector } of set) rows.set(rowid, vector)
+      for (const rowid of remove) rows.delete(rowid)
+      const fresh = VectorTable.of([...rows].sort(([a], [b]) => a - b).map(([rowid, vector]) => ({ rowid, vector })))
+      expect(table.rowids).toEqual(fresh.rowids)
+      const query = vectorOf(dimensions)
+      expect(table.nearest(query, 25)).toEqual(fresh.nearest(query, 25))
+      const some = Int32Array.from({ length: 40 }, (_, n) => (n * 5) % fresh.size)
+      expect(table.nearest(query, 10, some)).toEqual(fresh.nearest(query, 10, some))
+      expect(table.positionOf(table.rowids[7] as number)).toBe(7)
+    }
+  })
+
+  it('refuses, changing nothing, what would break the row id order or the dimensions', () => {
+    const table = VectorTable.of([10, 20, 30].map((rowid) => ({ rowid, vector: vectorOf(4) })))
+    const query = vectorOf(4)
+    const before = table.nearest(query, 3)
+    expect(
+      table.apply({
+        set: [
+          { rowid: 40, vector: vectorOf(4) },
+          { rowid: 15, vector: vectorOf(4) },
+        ],
+        remove: [20],
+      }),
+    ).toEqual({ applied: false })
+    expect(table.apply({ set: [{ rowid: 50, vector: vectorOf(5) }], remove: [] })).toEqual({ applied: false })
+    expect(VectorTable.of([]).apply({ set: [{ rowid: 1, vector: vectorOf(4) }], remove: [] })).toEqual({ applied: false })
+    expect(table.rowids).toEqual([10, 20, 30])
+    expect(table.nearest(query, 3)).toEqual(before)
   })
 })
 
