@@ -22,6 +22,7 @@ import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultScope, defaultTenant, tenantPlaces, type StoreDatabase } from './tenants.js'
 import { closeStores, storeRole, storeStatus } from '../../tools/open-store.js'
 import { inlineRunner, threadRunner, type CallRunner, type ThreadLayout } from './tool-threads.js'
+import type { WarmWrites } from './warm-writes.js'
 
 export interface ServeOptions {
   cwd: string
@@ -149,7 +150,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const layout: ThreadLayout = dataDir === undefined ? { cwd: options.cwd, env } : { dataDir }
   // Where each tenant's workspace and MK_HOME are: the stores open them, the app names them relatively in errors.
   const stores = dataDir === undefined ? { workspace } : { dataDir }
-  const runner = threadRunner(limits.threads, { layout, env, database }) ?? inlineRunner(new TenantStores(stores, database, limits.maxScopesPerTenant), offered, env)
+  const runner =
+    threadRunner(limits.threads, { layout, env, database }) ?? inlineRunner(new TenantStores(stores, database, limits.maxScopesPerTenant), offered, env)
   const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
   const app = await createHttpApp({
@@ -172,7 +174,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address !== null ? address.port : options.port
 
   if (socket !== undefined) void warmHookCheck(runner, runtime)
-  void warmUp(runner, dataDir === undefined, tools, runtime).then(
+  void warmUp(runner, dataDir === undefined, tools, runtime, { bundledModel: workspace.config.search.embedding.provider === 'bundled' }).then(
     () => app.setReadiness({ ready: true }),
     (error: unknown) => app.setReadiness({ ready: false, error: toErrorObject(error) }),
   )
@@ -236,9 +238,10 @@ async function warmUp(
   oneWorkspace: boolean,
   tools: Parameters<typeof toolsForProfile>[0],
   runtime: ReturnType<typeof runtimeEnvFrom>,
+  writes: WarmWrites,
 ): Promise<void> {
   // Every layout: what a write loads is the same for every tenant.
-  if (tools.some((tool) => tool.name === 'memory_add')) await runner.warmWrites()
+  if (tools.some((tool) => tool.name === 'memory_add')) await runner.warmWrites(writes)
   if (!oneWorkspace || !tools.some((tool) => tool.name === 'memory_search')) return
   const call = { tool: 'memory_search', tenantId: defaultTenant, scope: defaultScope, input: { query: 'warm up', limit: 1 }, runtime }
   // The first brings the index up to date (embedding what waits); the others then only open it.

