@@ -14,7 +14,7 @@ import type { LocalCaller } from './remote-client.js'
 import { remoteServerFrom, type RemoteServer } from './remote-server.js'
 import { plainStyle } from '../../style.js'
 import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
-import { terminalStyle } from './style.js'
+import { displayStyle, terminalStyle } from './style.js'
 import { stripTerminalControls } from './terminal-controls.js'
 
 export interface GlobalFlags {
@@ -51,7 +51,7 @@ export abstract class MkCommand extends Command {
 
   protected async callTool(tool: AnyTool, input: Record<string, unknown>, flags: GlobalFlags, options: CallOptions = {}): Promise<void> {
     const terminal = processTerminal()
-    const style = flags.json ? plainStyle : terminalStyle
+    const style = flags.json ? plainStyle : displayStyle(terminal.stdout, terminal.env)
     const warn = (message: string): void => writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
     const resources = new Resources()
     try {

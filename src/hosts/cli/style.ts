@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Style } from '../../style.js'
+import { plainStyle, type Style } from '../../style.js'
 
 // mk's own colours travel through display text as markers that carry a secret drawn
 // for this process, so data can never forge one. The writer (render.ts) strips every
@@ -36,6 +36,15 @@ export function colourAllowed(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv
   if (force !== undefined) return force !== '0' && force !== 'false'
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== ''
   return !noColor && env.TERM !== 'dumb' && stream.isTTY === true
+}
+
+/**
+ * The style a display for this stream is rendered with: plain when the stream
+ * shows no colour, so that no markers are written into it only to be removed
+ * (a large check's text is twice as large with them, and read three times).
+ */
+export function displayStyle(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Style {
+  return colourAllowed(stream, env) ? terminalStyle : plainStyle
 }
 
 /** Replace mk's style markers with ANSI colour codes, or remove them. */

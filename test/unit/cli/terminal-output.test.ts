@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { progressReporter } from '../../../src/hosts/cli/progress.js'
 import { writeJson, writeText } from '../../../src/hosts/cli/render.js'
-import { terminalStyle } from '../../../src/hosts/cli/style.js'
+import { displayStyle, terminalStyle } from '../../../src/hosts/cli/style.js'
 import { stripTerminalControls } from '../../../src/hosts/cli/terminal-controls.js'
 
 /** A stream that records what is written and says whether it is a terminal. */
@@ -91,6 +91,22 @@ describe('writeText', () => {
     const out = stream(true)
     writeText(out.stream, {}, 'x\ue00031\ue001y')
     expect(out.written()).toBe('x\ue00031\ue001y\n')
+  })
+})
+
+describe('displayStyle', () => {
+  it('renders a display for a stream that shows no colour without style markers, and with them where colour shows', () => {
+    // A piped check of 50,000 files printed 15 MB of text; with markers it was built twice as large and then stripped of them.
+    expect(displayStyle(stream(false).stream, {}).dim('x')).toBe('x')
+    expect(displayStyle(stream(true).stream, { NO_COLOR: '1' }).red('x')).toBe('x')
+    for (const [isTTY, env] of [
+      [true, {}],
+      [false, { FORCE_COLOR: '1' }],
+    ] as const) {
+      const out = stream(isTTY)
+      writeText(out.stream, env, displayStyle(out.stream, env).red('x'))
+      expect(out.written()).toBe('\u001b[31mx\u001b[39m\n')
+    }
   })
 })
 
