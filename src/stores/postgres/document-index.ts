@@ -9,7 +9,6 @@ import { rankFrom } from '../../search/ranking.js'
 import { queryPhrases, scoreTextEvidence, type TextEvidence } from '../../search/text-evidence.js'
 import type { DocumentHead, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from '../../search/types.js'
 import { backgroundSize, calibrationFrom, smallStore } from '../../search/vector-evidence.js'
-import { nearestByCosine } from '../../search/vector-matrix.js'
 import { maxEmbeddedChars } from '../../search/vector-store.js'
 import type { ListOptions } from '../../search/documents.js'
 import { announceChange, asWords, textConfig } from './documents.js'
@@ -379,12 +378,7 @@ export class PostgresDocumentIndex implements DocumentIndex {
 
   /** The nearest few held vectors by cosine, equal scores in storage order: the filters are asked of these (limit × 4) first. */
   private nearestHeld(held: HeldVectors, query: Float32Array, limit: number): Scored[] {
-    if (held.rows.length === 0) return []
-    return nearestByCosine(
-      held.rows.map((row) => ({ rowid: row.n, vector: row.vector, norm: row.norm })),
-      query,
-      Math.min(held.rows.length, limit * 4),
-    )
+    return held.table.nearest(query, Math.min(held.table.size, limit * 4))
   }
 
   /**
@@ -401,10 +395,13 @@ export class PostgresDocumentIndex implements DocumentIndex {
     allowed: Map<number, DocumentHead>,
   ): Promise<{ scored: Scored[]; heads: Map<number, DocumentHead> }> {
     const kept = nearest.filter((row) => allowed.has(row.rowid))
-    if (kept.length >= limit || nearest.length === held.rows.length) return { scored: kept.slice(0, limit), heads: allowed }
+    if (kept.length >= limit || nearest.length === held.table.size) return { scored: kept.slice(0, limit), heads: allowed }
     const every = await this.allowedHeads(filters, undefined)
-    const rows = held.rows.filter((row) => every.has(row.n)).map((row) => ({ rowid: row.n, vector: row.vector, norm: row.norm }))
-    return { scored: nearestByCosine(rows, query, limit), heads: every }
+    const positions = [...every.keys()].flatMap((rowid) => {
+      const position = held.table.positionOf(rowid)
+      return position === undefined ? [] : [position]
+    })
+    return { scored: held.table.nearest(query, limit, Int32Array.from(positions).sort()), heads: every }
   }
 
   /** The heads of the documents among these (or of every document with a vector) that the filters allow, in one round trip. */
@@ -419,7 +416,8 @@ export class PostgresDocumentIndex implements DocumentIndex {
 
   /** The scope's first vectors in storage order, with the background sentences when there are few (as vectorCalibration samples). */
   private async calibrationSample(): Promise<Float32Array[]> {
-    const sample = (await this.vectors.of(this.place)).rows.slice(0, backgroundSize).map((row) => row.vector)
+    const { table } = await this.vectors.of(this.place)
+    const sample = Array.from({ length: Math.min(table.size, backgroundSize) }, (_, position) => table.vector(position))
     if (sample.length >= smallStore || this.embedder === undefined) return sample
     const model = this.embedder.modelId
     let background = backgroundByModel.get(model)

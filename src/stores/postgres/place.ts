@@ -3,8 +3,18 @@ import type { Workspace } from '../../config/workspace.js'
 import { sha256Hex } from '../../hash.js'
 import { inTenant, readInTenant, type PreparedRead } from './connection.js'
 
+/** The read statements made so far, by text: a search's text is the same for every search with the same shape of filters. */
+const readsByText = new Map<string, PreparedRead>()
+
 /** A read statement named by its text: prepared once per connection, then executed by name (readInTenant). */
-export const preparedRead = (text: string): PreparedRead => ({ name: `mk_read_${sha256Hex(text).slice(0, 24)}`, text })
+export function preparedRead(text: string): PreparedRead {
+  let statement = readsByText.get(text)
+  if (statement === undefined) {
+    statement = { name: `mk_read_${sha256Hex(text).slice(0, 24)}`, text }
+    readsByText.set(text, statement)
+  }
+  return statement
+}
 
 /** One tenant's scope in the database: every row the store reads or writes is keyed by both. */
 export class TenantScope {

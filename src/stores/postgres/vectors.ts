@@ -1,12 +1,15 @@
 import type { Pool, PoolClient } from 'pg'
-import { lengthOf } from '../../search/vector-table.js'
+import { VectorTable } from '../../search/vector-table.js'
 import { unavailableOrSame } from './connection.js'
 import { documentsChannel } from './documents.js'
 import { preparedRead, type TenantScope } from './place.js'
 
-/** One scope's stored vectors as this replica holds them, in storage order (what calibration samples first). */
+/**
+ * One scope's stored vectors as this replica holds them, in storage order (what calibration samples
+ * first), in one table built once per read: a search ranks them without copying a vector.
+ */
 export interface HeldVectors {
-  rows: { n: number; vector: Float32Array; norm: number }[]
+  table: VectorTable
 }
 
 /** What BM25 and the embedding pass need of a whole scope. */
@@ -53,12 +56,9 @@ export class ReplicaVectors {
     const key = `${place.tenantId}/${place.scope}`
     let vectors = this.held.get(key)
     if (vectors === undefined) {
-      vectors = place.read<{ n: string; embedding: Buffer }>(vectorsStatement, [place.scope]).then((rows) => ({
-        rows: rows.map((row) => {
-          const vector = asVector(row.embedding)
-          return { n: Number(row.n), vector, norm: lengthOf(vector) }
-        }),
-      }))
+      vectors = place
+        .read<{ n: string; embedding: Buffer }>(vectorsStatement, [place.scope])
+        .then((rows) => ({ table: VectorTable.of(rows.map((row) => ({ rowid: Number(row.n), vector: asVector(row.embedding) }))) }))
       this.held.set(key, vectors)
       vectors.catch(() => this.held.delete(key))
     }
@@ -91,7 +91,7 @@ export class ReplicaVectors {
   /** How many scopes and vectors this replica holds, for health. */
   async size(): Promise<{ scopes: number; vectors: number }> {
     let vectors = 0
-    for (const held of this.held.values()) vectors += (await held.catch(() => ({ rows: [] }))).rows.length
+    for (const held of this.held.values()) vectors += (await held.catch(() => undefined))?.table.size ?? 0
     return { scopes: this.held.size, vectors }
   }
 
