@@ -158,13 +158,14 @@ const evidenceColumns =
 
 /**
  * A search's questions to the database as ONE statement (one round trip, one transaction): the
- * text evidence when the query has words, and which of the nearest held vectors the filters allow,
- * with their heads, when there are some. Prepared once per connection for each shape of filters.
+ * text evidence when the query has words, and the first `limit` of the nearest held vectors (in
+ * their order) that the filters allow, with their heads, when there are some. Prepared once per
+ * connection for each shape of filters.
  */
 function searchStatement(
   scope: string,
   text: { lists: number[]; phrases: string[]; words: string; own: string; docs: number; avglen: number; limit: number } | undefined,
-  among: readonly number[],
+  nearest: { rowids: readonly number[]; limit: number } | undefined,
   filters: SearchFilters | undefined,
 ): { statement: PreparedRead; values: unknown[] } {
   const values: unknown[] = [scope]
@@ -186,16 +187,18 @@ function searchStatement(
           avglen: param(text.avglen),
           limit: param(text.limit),
         }
-  const vectorRows = among.length === 0 ? undefined : param([...among])
+  const vectorParams = nearest === undefined ? undefined : { rowids: param([...nearest.rowids]), limit: param(nearest.limit) }
   const where = filterCondition(filters, values)
   if (textParams !== undefined) {
     tables.push(textEvidenceTables(textParams, where))
     parts.push("SELECT 'g', NULL, holders.g, holders.holders, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM holders")
     parts.push("SELECT 'c', c.n, NULL, NULL, c.own, c.place, c.id, c.layer, c.source, c.dedup_key, c.lists FROM candidates c")
   }
-  if (vectorRows !== undefined) {
+  if (vectorParams !== undefined) {
     tables.push(`allowed AS (
-      SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM mk_documents d WHERE d.scope = $1 AND d.n = ANY(${vectorRows}::bigint[]) AND ${where}
+      SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM unnest(${vectorParams.rowids}::bigint[]) WITH ORDINALITY AS a(n, ord)
+      CROSS JOIN LATERAL (SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM mk_documents d WHERE d.scope = $1 AND d.n = a.n AND ${where}) d
+      ORDER BY a.ord LIMIT ${vectorParams.limit}
     )`)
     parts.push("SELECT 'v', a.n, NULL, NULL, NULL, NULL, a.id, a.layer, a.source, a.dedup_key, NULL FROM allowed a")
   }
@@ -357,7 +360,7 @@ export class PostgresDocumentIndex implements DocumentIndex {
             const { statement, values } = searchStatement(
               this.place.scope,
               textQuery,
-              nearest.map((row) => row.rowid),
+              nearest.length === 0 ? undefined : { rowids: nearest.map((row) => row.rowid), limit },
               filters,
             )
             return this.place.read<EvidenceRow>(statement, values)
@@ -383,8 +386,8 @@ export class PostgresDocumentIndex implements DocumentIndex {
 
   /**
    * The exact ranking by cosine of the held vectors the filters allow: the nearest few the filters
-   * kept when they are enough (or are every vector); else, when the filters refused too many of
-   * them, of every document they allow (one more read).
+   * kept (`allowed`: the first `limit` of them) when they are enough (or are every vector); else,
+   * when the filters refused too many of them, of every document they allow (one more read).
    */
   private async keptOrAll(
     held: HeldVectors,

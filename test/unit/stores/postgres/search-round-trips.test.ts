@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Pool } from 'pg'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../../src/config/load.js'
 import type { Workspace } from '../../../../src/config/workspace.js'
 import { visibleFoldersOfLayers } from '../../../../src/memory/locations.js'
@@ -112,7 +112,6 @@ describe.skipIf(noPostgres !== undefined)("a replica's count of a scope behind a
   let pool: Pool
   let vectors: ReplicaVectors
   let place: TenantScope
-  let index: PostgresDocumentIndex
 
   beforeAll(async () => {
     pool = await postgresDatabase(postgres.cluster().createDatabase(), 4).pool()
@@ -124,12 +123,8 @@ describe.skipIf(noPostgres !== undefined)("a replica's count of a scope behind a
       {} as Workspace,
       (changed) => vectors.forget(changed),
     )
-    index = new PostgresDocumentIndex(place, vectors, undefined)
   })
   afterAll(() => vectors.close())
-
-  const search = (text: string) =>
-    index.search({ text, mode: 'fulltext', limit: 5, filters: { kind: 'memory', consumer: { agentId: undefined, teamId: undefined } } })
 
   it('sees its own write at once: the count it held is dropped at commit, not when the notification comes', async () => {
     expect((await vectors.corpus(place)).docs).toBe(0)
@@ -137,18 +132,30 @@ describe.skipIf(noPostgres !== undefined)("a replica's count of a scope behind a
     expect(await vectors.corpus(place)).toMatchObject({ docs: 2, pending: 2 })
   })
 
-  // Another replica's insert whose notification has not arrived: copies of the rows made inside the database announce nothing.
+  // Another replica's insert whose notification has not arrived: rows copied inside the database announce nothing.
+  // The documents are written to another scope (its announcement drops nothing of this one) and copied in.
   it('ranks, never fails, when more documents hold a word than the scope had when it was counted', async () => {
-    await vi.waitFor(async () => expect((await vectors.corpus(place)).docs).toBe(2))
-    await inTenant(pool, 'stale', (client) =>
-      client.query(
-        `INSERT INTO mk_documents (scope, id, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key, text_hash, tsv, length)
-         SELECT scope, id || '-' || g, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key, text_hash, tsv, length
-         FROM mk_documents, generate_series(1, 20) g WHERE scope = 'default'`,
-      ),
-    )
-    expect((await vectors.corpus(place)).docs).toBe(2)
-    const hits = await search('deploy')
+    const lagging = new TenantScope(async () => pool, 'lag', 'default', {} as Workspace)
+    const laggingIndex = new PostgresDocumentIndex(lagging, vectors, undefined)
+    await inTenant(pool, 'lag', (client) => upsertDocuments(client, 'seed', [doc('The deploy script needs the VPN', 1), doc('Deploys need two approvals', 2)]))
+    const copy = (suffix: string) =>
+      inTenant(pool, 'lag', (client) =>
+        client.query(
+          `INSERT INTO mk_documents (scope, id, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key, text_hash, tsv, length)
+           SELECT 'default', id || ${suffix}, kind, layer, title, content, tags, source, path, updated_at, expires_at, type, status, meta, dedup_key, text_hash, tsv, length
+           FROM mk_documents, generate_series(1, 20) g WHERE scope = 'seed' AND (${suffix} <> '' OR g = 1)`,
+        ),
+      )
+    await copy("''")
+    expect((await vectors.corpus(lagging)).docs).toBe(2)
+    await copy("'-' || g")
+    expect((await vectors.corpus(lagging)).docs).toBe(2)
+    const hits = await laggingIndex.search({
+      text: 'deploy',
+      mode: 'fulltext',
+      limit: 5,
+      filters: { kind: 'memory', consumer: { agentId: undefined, teamId: undefined } },
+    })
     expect(hits).toHaveLength(5)
     for (const hit of hits) expect(Number.isFinite(hit.score) && hit.score > 0, JSON.stringify(hit)).toBe(true)
   })
