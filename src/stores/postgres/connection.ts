@@ -23,10 +23,22 @@ export async function openPool(settings: PostgresSettings): Promise<Pool> {
 const unavailableStates = /^(08|57P|53)/
 const unavailableSocketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'])
 
-/** A database that went away becomes a retryable UNAVAILABLE (503), never an internal error. */
-export function unavailableOrSame(error: unknown): unknown {
+/** SQLSTATEs of a transaction the database gave up because another ran at the same time: serialization failure, deadlock, lock not available. */
+const contendedStates = new Set(['40001', '40P01', '55P03'])
+
+/**
+ * A database that went away becomes a retryable UNAVAILABLE (503), and a transaction it gave up
+ * for a concurrent one a retryable CONFLICT (409): never an internal error.
+ */
+export function retryableOrSame(error: unknown): unknown {
   if (!(error instanceof Error)) return error
   const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && contendedStates.has(code))
+    return new MkError('CONFLICT', `the PostgreSQL store gave this call up for another that ran at the same time (${error.message}); retry it`, {
+      details: { store: 'postgres', sqlstate: code, hint: 'nothing was written: the same call again will go through' },
+      retryable: true,
+      cause: error,
+    })
   const unreachable =
     (typeof code === 'string' && (unavailableStates.test(code) || unavailableSocketCodes.has(code))) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(error.message)
@@ -64,7 +76,7 @@ export async function inTenant<T>(pool: Pool, tenantId: string, work: (client: P
     await client.query('ROLLBACK').catch(() => {
       broken = true
     })
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   } finally {
     announcing.delete(client)
     client.release(broken)
@@ -75,7 +87,7 @@ async function connect(pool: Pool): Promise<PoolClient> {
   try {
     return await pool.connect()
   } catch (error) {
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   }
 }
 
@@ -125,6 +137,6 @@ export async function readInTenant<R extends QueryResultRow>(pool: Pool, tenantI
   } catch (error) {
     // The failed message left its transaction open and this connection's prepared statements unknown: it is closed, not reused.
     client.release(true)
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   }
 }

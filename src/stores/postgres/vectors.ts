@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg'
 import { VectorTable } from '../../search/vector-table.js'
-import { unavailableOrSame } from './connection.js'
+import { retryableOrSame } from './connection.js'
 import { documentsChannel } from './documents.js'
 import { preparedRead, type TenantScope } from './place.js'
 
@@ -123,7 +123,7 @@ export class ReplicaVectors {
       if (this.listener === listening) this.listener = undefined
     })
     return listening.catch((error: unknown) => {
-      throw unavailableOrSame(error)
+      throw retryableOrSame(error)
     })
   }
 
