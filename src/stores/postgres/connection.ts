@@ -108,8 +108,16 @@ export function sqlLiteral(value: unknown): string {
   throw new Error(`no SQL literal for a ${typeof value}`)
 }
 
-/** PostgreSQL's own quoting of a string literal (node-postgres's escapeLiteral): quotes doubled, backslashes doubled under E''. */
+/**
+ * PostgreSQL's own quoting of a string literal (node-postgres's escapeLiteral): quotes doubled,
+ * backslashes doubled under E''. PostgreSQL text cannot hold a NUL character, and the simple
+ * protocol would end the message at it: such a value is refused as bad input.
+ */
 function escapeLiteral(text: string): string {
+  if (text.includes('\0'))
+    throw new MkError('INVALID_INPUT', 'a value holds a NUL character (\\u0000), which PostgreSQL text cannot hold', {
+      details: { hint: 'remove the NUL character from the query, tag or filter' },
+    })
   const quoted = `'${text.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`
   return text.includes('\\') ? ` E${quoted}` : quoted
 }
@@ -122,15 +130,15 @@ function escapeLiteral(text: string): string {
  * of its own: a read in a transaction was three, a search of several reads thirteen.
  */
 export async function readInTenant<R extends QueryResultRow>(pool: Pool, tenantId: string, statement: PreparedRead, values: readonly unknown[]): Promise<R[]> {
+  // The literals first: a value refused as bad input holds no connection.
+  const tenant = `SELECT set_config('mk.tenant', ${sqlLiteral(tenantId)}, true)`
+  const execute = values.length === 0 ? `EXECUTE ${statement.name}` : `EXECUTE ${statement.name}(${values.map(sqlLiteral).join(', ')})`
   const client = await connect(pool)
   const prepared = preparedOn.get(client) ?? new Set<string>()
   preparedOn.set(client, prepared)
   const prepare = prepared.has(statement.name) ? '' : `PREPARE ${statement.name} AS ${statement.text};\n`
-  const execute = values.length === 0 ? `EXECUTE ${statement.name}` : `EXECUTE ${statement.name}(${values.map(sqlLiteral).join(', ')})`
   try {
-    const results = (await client.query(
-      `BEGIN READ ONLY; SELECT set_config('mk.tenant', ${sqlLiteral(tenantId)}, true);\n${prepare}${execute};\nCOMMIT`,
-    )) as unknown as QueryResult<R>[]
+    const results = (await client.query(`BEGIN READ ONLY; ${tenant};\n${prepare}${execute};\nCOMMIT`)) as unknown as QueryResult<R>[]
     prepared.add(statement.name)
     client.release()
     return results[prepare === '' ? 2 : 3]?.rows ?? []
