@@ -50,11 +50,54 @@ function rssMb(pid: number): number | null {
 
 const asTenant = (request: autocannon.Request): autocannon.Request => ({ ...request, headers: { ...request.headers, 'x-tenant-id': tenant } })
 
+/**
+ * The answers that were not 2xx, counted by status and the body's errorCode (`"500 INTERNAL_ERROR"`),
+ * with the first message of each: a failed request says why, not only that it failed.
+ */
+class Failures {
+  private readonly counts = new Map<string, { count: number; message: string }>()
+
+  /** The request with its answers recorded here. */
+  watch(request: autocannon.Request): autocannon.Request {
+    return {
+      ...request,
+      onResponse: (status: number, body: string) => {
+        if (status >= 200 && status < 300) return
+        let code = 'no errorCode'
+        let message = body.slice(0, 200)
+        try {
+          const parsed = JSON.parse(body) as { errorCode?: unknown; message?: unknown }
+          if (typeof parsed.errorCode === 'string') code = parsed.errorCode
+          if (typeof parsed.message === 'string') message = parsed.message.slice(0, 200)
+        } catch {
+          // Not JSON: the body's start is the message.
+        }
+        const key = `${status} ${code}`
+        const known = this.counts.get(key)
+        if (known === undefined) this.counts.set(key, { count: 1, message })
+        else known.count += 1
+      },
+    }
+  }
+
+  /** Per status and errorCode, how many and the first message; socket errors and timeouts apart (they have no status). */
+  report(results: readonly autocannon.Result[]): Record<string, unknown> {
+    return {
+      by_status: Object.fromEntries(this.counts),
+      socket_errors: results.reduce((sum, result) => sum + result.errors, 0),
+      timeouts: results.reduce((sum, result) => sum + result.timeouts, 0),
+    }
+  }
+}
+
 /** Warm searches, 10 connections spread over the replicas (each its share), measured together. */
 async function searchLoad(replicas: readonly Started[], clients: number): Promise<Record<string, unknown>> {
   const share = Math.max(1, Math.floor(clients / replicas.length))
+  const failures = new Failures()
   const results = await Promise.all(
-    replicas.map((replica) => autocannon({ url: replica.url, connections: share, duration: seconds, requests: queries.map((q) => asTenant(search(q))) })),
+    replicas.map((replica) =>
+      autocannon({ url: replica.url, connections: share, duration: seconds, requests: queries.map((q) => failures.watch(asTenant(search(q)))) }),
+    ),
   )
   const latencies = results.map((result) => result.latency)
   return {
@@ -63,21 +106,25 @@ async function searchLoad(replicas: readonly Started[], clients: number): Promis
     p50_ms: latencies.map((latency) => latency.p50),
     p99_ms: latencies.map((latency) => latency.p99),
     errors: results.reduce((sum, result) => sum + result.errors + result.non2xx, 0),
+    failures: failures.report(results),
   }
 }
 
 /** memory_add of new content (each request its own text) for `seconds`, 4 connections spread over the replicas. */
 async function writeLoad(replicas: readonly Started[]): Promise<Record<string, unknown>> {
   let written = 0
-  const add: autocannon.Request = asTenant({
-    method: 'POST',
-    path: '/v1/tools/memory_add',
-    headers: json,
-    setupRequest: (request) => ({
-      ...request,
-      body: JSON.stringify({ content: `Write ${process.pid}-${written++}: the ${benchMemoryContent(written)}`, layer: 'project' }),
+  const failures = new Failures()
+  const add: autocannon.Request = failures.watch(
+    asTenant({
+      method: 'POST',
+      path: '/v1/tools/memory_add',
+      headers: json,
+      setupRequest: (request) => ({
+        ...request,
+        body: JSON.stringify({ content: `Write ${process.pid}-${written++}: the ${benchMemoryContent(written)}`, layer: 'project' }),
+      }),
     }),
-  })
+  )
   const results = await Promise.all(
     replicas.map((replica) => autocannon({ url: replica.url, connections: 4 / replicas.length, duration: seconds, requests: [add] })),
   )
@@ -86,6 +133,7 @@ async function writeLoad(replicas: readonly Started[]): Promise<Record<string, u
     p50_ms: results.map((result) => result.latency.p50),
     p99_ms: results.map((result) => result.latency.p99),
     errors: results.reduce((sum, result) => sum + result.errors + result.non2xx, 0),
+    failures: failures.report(results),
   }
 }
 

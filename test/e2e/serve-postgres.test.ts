@@ -62,6 +62,21 @@ describe.skipIf(noPostgres !== undefined)('two mk serve replicas on one PostgreS
     expect(await found(on(1), 'acme', 'deploy approvals')).toEqual([added.body.memoryId])
   })
 
+  // Each add searches the scope for related memories right after its own write: the scope's size the replica
+  // held from before the write made a word held by more documents than the scope had, and ln() of a negative
+  // number answered 500 (issue 31: the bench's 122 failed writes).
+  it('answers 200 to related memories added one after another on one replica', async () => {
+    for (let n = 0; n < 5; n += 1) {
+      const added = await on(0).post(
+        '/v1/tools/memory_add',
+        { content: `The reporting database replica ${n} is read-only for analysts`, layer: 'project' },
+        { 'x-tenant-id': 'writer' },
+      )
+      expect(added.status, JSON.stringify(added.body)).toBe(200)
+    }
+    expect(await found(on(1), 'writer', 'reporting database replica')).toHaveLength(5)
+  })
+
   it('keeps one memory when both replicas add the same content at once', async () => {
     const body = { content: 'The staging database restarts every Sunday at 03:00', layer: 'project' }
     const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => on(n % 2).post('/v1/tools/memory_add', body, { 'x-tenant-id': 'acme' })))

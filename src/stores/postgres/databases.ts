@@ -1,5 +1,5 @@
 import type { Pool } from 'pg'
-import { openPool, unavailableOrSame } from './connection.js'
+import { openPool, retryableOrSame } from './connection.js'
 import { migrate, schemaVersion } from './migrations.js'
 import { bypassWarning, connectionRole, notOwnedOrSame, type ConnectionRole } from './role.js'
 import { describeDatabase } from './search-index.js'
@@ -68,7 +68,7 @@ export async function databaseStatus(url: string, poolSize: number): Promise<Dat
   try {
     await pool.query('SELECT 1')
   } catch (error) {
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   }
   const { role, rls } = await connectionRole(pool)
   return {

@@ -4,20 +4,19 @@ import { searchableText, type StoredDocument } from '../../search/documents.js'
 import type { DocumentIndex } from '../../search/document-index.js'
 import type { EmbeddingProvider } from '../../search/embedding/provider.js'
 import type { Scored } from '../../search/fusion.js'
-import { queryGroups } from '../../search/query-groups.js'
-import { rankFrom, type CandidateSource } from '../../search/ranking.js'
+import { queryGroups, type QueryGroup } from '../../search/query-groups.js'
+import { rankFrom } from '../../search/ranking.js'
 import { queryPhrases, scoreTextEvidence, type TextEvidence } from '../../search/text-evidence.js'
 import type { DocumentHead, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from '../../search/types.js'
 import { backgroundSize, calibrationFrom, smallStore } from '../../search/vector-evidence.js'
-import { nearestByCosine } from '../../search/vector-matrix.js'
 import { maxEmbeddedChars } from '../../search/vector-store.js'
 import type { ListOptions } from '../../search/documents.js'
-import { asWords, textConfig } from './documents.js'
-import { sha256Hex } from '../../hash.js'
+import { announceChange, asWords, textConfig } from './documents.js'
 import { filterCondition } from './filters.js'
 import { newestSchema } from './migrations.js'
-import type { TenantScope } from './place.js'
-import { asBytes, asVector, type ReplicaVectors } from './vectors.js'
+import type { PreparedRead } from './connection.js'
+import { preparedRead, type TenantScope } from './place.js'
+import { asBytes, asVector, type HeldVectors, type ReplicaVectors, type ScopeCorpus } from './vectors.js'
 
 interface DocumentRow {
   id: string
@@ -37,6 +36,16 @@ interface DocumentRow {
 
 const documentColumns = 'd.id, d.kind, d.layer, d.title, d.content, d.tags, d.source, d.path, d.updated_at, d.expires_at, d.type, d.status, d.meta'
 
+const documentsById = preparedRead(`SELECT ${documentColumns} FROM mk_documents d WHERE d.scope = $1 AND d.id = ANY($2::text[])`)
+
+interface HeadRow {
+  n: string
+  id: string
+  layer: string
+  source: string | null
+  dedup_key: string
+}
+
 function fromRow(row: DocumentRow): StoredDocument {
   return {
     id: row.id,
@@ -55,9 +64,6 @@ function fromRow(row: DocumentRow): StoredDocument {
   }
 }
 
-/** A statement prepared once per connection, named by its text. */
-const named = (text: string): { name: string; text: string } => ({ name: `mk_${sha256Hex(text).slice(0, 24)}`, text })
-
 /** FTS5's BM25 term weight (k1 1.2, b 0.75) of a document's word, from mk_document_terms `t` and the word's idf in `k`. */
 const termWeight = (avglen: string): string => `k.idf * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * t.length / ${avglen}))`
 
@@ -68,51 +74,187 @@ const termWeight = (avglen: string): string => `k.idf * t.tf * 2.2 / (t.tf + 1.2
 const holdersOf = (lexeme: string): string =>
   `(SELECT t.n, t.tf, t.length, t.positions FROM mk_document_terms t WHERE t.scope = $1 AND t.lexeme = ${lexeme} OFFSET 0)`
 
-/**
- * How many documents of the scope hold any phrase of each query group, from the words kept per
- * document alone: a phrase of one word, the documents holding it; a longer one, those where its
- * words stand at the phrase's distances from one place (as `tsv @@ phraseto_tsquery` matches).
- */
-const groupHolders = named(`WITH p AS MATERIALIZED (
-    SELECT u.g, u.ord, w.lexeme, w.at, count(*) OVER (PARTITION BY u.ord) AS words
-    FROM unnest($2::int[], $3::text[]) WITH ORDINALITY AS u(g, p, ord),
-    LATERAL (SELECT e.lexeme, at FROM unnest(to_tsvector('${textConfig}', u.p)) e, unnest(e.positions) at) w
-  )
-  SELECT h.g, count(DISTINCT h.n)::float8 AS holders FROM (
-    SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t WHERE p.words = 1
-    UNION ALL
-    SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t, unnest(t.positions) x
-    WHERE p.words > 1 GROUP BY p.g, p.ord, t.n, x - p.at HAVING count(*) = max(p.words)
-  ) h GROUP BY h.g`)
+/** The parameters of the text evidence's part of a search statement, by number. */
+interface TextParams {
+  /** int[]: the list of each phrase (two per query group: its full phrases, then its partial ones). */
+  lists: string
+  /** text[]: the phrases, as words. */
+  phrases: string
+  /** text: every phrase's words (BM25 is summed over them). */
+  words: string
+  /** text: the query's own words. */
+  own: string
+  /** float8: the scope's documents and mean length, as this replica holds them. */
+  docs: string
+  avglen: string
+  limit: string
+}
 
 /**
- * The candidates: documents holding any phrase of `$3` that the filters allow, best BM25 first
- * (FTS5's, idf floored at 1e-6, over the words of `$4`), with the BM25 of the query's own words
- * (`$5`) and which lists (`$2`) of phrases each holds. BM25 is summed over the words kept per
- * document; the documents are then read in that order, one by one through the primary key, until
- * `limit` pass the phrases and the filters.
+ * The text evidence, as the SQLite index's, in common table expressions:
+ * `holders`: how many documents of the scope hold any phrase of each query group, from the words
+ * kept per document alone (a phrase of one word, the documents holding it; a longer one, those
+ * where its words stand at the phrase's distances from one place, as `tsv @@ phraseto_tsquery`);
+ * `candidates`: documents holding any phrase that the filters allow, best BM25 first (FTS5's, idf
+ * floored at 1e-6, over every phrase's words), with the BM25 of the query's own words and which
+ * lists of phrases each holds. BM25 is summed over the words kept per document; the documents are
+ * then read in that order, one by one through the primary key, until `limit` pass the phrases and
+ * the filters. The scope's size is this replica's (a write another replica made a moment ago may
+ * not be counted yet): a word never counts as held by more documents than the scope has.
  */
-const rankedCandidates = (where: string, limit: string): { name: string; text: string } =>
-  named(`WITH lists AS MATERIALIZED (
+const textEvidenceTables = (p: TextParams, where: string): string => `p AS MATERIALIZED (
+    SELECT u.list / 2 AS g, u.ord, w.lexeme, w.at, count(*) OVER (PARTITION BY u.ord) AS words
+    FROM unnest(${p.lists}::int[], ${p.phrases}::text[]) WITH ORDINALITY AS u(list, p, ord),
+    LATERAL (SELECT e.lexeme, at FROM unnest(to_tsvector('${textConfig}', u.p)) e, unnest(e.positions) at) w
+  ), holders AS (
+    SELECT h.g, count(DISTINCT h.n)::float8 AS holders FROM (
+      SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t WHERE p.words = 1
+      UNION ALL
+      SELECT p.g, t.n FROM p CROSS JOIN LATERAL ${holdersOf('p.lexeme')} t, unnest(t.positions) x
+      WHERE p.words > 1 GROUP BY p.g, p.ord, t.n, x - p.at HAVING count(*) = max(p.words)
+    ) h GROUP BY h.g
+  ), lists AS MATERIALIZED (
     SELECT l.list, string_agg('(' || l.q::text || ')', ' | ')::tsquery AS q
-    FROM (SELECT list, phraseto_tsquery('${textConfig}', p) AS q FROM unnest($2::int[], $3::text[]) AS u(list, p)) l WHERE l.q::text <> '' GROUP BY l.list
+    FROM (SELECT list, phraseto_tsquery('${textConfig}', p) AS q FROM unnest(${p.lists}::int[], ${p.phrases}::text[]) AS u(list, p)) l
+    WHERE l.q::text <> '' GROUP BY l.list
   ), matching AS MATERIALIZED (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery AS q FROM lists),
   terms AS MATERIALIZED (
-    SELECT u.lexeme, greatest(1e-6, ln(($6::float8 - h.holders + 0.5) / (h.holders + 0.5))) AS idf,
-      u.lexeme = ANY (tsvector_to_array(to_tsvector('${textConfig}', $5::text))) AS own
-    FROM unnest(tsvector_to_array(to_tsvector('${textConfig}', $4::text))) u(lexeme),
+    SELECT u.lexeme, greatest(1e-6, ln((greatest(${p.docs}::float8, h.holders) - h.holders + 0.5) / (h.holders + 0.5))) AS idf,
+      u.lexeme = ANY (tsvector_to_array(to_tsvector('${textConfig}', ${p.own}::text))) AS own
+    FROM unnest(tsvector_to_array(to_tsvector('${textConfig}', ${p.words}::text))) u(lexeme),
     LATERAL (SELECT count(*)::float8 AS holders FROM mk_document_terms t WHERE t.scope = $1 AND t.lexeme = u.lexeme) h
   ), scored AS (
-    SELECT t.n, sum(${termWeight('$7::float8')}) AS bm25, coalesce(sum(${termWeight('$7::float8')}) FILTER (WHERE k.own), 0) AS own
+    SELECT t.n, sum(${termWeight(`${p.avglen}::float8`)}) AS bm25, coalesce(sum(${termWeight(`${p.avglen}::float8`)}) FILTER (WHERE k.own), 0) AS own
     FROM terms k CROSS JOIN LATERAL ${holdersOf('k.lexeme')} t GROUP BY t.n
+  ), candidates AS (
+    SELECT s.n, s.own, d.id, d.layer, d.source, d.dedup_key, d.lists, row_number() OVER (ORDER BY s.bm25 DESC, s.n) AS place
+    FROM (SELECT scored.n, scored.bm25, scored.own FROM scored ORDER BY scored.bm25 DESC, scored.n) s
+    CROSS JOIN LATERAL (
+      SELECT d.id, d.layer, d.source, d.dedup_key, ARRAY(SELECT l.list FROM lists l WHERE d.tsv @@ l.q) AS lists FROM mk_documents d
+      WHERE d.scope = $1 AND d.n = s.n AND d.tsv @@ (SELECT matching.q FROM matching) AND ${where} LIMIT 1
+    ) d
+    ORDER BY s.bm25 DESC, s.n LIMIT ${p.limit}
+  )`
+
+/** One row of a search statement: a query group's holders (`g`), a text candidate (`c`), or a vector candidate the filters allow (`v`). */
+interface EvidenceRow {
+  part: 'g' | 'c' | 'v'
+  n: string | null
+  g: number | null
+  holders: number | null
+  own: number | null
+  place: string | null
+  id: string | null
+  layer: string | null
+  source: string | null
+  dedup_key: string | null
+  lists: number[] | null
+}
+
+/** The columns of every row of a search statement, named and typed by a first part that holds no row. */
+const evidenceColumns =
+  'SELECT NULL::text AS part, NULL::bigint AS n, NULL::int AS g, NULL::float8 AS holders, NULL::float8 AS own, NULL::bigint AS place, ' +
+  'NULL::text AS id, NULL::text AS layer, NULL::text AS source, NULL::text AS dedup_key, NULL::int[] AS lists WHERE false'
+
+/**
+ * A search's questions to the database as ONE statement (one round trip, one transaction): the
+ * text evidence when the query has words, and the first `limit` of the nearest held vectors (in
+ * their order) that the filters allow, with their heads, when there are some. Prepared once per
+ * connection for each shape of filters.
+ */
+function searchStatement(
+  scope: string,
+  text: { lists: number[]; phrases: string[]; words: string; own: string; docs: number; avglen: number; limit: number } | undefined,
+  nearest: { rowids: readonly number[]; limit: number } | undefined,
+  filters: SearchFilters | undefined,
+): { statement: PreparedRead; values: unknown[] } {
+  const values: unknown[] = [scope]
+  const param = (value: unknown): string => {
+    values.push(value)
+    return `$${values.length}`
+  }
+  const tables: string[] = []
+  const parts = [evidenceColumns]
+  const textParams =
+    text === undefined
+      ? undefined
+      : {
+          lists: param(text.lists),
+          phrases: param(text.phrases),
+          words: param(text.words),
+          own: param(text.own),
+          docs: param(text.docs),
+          avglen: param(text.avglen),
+          limit: param(text.limit),
+        }
+  const vectorParams = nearest === undefined ? undefined : { rowids: param([...nearest.rowids]), limit: param(nearest.limit) }
+  const where = filterCondition(filters, values)
+  if (textParams !== undefined) {
+    tables.push(textEvidenceTables(textParams, where))
+    parts.push("SELECT 'g', NULL, holders.g, holders.holders, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM holders")
+    parts.push("SELECT 'c', c.n, NULL, NULL, c.own, c.place, c.id, c.layer, c.source, c.dedup_key, c.lists FROM candidates c")
+  }
+  if (vectorParams !== undefined) {
+    tables.push(`allowed AS (
+      SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM unnest(${vectorParams.rowids}::bigint[]) WITH ORDINALITY AS a(n, ord)
+      CROSS JOIN LATERAL (SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM mk_documents d WHERE d.scope = $1 AND d.n = a.n AND ${where}) d
+      ORDER BY a.ord LIMIT ${vectorParams.limit}
+    )`)
+    parts.push("SELECT 'v', a.n, NULL, NULL, NULL, NULL, a.id, a.layer, a.source, a.dedup_key, NULL FROM allowed a")
+  }
+  return { statement: preparedRead(`WITH ${tables.join(', ')}\n${parts.join('\nUNION ALL ')}`), values }
+}
+
+const headStatement = (where: string): PreparedRead =>
+  preparedRead(`SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM mk_documents d WHERE d.scope = $1 AND ${where}`)
+
+const headOf = (row: { id: string | null; layer: string | null; source: string | null; dedup_key: string | null }): DocumentHead => ({
+  id: row.id ?? '',
+  layer: row.layer ?? '',
+  source: row.source ?? undefined,
+  dedupKey: row.dedup_key ?? '',
+})
+
+/** What one search learned from the database: the text evidence, and the nearest vectors the filters allow (calibrated), with every head read. */
+interface Evidence {
+  text: TextEvidence[]
+  vector: Scored[]
+  heads: Map<number, DocumentHead>
+}
+
+/** The text part of a search statement's values: one list per group and kind (full, partial) holds the phrases, and the candidates say which lists they hold. */
+function textQueryOf(groups: readonly QueryGroup[], corpus: ScopeCorpus, limit: number) {
+  if (groups.length === 0) return undefined
+  const { phrases, ownWords } = queryPhrases(groups)
+  const lists = groups.flatMap((group) => [group.full, group.partial])
+  return {
+    lists: lists.flatMap((list, position) => list.map(() => position)),
+    phrases: lists.flat().map(asWords),
+    words: asWords(phrases.join(' ')),
+    own: asWords(ownWords.join(' ')),
+    docs: corpus.docs,
+    avglen: corpus.avglen,
+    limit,
+  }
+}
+
+/** The text evidence of a search statement's rows, scored as the SQLite index's (scoreTextEvidence). */
+function textEvidenceOf(groups: readonly QueryGroup[], docs: number, rows: readonly EvidenceRow[]): TextEvidence[] {
+  const holders = new Map(rows.flatMap((row) => (row.part === 'g' && row.g !== null ? [[row.g, row.holders ?? 0] as const] : [])))
+  const candidates = rows.filter((row) => row.part === 'c').sort((a, b) => Number(a.place) - Number(b.place))
+  const holding = (list: number): Set<number> => new Set(candidates.filter((row) => (row.lists ?? []).includes(list)).map((row) => Number(row.n)))
+  const held = groups.map((_, position) => ({ full: holding(2 * position), partial: holding(2 * position + 1), holders: holders.get(position) ?? 0 }))
+  const ownBm25 = new Map(candidates.map((row) => [Number(row.n), row.own ?? 0]))
+  // A replica's count of the scope may lag a write another replica just made: never fewer documents than hold a group.
+  const documents = Math.max(docs, ...holders.values())
+  return scoreTextEvidence(
+    groups,
+    held,
+    documents,
+    candidates.map((row) => ({ rowid: Number(row.n), head: headOf(row) })),
+    ownBm25,
   )
-  SELECT s.n, s.bm25, s.own, d.id, d.layer, d.source, d.dedup_key, d.lists
-  FROM (SELECT scored.n, scored.bm25, scored.own FROM scored ORDER BY scored.bm25 DESC, scored.n) s
-  CROSS JOIN LATERAL (
-    SELECT d.id, d.layer, d.source, d.dedup_key, ARRAY(SELECT l.list FROM lists l WHERE d.tsv @@ l.q) AS lists FROM mk_documents d
-    WHERE d.scope = $1 AND d.n = s.n AND d.tsv @@ (SELECT matching.q FROM matching) AND ${where} LIMIT 1
-  ) d
-  ORDER BY s.bm25 DESC, s.n LIMIT ${limit}`)
+}
 
 /** Vectors of the background sentences, per model, embedded once per replica. */
 const backgroundByModel = new Map<string, Promise<Float32Array[]>>()
@@ -147,128 +289,138 @@ export class PostgresDocumentIndex implements DocumentIndex {
     return this.embedder === undefined ? undefined : { modelId: this.embedder.modelId, dimensions: this.embedder.dimensions }
   }
 
+  /**
+   * Ranked by the engine's one fusion (rankFrom), from what ONE statement returns: the text
+   * evidence and the heads of the nearest held vectors the filters allow, in one round trip. The
+   * scope's vectors and size are this replica's, read again only after a write (LISTEN/NOTIFY).
+   */
   search(request: SearchRequest): Promise<SearchHit[]> {
-    return rankFrom(this.candidates(request.queryVector), { ...request, mode: this.effectiveMode(request.mode) })
+    const mode = this.effectiveMode(request.mode)
+    let gathered: Promise<Evidence> | undefined
+    // rankFrom asks for text and vector evidence at once, with the same text, filters and limit: one gathering answers both.
+    const gather = (text: string, filters: SearchFilters | undefined, limit: number): Promise<Evidence> =>
+      (gathered ??= this.evidence(mode, request.queryVector, text, filters, limit))
+    return rankFrom(
+      {
+        text: async (text, filters, limit) => (await gather(text, filters, limit)).text,
+        vector: async (text, filters, limit) => (await gather(text, filters, limit)).vector,
+        heads: async (rows) => {
+          const known = gathered === undefined ? new Map<number, DocumentHead>() : (await gathered).heads
+          const unknown = rows.filter((row) => !known.has(row.rowid))
+          return unknown.length === 0 ? known : new Map([...known, ...(await this.heads(unknown))])
+        },
+      },
+      { ...request, mode },
+    )
   }
 
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
     const [query] = text.trim() === '' ? [] : await this.embed([text], 'query')
     if (query === undefined) return []
-    const { scored, heads } = await this.nearest(query, filters, limit)
-    const near = scored.filter((candidate) => candidate.score >= minSimilarity)
-    return near.flatMap((candidate) => {
-      const head = heads.get(candidate.rowid)
-      return head === undefined ? [] : [{ ...head, score: candidate.score, confidence: candidate.score, scores: { vector: candidate.score } }]
-    })
+    const held = await this.vectors.of(this.place)
+    const nearest = this.nearestHeld(held, query, limit)
+    const allowed =
+      nearest.length === 0
+        ? new Map<number, DocumentHead>()
+        : await this.allowedHeads(
+            filters,
+            nearest.map((row) => row.rowid),
+          )
+    const { scored, heads } = await this.keptOrAll(held, query, filters, limit, nearest, allowed)
+    return scored
+      .filter((candidate) => candidate.score >= minSimilarity)
+      .flatMap((candidate) => {
+        const head = heads.get(candidate.rowid)
+        return head === undefined ? [] : [{ ...head, score: candidate.score, confidence: candidate.score, scores: { vector: candidate.score } }]
+      })
   }
 
-  private candidates(queryVector: Float32Array | undefined): CandidateSource {
-    // The vector candidates' heads come with them: fusion reads no row a second time.
-    const known = new Map<number, DocumentHead>()
-    return {
-      text: (text, filters, limit) => this.textEvidence(text, filters, limit),
-      vector: async (text, filters, limit) => {
-        const [query] = queryVector !== undefined ? [queryVector] : text.trim() === '' ? [] : await this.embed([text], 'query')
-        if (query === undefined || this.embedder === undefined) return []
-        const nearest = await this.nearest(query, filters, limit)
-        for (const { rowid } of nearest.scored) {
-          const head = nearest.heads.get(rowid)
-          if (head !== undefined) known.set(rowid, head)
-        }
-        const calibrate = calibrationFrom(query, await this.calibrationSample())
-        return nearest.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) }))
-      },
-      heads: async (rows) => {
-        const unknown = rows.filter((row) => !known.has(row.rowid))
-        return unknown.length === 0 ? known : new Map([...known, ...(await this.heads(unknown))])
-      },
+  /** The evidence of one search: the query embedded, held vectors ranked in memory, then one statement for the rest. */
+  private async evidence(
+    mode: SearchMode,
+    queryVector: Float32Array | undefined,
+    text: string,
+    filters: SearchFilters | undefined,
+    limit: number,
+  ): Promise<Evidence> {
+    const groups = mode === 'vector' ? [] : queryGroups(text)
+    const wantsVectors = mode !== 'fulltext' && this.embedder !== undefined
+    const [queries, held, corpus] = await Promise.all([
+      !wantsVectors ? [] : queryVector !== undefined ? [queryVector] : text.trim() === '' ? [] : this.embed([text], 'query'),
+      wantsVectors ? this.vectors.of(this.place) : undefined,
+      groups.length > 0 ? this.vectors.corpus(this.place) : undefined,
+    ])
+    const [query] = queries
+    const nearest = query === undefined || held === undefined ? [] : this.nearestHeld(held, query, limit)
+    const textQuery = corpus === undefined ? undefined : textQueryOf(groups, corpus, limit)
+    const rows =
+      textQuery === undefined && nearest.length === 0
+        ? []
+        : await (async () => {
+            const { statement, values } = searchStatement(
+              this.place.scope,
+              textQuery,
+              nearest.length === 0 ? undefined : { rowids: nearest.map((row) => row.rowid), limit },
+              filters,
+            )
+            return this.place.read<EvidenceRow>(statement, values)
+          })()
+    const heads = new Map<number, DocumentHead>()
+    const allowed = new Map<number, DocumentHead>()
+    for (const row of rows) {
+      if (row.part === 'c') heads.set(Number(row.n), headOf(row))
+      if (row.part === 'v') allowed.set(Number(row.n), headOf(row))
     }
+    const textList = textQuery === undefined ? [] : textEvidenceOf(groups, textQuery.docs, rows)
+    if (query === undefined || held === undefined) return { text: textList, vector: [], heads }
+    const kept = await this.keptOrAll(held, query, filters, limit, nearest, allowed)
+    for (const [rowid, head] of kept.heads) heads.set(rowid, head)
+    const calibrate = calibrationFrom(query, await this.calibrationSample())
+    return { text: textList, vector: kept.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) })), heads }
+  }
+
+  /** The nearest few held vectors by cosine, equal scores in storage order: the filters are asked of these (limit × 4) first. */
+  private nearestHeld(held: HeldVectors, query: Float32Array, limit: number): Scored[] {
+    return held.table.nearest(query, Math.min(held.table.size, limit * 4))
   }
 
   /**
-   * The same evidence as the SQLite index's, in two statements: how many documents hold each query
-   * group, then the candidates with their heads, ranked by the BM25 of all the phrases, each with
-   * the BM25 of the query's own words and the groups it holds.
+   * The exact ranking by cosine of the held vectors the filters allow: the nearest few the filters
+   * kept (`allowed`: the first `limit` of them) when they are enough (or are every vector); else,
+   * when the filters refused too many of them, of every document they allow (one more read).
    */
-  private async textEvidence(text: string, filters: SearchFilters | undefined, limit: number): Promise<TextEvidence[]> {
-    const groups = queryGroups(text)
-    if (groups.length === 0) return []
-    const { phrases, ownWords } = queryPhrases(groups)
-    const scope = this.place.scope
-    // One list per group and kind (full, partial): the lists hold the phrases, and the candidates say which lists they hold.
-    const lists = groups.flatMap((group) => [group.full, group.partial])
-    const listOf = lists.flatMap((list, position) => list.map(() => position))
-    const listPhrases = lists.flat().map(asWords)
-    // The scope's size and mean length as this replica holds them (read before the transaction, which
-    // holds a connection): scanning every row per search cost 29 ms at 10,000 documents.
-    const corpus = await this.vectors.corpus(this.place)
-    return this.place.run(async (client) => {
-      const counted = await client.query<{ g: number; holders: number }>(groupHolders, [scope, listOf.map((list) => Math.floor(list / 2)), listPhrases])
-      const holders = new Map(counted.rows.map((row) => [row.g, row.holders]))
-      const params: unknown[] = [scope, listOf, listPhrases, asWords(phrases.join(' ')), asWords(ownWords.join(' ')), corpus.docs, corpus.avglen]
-      const where = filterCondition(filters, params)
-      params.push(limit)
-      const rows = await client.query<{ n: string; own: number; lists: number[]; id: string; layer: string; source: string | null; dedup_key: string }>(
-        rankedCandidates(where, `$${params.length}`),
-        params,
-      )
-      const candidates = rows.rows.map((row) => ({
-        rowid: Number(row.n),
-        head: { id: row.id, layer: row.layer, source: row.source ?? undefined, dedupKey: row.dedup_key },
-      }))
-      const holding = (list: number): Set<number> => new Set(rows.rows.filter((row) => row.lists.includes(list)).map((row) => Number(row.n)))
-      const held = groups.map((_, position) => ({ full: holding(2 * position), partial: holding(2 * position + 1), holders: holders.get(position) ?? 0 }))
-      const ownBm25 = new Map(rows.rows.map((row) => [Number(row.n), row.own]))
-      return scoreTextEvidence(groups, held, corpus.docs, candidates, ownBm25)
-    })
-  }
-
-  /**
-   * The exact ranking by cosine of the held vectors the filters allow, equal scores in storage
-   * order, with the heads of the rows kept. The held vectors are ranked first and the filters
-   * asked of the nearest few only, in one statement; when the filters refuse too many of those,
-   * of every document they allow.
-   */
-  private async nearest(
+  private async keptOrAll(
+    held: HeldVectors,
     query: Float32Array,
     filters: SearchFilters | undefined,
     limit: number,
+    nearest: readonly Scored[],
+    allowed: Map<number, DocumentHead>,
   ): Promise<{ scored: Scored[]; heads: Map<number, DocumentHead> }> {
-    const held = await this.vectors.of(this.place)
-    if (held.rows.length === 0) return { scored: [], heads: new Map() }
-    const rows = held.rows.map((row) => ({ rowid: row.n, vector: row.vector, norm: row.norm }))
-    const k = Math.min(rows.length, limit * 4)
-    const nearest = nearestByCosine(rows, query, k)
-    const allowedAmong = async (among: readonly number[] | undefined): Promise<Map<number, DocumentHead>> => {
-      const params: unknown[] = [this.place.scope]
-      if (among !== undefined) params.push([...among])
-      const only = among === undefined ? 'd.embedding IS NOT NULL' : 'd.n = ANY($2::bigint[])'
-      const where = filterCondition(filters, params)
-      const found = await this.place.run((client) =>
-        client.query<{ n: string; id: string; layer: string; source: string | null; dedup_key: string }>(
-          named(`SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM mk_documents d WHERE d.scope = $1 AND ${only} AND ${where}`),
-          params,
-        ),
-      )
-      return new Map(found.rows.map((row) => [Number(row.n), { id: row.id, layer: row.layer, source: row.source ?? undefined, dedupKey: row.dedup_key }]))
-    }
-    const heads = await allowedAmong(nearest.map((row) => row.rowid))
-    const kept = nearest.filter((row) => heads.has(row.rowid))
-    if (kept.length >= limit || k === rows.length) return { scored: kept.slice(0, limit), heads }
-    const allowed = await allowedAmong(undefined)
-    return {
-      scored: nearestByCosine(
-        rows.filter((row) => allowed.has(row.rowid)),
-        query,
-        limit,
-      ),
-      heads: allowed,
-    }
+    const kept = nearest.filter((row) => allowed.has(row.rowid))
+    if (kept.length >= limit || nearest.length === held.table.size) return { scored: kept.slice(0, limit), heads: allowed }
+    const every = await this.allowedHeads(filters, undefined)
+    const positions = [...every.keys()].flatMap((rowid) => {
+      const position = held.table.positionOf(rowid)
+      return position === undefined ? [] : [position]
+    })
+    return { scored: held.table.nearest(query, limit, Int32Array.from(positions).sort()), heads: every }
+  }
+
+  /** The heads of the documents among these (or of every document with a vector) that the filters allow, in one round trip. */
+  private async allowedHeads(filters: SearchFilters | undefined, among: readonly number[] | undefined): Promise<Map<number, DocumentHead>> {
+    const values: unknown[] = [this.place.scope]
+    if (among !== undefined) values.push([...among])
+    const only = among === undefined ? 'd.embedding IS NOT NULL' : 'd.n = ANY($2::bigint[])'
+    const where = filterCondition(filters, values)
+    const rows = await this.place.read<HeadRow>(headStatement(`${only} AND ${where}`), values)
+    return new Map(rows.map((row) => [Number(row.n), headOf(row)]))
   }
 
   /** The scope's first vectors in storage order, with the background sentences when there are few (as vectorCalibration samples). */
   private async calibrationSample(): Promise<Float32Array[]> {
-    const sample = (await this.vectors.of(this.place)).rows.slice(0, backgroundSize).map((row) => row.vector)
+    const { table } = await this.vectors.of(this.place)
+    const sample = Array.from({ length: Math.min(table.size, backgroundSize) }, (_, position) => table.vector(position))
     if (sample.length >= smallStore || this.embedder === undefined) return sample
     const model = this.embedder.modelId
     let background = backgroundByModel.get(model)
@@ -281,20 +433,14 @@ export class PostgresDocumentIndex implements DocumentIndex {
   }
 
   private async heads(rows: readonly { rowid: number }[]): Promise<Map<number, DocumentHead>> {
-    return this.place.run(async (client) => {
-      const found = await client.query<{ n: string; id: string; layer: string; source: string | null; dedup_key: string }>(
-        'SELECT n, id, layer, source, dedup_key FROM mk_documents WHERE scope = $1 AND n = ANY($2::bigint[])',
-        [this.place.scope, rows.map((row) => row.rowid)],
-      )
-      return new Map(found.rows.map((row) => [Number(row.n), { id: row.id, layer: row.layer, source: row.source ?? undefined, dedupKey: row.dedup_key }]))
-    })
+    const found = await this.place.read<HeadRow>(headStatement('d.n = ANY($2::bigint[])'), [this.place.scope, rows.map((row) => row.rowid)])
+    return new Map(found.map((row) => [Number(row.n), headOf(row)]))
   }
 
   async getMany(ids: readonly string[]): Promise<StoredDocument[]> {
-    const rows = await this.place.run((client) =>
-      client.query<DocumentRow>(`SELECT ${documentColumns} FROM mk_documents d WHERE d.scope = $1 AND d.id = ANY($2::text[])`, [this.place.scope, [...ids]]),
-    )
-    const byId = new Map(rows.rows.map((row) => [row.id, fromRow(row)]))
+    if (ids.length === 0) return []
+    const rows = await this.place.read<DocumentRow>(documentsById, [this.place.scope, [...ids]])
+    const byId = new Map(rows.map((row) => [row.id, fromRow(row)]))
     return ids.flatMap((id) => {
       const doc = byId.get(id)
       return doc === undefined ? [] : [doc]
@@ -340,12 +486,10 @@ export class PostgresDocumentIndex implements DocumentIndex {
     return this.place.run(async (client) => readState(client, this.place.scope, key))
   }
 
+  /** Documents waiting for a vector, as this replica holds the count (read again after any write to the scope). */
   async pendingCount(): Promise<number> {
     if (this.embedder === undefined) return 0
-    const rows = await this.place.run((client) =>
-      client.query<{ count: string }>('SELECT count(*) FROM mk_documents WHERE scope = $1 AND embedding IS NULL', [this.place.scope]),
-    )
-    return Number(rows.rows[0]?.count ?? 0)
+    return (await this.vectors.corpus(this.place)).pending
   }
 
   /** Embed documents without a vector, a batch per transaction, and tell every replica. Returns how many were embedded. */
@@ -372,7 +516,7 @@ export class PostgresDocumentIndex implements DocumentIndex {
           if (vector !== undefined)
             await client.query('UPDATE mk_documents SET embedding = $3 WHERE scope = $1 AND id = $2', [this.place.scope, row.id, asBytes(vector)])
         }
-        await client.query(`SELECT pg_notify('mk_documents', current_setting('mk.tenant', true) || '/' || $1)`, [this.place.scope])
+        await announceChange(client, this.place.scope)
       })
       this.vectors.forget(this.place)
       done += batch.rows.length

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg'
+import { markAnnounced } from './connection.js'
 import { fullText, searchableText } from '../../search/documents.js'
 import { contentHash, dedupKey } from '../../search/normalise.js'
 import type { IndexDocument } from '../../search/types.js'
@@ -8,6 +9,7 @@ export const documentsChannel = 'mk_documents'
 
 /** Announce (at commit) that a tenant's scope changed its documents. */
 export async function announceChange(client: PoolClient, scope: string): Promise<void> {
+  markAnnounced(client)
   await client.query(`SELECT pg_notify('${documentsChannel}', current_setting('mk.tenant', true) || '/' || $1)`, [scope])
 }
 

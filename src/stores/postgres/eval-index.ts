@@ -31,7 +31,7 @@ export function postgresScratchIndexes(
   const run = randomBytes(4).toString('hex')
   return (number, embedder) => {
     const scope = `eval-${run}-${number}`
-    const place = new TenantScope(database.pool, tenantId, scope, workspace)
+    const place = new TenantScope(database.pool, tenantId, scope, workspace, (changed) => database.vectors.forget(changed))
     const index = new PostgresDocumentIndex(place, database.vectors, embedder)
     return {
       upsert: (documents) => place.run((client) => upsertDocuments(client, scope, documents)),

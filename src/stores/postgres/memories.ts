@@ -13,10 +13,12 @@ import { dedupKey } from '../../search/normalise.js'
 import type { AddOptions, MemoryStore, WriteOptions } from '../memories.js'
 import { removeDocuments, setStatuses, upsertDocuments } from './documents.js'
 import { recordChange } from './history.js'
-import type { TenantScope } from './place.js'
+import { preparedRead, type TenantScope } from './place.js'
 
 /** How messages name a memory kept in the database. */
 export const placeOfMemory = (folder: Pick<MemoryFolder, 'key'>, id: string): string => `postgres:${folder.key}/${id}`
+
+const refsStatement = preparedRead("SELECT id, record->'refs' AS refs FROM mk_memories WHERE scope = $1 AND folder = $2 AND id = ANY($3::text[])")
 
 const restrictionKey = (record: MemoryRecord, folder: MemoryFolder): string => JSON.stringify(restrictionOf(record, folder) ?? null)
 
@@ -66,14 +68,11 @@ export class PostgresMemories implements MemoryStore {
     })
   }
 
+  /** The refs of these memories that have some, in one round trip (a search asks them of the page it shows). */
   async refs(folder: MemoryFolder, ids: readonly string[]): Promise<Map<string, string[]>> {
-    return this.place.run(async (client) => {
-      const rows = await client.query<{ id: string; refs: string[] | null }>(
-        "SELECT id, record->'refs' AS refs FROM mk_memories WHERE scope = $1 AND folder = $2 AND id = ANY($3)",
-        [this.scope, folder.key, [...ids]],
-      )
-      return new Map(rows.rows.filter((row) => (row.refs ?? []).length > 0).map((row) => [row.id, row.refs ?? []]))
-    })
+    if (ids.length === 0) return new Map()
+    const rows = await this.place.read<{ id: string; refs: string[] | null }>(refsStatement, [this.scope, folder.key, [...ids]])
+    return new Map(rows.filter((row) => (row.refs ?? []).length > 0).map((row) => [row.id, row.refs ?? []]))
   }
 
   async find(identity: MemoryIdentity, id: string): Promise<StoredMemory> {

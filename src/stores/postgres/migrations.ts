@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg'
-import { unavailableOrSame } from './connection.js'
+import { retryableOrSame } from './connection.js'
 
 /** Every table keeps one tenant's rows apart by row-level security on `mk.tenant`, forced on the owner too. */
 function tenantTable(name: string, columns: string, key: string): string {
@@ -160,7 +160,7 @@ export async function migrate(pool: Pool): Promise<MigrationReport> {
   try {
     client = await pool.connect()
   } catch (error) {
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   }
   try {
     await client.query('SELECT pg_advisory_lock($1)', [migrationLock])
@@ -188,7 +188,7 @@ export async function migrate(pool: Pool): Promise<MigrationReport> {
       await client.query('SELECT pg_advisory_unlock($1)', [migrationLock])
     }
   } catch (error) {
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   } finally {
     client.release()
   }
@@ -202,7 +202,7 @@ export async function schemaVersion(pool: Pool): Promise<number> {
     const result = await pool.query<{ version: number | null }>('SELECT max(version) AS version FROM mk_schema_versions')
     return result.rows[0]?.version ?? 0
   } catch (error) {
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   }
 }
 

@@ -1,6 +1,20 @@
-import type { Pool, PoolClient } from 'pg'
+import type { Pool, PoolClient, QueryResultRow } from 'pg'
 import type { Workspace } from '../../config/workspace.js'
-import { inTenant } from './connection.js'
+import { sha256Hex } from '../../hash.js'
+import { inTenant, readInTenant, type PreparedRead } from './connection.js'
+
+/** The read statements made so far, by text: a search's text is the same for every search with the same shape of filters. */
+const readsByText = new Map<string, PreparedRead>()
+
+/** A read statement named by its text: prepared once per connection, then executed by name (readInTenant). */
+export function preparedRead(text: string): PreparedRead {
+  let statement = readsByText.get(text)
+  if (statement === undefined) {
+    statement = { name: `mk_read_${sha256Hex(text).slice(0, 24)}`, text }
+    readsByText.set(text, statement)
+  }
+  return statement
+}
 
 /** One tenant's scope in the database: every row the store reads or writes is keyed by both. */
 export class TenantScope {
@@ -11,11 +25,18 @@ export class TenantScope {
     readonly scope: string,
     /** The tenant's workspace: its configuration says which memory folders and knowledge sources exist. */
     readonly workspace: Workspace,
+    /** Told after a transaction that changed the scope's documents commits (the replica drops what it holds of them). */
+    private readonly documentsChanged?: (place: TenantScope) => void,
   ) {}
 
   /** Work in one transaction as this tenant (row-level security admits its rows only). */
   async run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    return inTenant(await this.pool(), this.tenantId, work)
+    return inTenant(await this.pool(), this.tenantId, work, () => this.documentsChanged?.(this))
+  }
+
+  /** One read statement as this tenant, in one transaction and one round trip. */
+  async read<R extends QueryResultRow>(statement: PreparedRead, values: readonly unknown[]): Promise<R[]> {
+    return readInTenant<R>(await this.pool(), this.tenantId, statement, values)
   }
 
   /** Hold one folder's lock until the transaction ends: the writes of a folder (a dedup check and its insert) go one at a time, on every replica. */

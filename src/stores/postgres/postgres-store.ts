@@ -21,7 +21,7 @@ export interface PostgresDatabase {
  * row-level security; the tenant's workspace still supplies configuration and knowledge files.
  */
 export function openPostgresStore(database: PostgresDatabase, place: StorePlace & { tenantId: string; scope: string }): Store {
-  const scope = new TenantScope(database.pool, place.tenantId, place.scope, place.workspace)
+  const scope = new TenantScope(database.pool, place.tenantId, place.scope, place.workspace, (changed) => database.vectors.forget(changed))
   const memories = new PostgresMemories(scope)
   return {
     kind: 'postgres',

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg'
 import { MkError } from '../../errors.js'
-import { unavailableOrSame } from './connection.js'
+import { retryableOrSame } from './connection.js'
 
 /** The role the store connects as, and whether row-level security binds it (a superuser or a BYPASSRLS role is never bound). */
 export interface ConnectionRole {
@@ -16,7 +16,7 @@ export async function connectionRole(pool: Pool): Promise<ConnectionRole> {
     const row = rows.rows[0]
     return { role: row?.role ?? 'unknown', rls: row !== undefined && (row.rolsuper || row.rolbypassrls) ? 'bypassed' : 'enforced' }
   } catch (error) {
-    throw unavailableOrSame(error)
+    throw retryableOrSame(error)
   }
 }
 

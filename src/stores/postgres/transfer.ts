@@ -6,7 +6,7 @@ import { formatMemory, parseMemory } from '../../memory/format.js'
 import { folderOfKey, type MemoryFolder } from '../../memory/locations.js'
 import type { MemoryRecord, MemoryTier } from '../../memory/model.js'
 import type { HistoryItem, TenantTransfer, TransferItem } from '../transfer.js'
-import { inTenant, unavailableOrSame } from './connection.js'
+import { inTenant, retryableOrSame } from './connection.js'
 import { PostgresMemories } from './memories.js'
 import { TenantScope } from './place.js'
 import type { PostgresDatabase } from './postgres-store.js'
@@ -33,7 +33,7 @@ function folderFor(scope: TenantScope, key: string): MemoryFolder {
 
 /** A row the database would not take (text PostgreSQL cannot hold, such as a NUL character): the line is named, and the transaction rolls back. */
 function refusedItem(error: unknown, item: TransferItem, line: number): unknown {
-  const refused = unavailableOrSame(error)
+  const refused = retryableOrSame(error)
   if (refused instanceof MkError || !(refused instanceof Error)) return refused
   return new MkError('INVALID_INPUT', `line ${line}: PostgreSQL refused the ${item.kind} (${refused.message}); nothing was imported`, {
     details: { line, kind: item.kind, hint: 'fix or drop that line of the file, then import again' },

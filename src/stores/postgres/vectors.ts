@@ -1,13 +1,31 @@
 import type { Pool, PoolClient } from 'pg'
-import { lengthOf } from '../../search/vector-table.js'
-import { unavailableOrSame } from './connection.js'
+import { VectorTable } from '../../search/vector-table.js'
+import { retryableOrSame } from './connection.js'
 import { documentsChannel } from './documents.js'
-import type { TenantScope } from './place.js'
+import { preparedRead, type TenantScope } from './place.js'
 
-/** One scope's stored vectors as this replica holds them, in storage order (what calibration samples first). */
+/**
+ * One scope's stored vectors as this replica holds them, in storage order (what calibration samples
+ * first), in one table built once per read: a search ranks them without copying a vector.
+ */
 export interface HeldVectors {
-  rows: { n: number; vector: Float32Array; norm: number }[]
+  table: VectorTable
 }
+
+/** What BM25 and the embedding pass need of a whole scope. */
+export interface ScopeCorpus {
+  docs: number
+  avglen: number
+  /** Documents without a vector. */
+  pending: number
+}
+
+const corpusStatement = preparedRead(
+  `SELECT count(*)::float8 AS docs, greatest(avg(length), 1)::float8 AS avglen, count(*) FILTER (WHERE embedding IS NULL)::float8 AS pending
+   FROM mk_documents WHERE scope = $1`,
+)
+
+const vectorsStatement = preparedRead('SELECT n, embedding FROM mk_documents WHERE scope = $1 AND embedding IS NOT NULL ORDER BY n')
 
 export const asVector = (bytes: Buffer): Float32Array => {
   // A copy: the driver's buffers may share one allocation, and a Float32Array needs an aligned offset.
@@ -26,7 +44,7 @@ export const asBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buff
 export class ReplicaVectors {
   private readonly held = new Map<string, Promise<HeldVectors>>()
   /** Per scope, what BM25 needs of the whole scope (documents, mean length): a scan of every row, kept as the vectors are. */
-  private readonly corpora = new Map<string, Promise<{ docs: number; avglen: number }>>()
+  private readonly corpora = new Map<string, Promise<ScopeCorpus>>()
   private listener: Promise<PoolClient> | undefined
 
   constructor(private readonly pool: () => Promise<Pool>) {}
@@ -38,37 +56,26 @@ export class ReplicaVectors {
     const key = `${place.tenantId}/${place.scope}`
     let vectors = this.held.get(key)
     if (vectors === undefined) {
-      vectors = place.run(async (client) => {
-        const rows = await client.query<{ n: string; embedding: Buffer }>(
-          'SELECT n, embedding FROM mk_documents WHERE scope = $1 AND embedding IS NOT NULL ORDER BY n',
-          [place.scope],
-        )
-        return {
-          rows: rows.rows.map((row) => {
-            const vector = asVector(row.embedding)
-            return { n: Number(row.n), vector, norm: lengthOf(vector) }
-          }),
-        }
-      })
+      vectors = place
+        .read<{ n: string; embedding: Buffer }>(vectorsStatement, [place.scope])
+        .then((rows) => ({ table: VectorTable.of(rows.map((row) => ({ rowid: Number(row.n), vector: asVector(row.embedding) }))) }))
       this.held.set(key, vectors)
       vectors.catch(() => this.held.delete(key))
     }
     return vectors
   }
 
-  /** The scope's document count and mean length in words, read when this replica holds none that are current. */
-  async corpus(place: TenantScope): Promise<{ docs: number; avglen: number }> {
+  /**
+   * The scope's document count, mean length in words and documents waiting for a vector, read
+   * (one round trip) when this replica holds none that are current: a search asks no question
+   * of the database that a write has not made stale.
+   */
+  async corpus(place: TenantScope): Promise<ScopeCorpus> {
     await this.listen()
     const key = `${place.tenantId}/${place.scope}`
     let corpus = this.corpora.get(key)
     if (corpus === undefined) {
-      corpus = place.run(async (client) => {
-        const rows = await client.query<{ docs: number; avglen: number }>(
-          'SELECT count(*)::float8 AS docs, greatest(avg(length), 1)::float8 AS avglen FROM mk_documents WHERE scope = $1',
-          [place.scope],
-        )
-        return { docs: rows.rows[0]?.docs ?? 0, avglen: rows.rows[0]?.avglen ?? 1 }
-      })
+      corpus = place.read<ScopeCorpus>(corpusStatement, [place.scope]).then((rows) => rows[0] ?? { docs: 0, avglen: 1, pending: 0 })
       this.corpora.set(key, corpus)
       corpus.catch(() => this.corpora.delete(key))
     }
@@ -84,7 +91,7 @@ export class ReplicaVectors {
   /** How many scopes and vectors this replica holds, for health. */
   async size(): Promise<{ scopes: number; vectors: number }> {
     let vectors = 0
-    for (const held of this.held.values()) vectors += (await held.catch(() => ({ rows: [] }))).rows.length
+    for (const held of this.held.values()) vectors += (await held.catch(() => undefined))?.table.size ?? 0
     return { scopes: this.held.size, vectors }
   }
 
@@ -116,7 +123,7 @@ export class ReplicaVectors {
       if (this.listener === listening) this.listener = undefined
     })
     return listening.catch((error: unknown) => {
-      throw unavailableOrSame(error)
+      throw retryableOrSame(error)
     })
   }
 
