@@ -4,7 +4,7 @@ import type { ContextVocabulary, DetectedContext } from './context.js'
 import { contentTerms, topicsOf } from './context.js'
 import { normativeHeading } from './statement-kind.js'
 import { mentionedPaths, mentionMatch, type MentionedPath } from './mentioned-paths.js'
-import { severityRank, type Directive } from './model.js'
+import { headingsBelowTitle, severityRank, type Directive } from './model.js'
 
 /** A directive with what ranking needs precomputed once per knowledge version. */
 export interface RankableDirective {
@@ -33,7 +33,7 @@ const lower = (values: readonly string[]): string[] => values.map((value) => val
 
 /** The headings a directive sits under below its document's title: the title names the whole file, not the rule. */
 function headingsUnderTitle(directive: Directive): string[] {
-  return directive.breadcrumb[0] === directive.itemTitle ? directive.breadcrumb.slice(1) : directive.breadcrumb
+  return headingsBelowTitle(directive.breadcrumb, directive.itemTitle)
 }
 
 /** What a directive is about; computed when the index is refreshed, because the vocabulary pass is the costly part of ranking. */
