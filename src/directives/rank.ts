@@ -112,6 +112,14 @@ function duplicateKey(text: string): string {
 const bandWidth = 0.1
 
 /**
+ * A rule under a rules heading ("Conventions", "Anti-Patterns") of the nearest rules file to the
+ * task's files: what the owners of that folder require of every change in it (AGENTS.md: the
+ * nearest file takes precedence). It counts as much as naming a file the task touches, so it is
+ * not crowded out by rules of the root that only share a word with the task.
+ */
+const nearestConventions = 0.2
+
+/**
  * How relevant a rule is to the task, in bands: its similarity to the task (words and meaning), a
  * tenth for each topic of the task its own words name (at most two), half that for one it has from
  * its item, a tenth when a file the task names matches its file globs, a tenth for being among the
@@ -142,7 +150,7 @@ function relevanceBand(evidence: Evidence): number {
     0.1 * Math.min(2, evidence.ownTopics) +
     0.05 * Math.min(2, evidence.itemTopics) +
     (evidence.fileMatch ? 0.1 : 0) +
-    (evidence.nearest ? 0.05 : 0) +
+    (evidence.nearest ? (evidence.underRulesHeading ? nearestConventions : 0.05) : 0) +
     (evidence.authority ? 0.05 : 0) +
     (evidence.close ? 0.1 : 0) +
     0.1 * evidence.mention +
