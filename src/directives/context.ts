@@ -94,10 +94,15 @@ const headingFillers = new Set(
   ),
 )
 
-/** A word and its base form without -ing or -ed ("linting" and "lint", "formatting" and "format"), so a task's "lint" meets a heading's "Linting". */
-function withBase(word: string): string[] {
-  const base = /^(.{3,}?)(\w)\2?(ing|ed)$/.exec(word)
-  return base === null ? [word] : [word, `${base[1] ?? ''}${base[2] ?? ''}`]
+/**
+ * A word and its base forms without -ing or -ed ("linting" and "lint", "formatting" and "format",
+ * "handling" and "handle", "logging" and "log"), so a task's "lint" meets a heading's "Linting".
+ */
+export function withBase(word: string): string[] {
+  const stripped = /^(.{3,}?)(?:ing|ed)$/.exec(word)?.[1]
+  if (stripped === undefined) return [word]
+  const undoubled = /(\w)\1$/.test(stripped) ? [stripped.slice(0, -1)] : []
+  return [...new Set([word, stripped, `${stripped}e`, ...undoubled])]
 }
 
 /**

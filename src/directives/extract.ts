@@ -1,7 +1,7 @@
 import type { ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast'
 import { remark } from 'remark'
 import type { KnowledgeItem } from '../knowledge/model.js'
-import { activationOf, severityRank, type Directive, type DirectiveSeverity } from './model.js'
+import { activationOf, headingsBelowTitle, severityRank, type Directive, type DirectiveSeverity } from './model.js'
 import { descriptiveHeading, normativeHeading, plainWordsAreStrict, statementKind, statesRequirement } from './statement-kind.js'
 
 /** BCP 14 keywords, longest first so "MUST NOT" wins over "MUST". Only capitals carry the meaning (RFC 8174). */
@@ -29,6 +29,12 @@ export interface NormativeKeyword {
 
 /** A keyword in quotes or code is named, not used: the RFC 2119 boilerplate lists them all and requires nothing. */
 const namedKeyword = new RegExp(`["“'\`]\\s*(?:${keywords})\\s*["”'\`]`, 'g')
+
+/**
+ * `[MUST] ` before a rule: how `mk rules export` writes a rule's severity, so an exported file read
+ * back gives the rule its severity and its text as they were.
+ */
+const severityMarker = /^\[(MUST|SHOULD|MAY)\]\s+/
 
 /** The strongest BCP 14 keyword in a text, or undefined when it has none. */
 export function strongestKeyword(text: string): NormativeKeyword | undefined {
@@ -262,18 +268,20 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
     const underRulesHeading = section.headingPath.some((heading) => normativeHeading.test(heading))
     const listsAreRules = item.type === 'policy' && underRulesHeading
     // In a rules file the title ("Codex Guidelines for `worker`") names the whole file: the headings under it tell its rules from its descriptions.
-    const belowTitle = section.headingPath.length > 1 && section.headingPath[0] === item.title ? section.headingPath.slice(1) : section.headingPath
+    const belowTitle = section.headingPath.length > 1 ? headingsBelowTitle(section.headingPath, item.title) : section.headingPath
     const underRulesSection = belowTitle.some((heading) => normativeHeading.test(heading))
     // Under "Overview" or "Project Structure" a statement is a rule only when its words require something: "Entry point is `src/cli.ts` (NOT `src/index.ts`)" describes.
     const describing = section.headingPath.length > 1 && descriptiveHeading.test(section.headingPath.at(-1) ?? '')
     let index = 0
     for (const statement of section.statements) {
-      const found = strongestKeyword(statement.text)
+      const marked = severityMarker.exec(statement.text)
+      const text = marked === null ? statement.text : statement.text.slice(marked[0].length)
+      const found =
+        marked === null ? strongestKeyword(text) : { keyword: strongestKeyword(text)?.keyword, severity: severityOfKeyword[marked[1] ?? ''] ?? 'SHOULD' }
       const isRule =
         found !== undefined ||
         (item.type === 'rule'
-          ? statementKind(statement.text, statement.inList && (underRulesSection || statement.underRule === true)) === 'rule' &&
-            (!describing || statesRequirement(statement.text))
+          ? statementKind(text, statement.inList && (underRulesSection || statement.underRule === true)) === 'rule' && (!describing || statesRequirement(text))
           : statement.inList && listsAreRules)
       if (!isRule) continue
       index++
@@ -288,8 +296,8 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
         path: item.path,
         section: anchor,
         breadcrumb: section.headingPath,
-        text: statement.text,
-        severity: found?.severity ?? (plainWordsAreStrict(statement.text) ? 'MUST' : 'SHOULD'),
+        text,
+        severity: found?.severity ?? (plainWordsAreStrict(text) ? 'MUST' : 'SHOULD'),
         keyword: found?.keyword,
         line: statement.line,
         code: statement.code,

@@ -10,6 +10,8 @@ export interface MentionedPath {
   /** Workspace-relative: a file, or a folder ending in `/`. */
   path: string
   isFile: boolean
+  /** A file name alone (`Cargo.toml`): a file of that name in any folder. */
+  anyFolder?: boolean
 }
 
 /** The folder a scoped item's rules are read from: its single `folder/**` glob, else the workspace root. */
@@ -18,10 +20,17 @@ function scopeFolder(appliesTo: readonly string[]): string {
   return folders.length === 1 ? `${folders[0] ?? ''}/` : ''
 }
 
+/** A file name written as code on its own (`Cargo.toml`, `package.json`): the rule is about every file of that name. */
+const fileNameInCode = /`([\w-][\w.-]*\.[a-z]{1,5})`/g
+
 export function mentionedPaths(text: string, appliesTo: readonly string[]): MentionedPath[] {
-  if (!text.includes('/')) return []
-  const scope = scopeFolder(appliesTo)
   const found = new Map<string, MentionedPath>()
+  for (const match of text.matchAll(fileNameInCode)) {
+    const name = match[1] ?? ''
+    found.set(name, { path: name, isFile: true, anyFolder: true })
+  }
+  if (!text.includes('/')) return [...found.values()]
+  const scope = scopeFolder(appliesTo)
   // A link to a site is not a file of the repository.
   for (const token of pathsIn(text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' '))) {
     const segments = token.replace(/^(?:\.\/)+/, '').split('/')
@@ -44,7 +53,7 @@ export function mentionMatch(mentioned: readonly MentionedPath[], taskPaths: rea
   for (const taskPath of taskPaths) {
     const path = taskPath.replace(/^\.\//, '')
     for (const mention of mentioned) {
-      if (mention.isFile && mention.path === path) return 2
+      if (mention.isFile && (mention.anyFolder === true ? posix.basename(path) === mention.path : mention.path === path)) return 2
       if (!mention.isFile && path.startsWith(mention.path)) best = 1
     }
   }

@@ -1,4 +1,5 @@
 import type { RuleActivation } from '../knowledge/model.js'
+import { plainHeading } from '../knowledge/parse/title.js'
 
 /** MUST NOT counts as MUST, SHOULD NOT and NOT RECOMMENDED as SHOULD, OPTIONAL as MAY (RFC 2119 / BCP 14). */
 export const directiveSeverities = ['MUST', 'SHOULD', 'MAY'] as const
@@ -10,7 +11,16 @@ export function severityRank(severity: DirectiveSeverity): number {
 }
 
 /** Changes whenever extraction reads a file differently, so an index built by an older mk reads the knowledge again. */
-export const directiveExtraction = 3
+export const directiveExtraction = 4
+
+/**
+ * The headings under an item's title: the title ("Codex Guidelines for `worker`", read as "Codex
+ * Guidelines for worker") names the whole file, not the rules under it.
+ */
+export function headingsBelowTitle(headingPath: readonly string[], title: string): string[] {
+  const first = headingPath[0]
+  return first !== undefined && (first === title || plainHeading(first) === title) ? headingPath.slice(1) : [...headingPath]
+}
 
 export function activationOf(item: { activation?: RuleActivation | undefined }): RuleActivation | undefined {
   return item.activation

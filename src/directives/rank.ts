@@ -4,7 +4,7 @@ import type { ContextVocabulary, DetectedContext } from './context.js'
 import { contentTerms, topicsOf } from './context.js'
 import { normativeHeading } from './statement-kind.js'
 import { mentionedPaths, mentionMatch, type MentionedPath } from './mentioned-paths.js'
-import { severityRank, type Directive } from './model.js'
+import { headingsBelowTitle, severityRank, type Directive } from './model.js'
 
 /** A directive with what ranking needs precomputed once per knowledge version. */
 export interface RankableDirective {
@@ -33,7 +33,7 @@ const lower = (values: readonly string[]): string[] => values.map((value) => val
 
 /** The headings a directive sits under below its document's title: the title names the whole file, not the rule. */
 function headingsUnderTitle(directive: Directive): string[] {
-  return directive.breadcrumb[0] === directive.itemTitle ? directive.breadcrumb.slice(1) : directive.breadcrumb
+  return headingsBelowTitle(directive.breadcrumb, directive.itemTitle)
 }
 
 /** What a directive is about; computed when the index is refreshed, because the vocabulary pass is the costly part of ranking. */
@@ -112,6 +112,14 @@ function duplicateKey(text: string): string {
 const bandWidth = 0.1
 
 /**
+ * A rule under a rules heading ("Conventions", "Anti-Patterns") of the nearest rules file to the
+ * task's files: what the owners of that folder require of every change in it (AGENTS.md: the
+ * nearest file takes precedence). It counts as much as naming a file the task touches, so it is
+ * not crowded out by rules of the root that only share a word with the task.
+ */
+const nearestConventions = 0.2
+
+/**
  * How relevant a rule is to the task, in bands: its similarity to the task (words and meaning), a
  * tenth for each topic of the task its own words name (at most two), half that for one it has from
  * its item, a tenth when a file the task names matches its file globs, a tenth for being among the
@@ -142,7 +150,7 @@ function relevanceBand(evidence: Evidence): number {
     0.1 * Math.min(2, evidence.ownTopics) +
     0.05 * Math.min(2, evidence.itemTopics) +
     (evidence.fileMatch ? 0.1 : 0) +
-    (evidence.nearest ? 0.05 : 0) +
+    (evidence.nearest ? (evidence.underRulesHeading ? nearestConventions : 0.05) : 0) +
     (evidence.authority ? 0.05 : 0) +
     (evidence.close ? 0.1 : 0) +
     0.1 * evidence.mention +

@@ -1,8 +1,14 @@
-import type { Directive } from '../model.js'
-import type { ExportedItem } from './collect.js'
+import { headingsBelowTitle, type Directive } from '../model.js'
+import { folderOf, type ExportedItem } from './collect.js'
+import { unexpressedBy, type Unexpressed } from './unexpressed.js'
 
 export const exportFormats = ['agents-md', 'claude', 'cursor', 'copilot'] as const
 export type ExportFormat = (typeof exportFormats)[number]
+
+export interface ExportResult {
+  files: ExportedFile[]
+  unexpressed: Unexpressed[]
+}
 
 export interface ExportedFile {
   /** Relative to the folder the files are written to (the workspace root by default). */
@@ -24,11 +30,13 @@ export function escapeMarkdown(text: string): string {
     .join('')
 }
 
-/** `[MUST] text`: the severity as a keyword in capitals, so ingesting the exported file gives the same severity back. */
-function bullet(directive: Directive): string {
-  const line = `- [${directive.severity}] ${escapeMarkdown(directive.text)}`
+/** `[MUST] text`: the severity as a keyword in capitals, so ingesting the exported file gives the same severity back; bold when its author emphasised it. */
+function bullet(directive: Directive, marker: string): string {
+  const severity = directive.emphasis === true ? `**[${directive.severity}]**` : `[${directive.severity}]`
+  const line = `${marker} ${severity} ${escapeMarkdown(directive.text)}`
   // The code block written with the rule stays with it, inside its list item, where ingest finds it again.
-  return directive.code === undefined ? line : `${line}\n\n${directive.code.replace(/^/gm, '  ')}\n`
+  const indent = ' '.repeat(marker.length + 1)
+  return directive.code === undefined ? line : `${line}\n\n${directive.code.replace(/^/gm, indent)}\n`
 }
 
 /** How a generated file starts its notice: ingest skips such files, and export replaces only them. */
@@ -39,16 +47,68 @@ function generatedNotice(format: ExportFormat): string {
   return `${generatedMarker} --format ${format} from the accepted knowledge items: edit those and export again. Each line is marked [MUST], [SHOULD] or [MAY] (RFC 2119) and its item is named under its heading. -->`
 }
 
-function itemSection(item: ExportedItem, withScope: boolean): string {
-  const scope = withScope && item.globs.length > 0 ? `; applies to ${item.globs.map((glob) => `\`${glob}\``).join(', ')}` : ''
-  return `## ${escapeMarkdown(item.title)}\n\nFrom \`${item.id}\`${scope}.\n\n${item.directives.map(bullet).join('\n')}`
+/** The headings a directive sits under inside its item: its item's title is the item's own heading. */
+function headingsInItem(directive: Directive): string[] {
+  return headingsBelowTitle(directive.breadcrumb, directive.itemTitle)
 }
 
-/** The file's markdown; one-item files (a Cursor rule, a scoped Copilot file) have no title of their own above the item's heading. */
-function document(format: ExportFormat, title: string | undefined, items: readonly ExportedItem[], withScope: boolean): string {
-  const parts = [...(title === undefined ? [] : [`# ${title}`]), generatedNotice(format), ...items.map((item) => itemSection(item, withScope))]
+/** Markdown has six heading levels: a heading deeper than that is written at the sixth. */
+export const deepestHeading = 6
+
+/**
+ * The item's directives under the headings they were written under, a heading written where the
+ * path changes, at `level` and below; the steps of a procedure as a numbered list, so they read
+ * back as steps.
+ */
+function itemDirectives(item: ExportedItem, level: number, unexpressed: Unexpressed[]): string {
+  const blocks: string[] = []
+  let previous: string[] = []
+  let step = 0
+  for (const directive of item.directives) {
+    const path = headingsInItem(directive)
+    const shared = path.findIndex((heading, index) => previous[index] !== heading)
+    const from = shared < 0 ? path.length : shared
+    if (from < path.length || path.length < previous.length) step = 0
+    if (level + path.length - 1 > deepestHeading && !unexpressed.some((entry) => entry.itemId === item.id && entry.what.startsWith('headings')))
+      unexpressed.push({ itemId: item.id, what: `headings deeper than ${deepestHeading} levels: they are written at the ${deepestHeading}th` })
+    for (const [index, heading] of path.slice(from).entries())
+      blocks.push(`\n${'#'.repeat(Math.min(deepestHeading, level + from + index))} ${escapeMarkdown(heading)}\n`)
+    previous = path
+    step = directive.step === true ? step + 1 : 0
+    blocks.push(bullet(directive, directive.step === true ? `${step}.` : '-'))
+  }
+  return blocks.join('\n').replace(/\n{3,}/g, '\n\n')
+}
+
+/** The item's title as its author wrote the heading (`worker` in code and all), else as its title reads. */
+function titleHeading(item: ExportedItem): string {
+  const written = item.directives
+    .map((directive) => directive.breadcrumb[0])
+    .find((heading) => heading !== undefined && headingsBelowTitle([heading], item.title).length === 0)
+  return escapeMarkdown(written ?? item.title)
+}
+
+function itemSection(item: ExportedItem, level: number, withScope: boolean, unexpressed: Unexpressed[]): string {
+  const scope = withScope && item.globs.length > 0 ? `; applies to ${item.globs.map((glob) => `\`${glob}\``).join(', ')}` : ''
+  return `${'#'.repeat(level)} ${titleHeading(item)}\n\nFrom \`${item.id}\`${scope}.\n\n${itemDirectives(item, level + 1, unexpressed).trim()}`
+}
+
+/**
+ * The file's markdown. The repository's own file (the root AGENTS.md, copilot-instructions.md) has
+ * a title of its own and each item's headings one level down; any other file of one item (a Cursor
+ * rule, a scoped Copilot file, a folder's AGENTS.md) has the item's title as its own, as it was
+ * written.
+ */
+function document(format: ExportFormat, title: string | undefined, items: readonly ExportedItem[], withScope: boolean, unexpressed: Unexpressed[]): string {
+  const only = items.length === 1 ? items[0] : undefined
+  const parts =
+    title === undefined && only !== undefined
+      ? [itemSection(only, 1, withScope, unexpressed).replace(/\n\nFrom /, `\n\n${generatedNotice(format)}\n\nFrom `)]
+      : [`# ${title ?? rootTitle}`, generatedNotice(format), ...items.map((item) => itemSection(item, 2, withScope, unexpressed))]
   return `${parts.join('\n\n').trimEnd()}\n`
 }
+
+const rootTitle = 'Rules for coding agents'
 
 function fileStem(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]+/g, '-')
@@ -60,27 +120,31 @@ function frontmatterValue(text: string): string {
   return /^[\p{L}\p{N}(][^:#"'\\]*$/u.test(line) ? line : JSON.stringify(line)
 }
 
-function cursorRule(item: ExportedItem): ExportedFile {
-  const frontmatter = [
-    '---',
-    `description: ${frontmatterValue(item.summary ?? item.title)}`,
+/**
+ * Cursor's rule types, as ingest reads them back: always applied, attached by globs, requested by
+ * its description, or manual (none of them). An item that is not a Cursor rule is attached by its
+ * globs, else always applied.
+ */
+function cursorFrontmatter(item: ExportedItem): string[] {
+  const activation = item.activation ?? (item.globs.length > 0 ? 'auto' : 'always')
+  const globs = activation === 'auto' ? item.globs : []
+  const description = activation === 'manual' ? undefined : (item.summary ?? item.title)
+  return [
+    `description:${description === undefined ? '' : ` ${frontmatterValue(description)}`}`,
     // Cursor writes globs as one comma-separated plain value, `*` and all, and reads them so.
-    `globs:${item.globs.length === 0 ? '' : ` ${item.globs.join(',')}`}`,
-    `alwaysApply: ${item.globs.length === 0 ? 'true' : 'false'}`,
-    '---',
-  ].join('\n')
-  return { path: `.cursor/rules/${fileStem(item.id)}.mdc`, content: `${frontmatter}\n${document('cursor', undefined, [item], false)}` }
+    `globs:${globs.length === 0 ? '' : ` ${globs.join(',')}`}`,
+    `alwaysApply: ${activation === 'always' ? 'true' : 'false'}`,
+  ]
 }
 
-function copilotScoped(item: ExportedItem): ExportedFile {
-  const content = `---\napplyTo: ${JSON.stringify(item.globs.join(','))}\n---\n${document('copilot', undefined, [item], false)}`
+function cursorRule(item: ExportedItem, unexpressed: Unexpressed[]): ExportedFile {
+  const frontmatter = ['---', ...cursorFrontmatter(item), '---'].join('\n')
+  return { path: `.cursor/rules/${fileStem(item.id)}.mdc`, content: `${frontmatter}\n${document('cursor', undefined, [item], false, unexpressed)}` }
+}
+
+function copilotScoped(item: ExportedItem, unexpressed: Unexpressed[]): ExportedFile {
+  const content = `---\napplyTo: ${JSON.stringify(item.globs.join(','))}\n---\n${document('copilot', undefined, [item], false, unexpressed)}`
   return { path: `.github/instructions/${fileStem(item.id)}.instructions.md`, content }
-}
-
-/** `web/**` alone is a folder's rules: they go back to that folder's AGENTS.md, as a nested file reads them. */
-function folderOf(item: ExportedItem): string {
-  const only = item.globs.length === 1 ? /^([^*?[{]+)\/\*\*$/.exec(item.globs[0] ?? '') : null
-  return only === null ? '' : `${only[1] ?? ''}/`
 }
 
 /** The items by the folder whose AGENTS.md (or CLAUDE.md) holds them, the root first, then folders by name. */
@@ -94,35 +158,39 @@ function byFolder(items: readonly ExportedItem[]): [string, ExportedItem[]][] {
 
 /**
  * The files of one agent format. AGENTS.md and CLAUDE.md hold every item, with its path scope
- * written out, except a folder's items (`applies_to: ["web/**"]`), which go to that folder's file; Cursor gets one rule per item, scoped by its globs or always applied; Copilot gets
- * the unscoped items in copilot-instructions.md and one instructions file per scoped item.
+ * written out, except a folder's items (`applies_to: ["web/**"]`), which go to that folder's file;
+ * Cursor gets one rule per item, of its rule type; Copilot gets the unscoped items in
+ * copilot-instructions.md and one instructions file per scoped item.
  */
-export function renderExport(format: ExportFormat, items: readonly ExportedItem[]): ExportedFile[] {
-  switch (format) {
-    case 'agents-md':
-      return byFolder(items).map(([folder, held]) => ({
-        path: `${folder}AGENTS.md`,
-        content: document(format, 'Rules for coding agents', held, folder === ''),
-      }))
-    case 'claude':
-      return byFolder(items).map(([folder, held]) => ({
-        path: `${folder}CLAUDE.md`,
-        content: document(format, 'Rules for coding agents', held, folder === ''),
-      }))
-    case 'cursor':
-      return items.map(cursorRule)
-    case 'copilot':
-      return [
-        {
-          path: '.github/copilot-instructions.md',
-          content: document(
-            format,
-            'Rules for coding agents',
-            items.filter((item) => item.globs.length === 0),
-            false,
-          ),
-        },
-        ...items.filter((item) => item.globs.length > 0).map(copilotScoped),
-      ]
-  }
+export function renderExport(format: ExportFormat, items: readonly ExportedItem[]): ExportResult {
+  const unexpressed = unexpressedBy(format, items)
+  const files = ((): ExportedFile[] => {
+    switch (format) {
+      case 'agents-md':
+      case 'claude': {
+        const name = format === 'agents-md' ? 'AGENTS.md' : 'CLAUDE.md'
+        return byFolder(items).map(([folder, held]) => ({
+          path: `${folder}${name}`,
+          content: document(format, folder === '' ? rootTitle : undefined, held, folder === '', unexpressed),
+        }))
+      }
+      case 'cursor':
+        return items.map((item) => cursorRule(item, unexpressed))
+      case 'copilot':
+        return [
+          {
+            path: '.github/copilot-instructions.md',
+            content: document(
+              format,
+              rootTitle,
+              items.filter((item) => item.globs.length === 0),
+              false,
+              unexpressed,
+            ),
+          },
+          ...items.filter((item) => item.globs.length > 0).map((item) => copilotScoped(item, unexpressed)),
+        ]
+    }
+  })()
+  return { files, unexpressed: unexpressed.sort((a, b) => a.itemId.localeCompare(b.itemId) || a.what.localeCompare(b.what)) }
 }

@@ -20,7 +20,7 @@ export interface RelatedItem {
 }
 
 /** Directive texts compare without case, spacing or a closing full stop. */
-function comparable(text: string): string {
+export function comparable(text: string): string {
   return text
     .toLowerCase()
     .replace(/\s+/g, ' ')

@@ -14,7 +14,7 @@ import { extractDirectives } from '../extract.js'
 import type { Directive } from '../model.js'
 import type { RuleFormat } from './formats.js'
 import type { SourceDocument } from './read-documents.js'
-import { findRelations, type RuleRelation } from './relations.js'
+import { comparable, findRelations, type RelatedItem, type RuleRelation } from './relations.js'
 import { renderIngestedRule, type IngestedRule } from './render.js'
 import { FileTooLargeError, maxRulesFileBytes } from '../../fs/read-capped.js'
 import { readTextIfExists } from '../../fs/read-if-exists.js'
@@ -100,6 +100,16 @@ async function upsertOne(entry: Planned, base: KnowledgeBase, options: UpsertOpt
 }
 
 /**
+ * Whether a file mk rules export wrote came from this knowledge: another item (not the one an
+ * earlier ingest of this file wrote) states one of its rules. Copied into another repository, the
+ * same file is that repository's rules, and is ingested like any other.
+ */
+function exportedFrom(entry: Planned, existing: readonly RelatedItem[]): boolean {
+  const texts = new Set(entry.directives.map((directive) => comparable(directive.text)))
+  return existing.some((item) => item.id !== entry.rule.id && item.directives.some((directive) => texts.has(comparable(directive.text))))
+}
+
+/**
  * Write each agent rule file as a rule item in the rules folder of the project knowledge source
  * (`knowledge/rules/<id>.md`). A file whose text would not change is not touched, so ingesting
  * the same sources again writes nothing.
@@ -115,11 +125,15 @@ export async function upsertRuleDocuments(
   requireResolvesWithin(writableFolders(workspace.root, workspace.mkHome), directory, `knowledge source "${source.name}"`)
   const warnings: string[] = []
   const planned: Planned[] = []
+  const existing = base.items
+    .filter((item) => item.status === 'accepted')
+    .map((item) => ({ id: item.id, appliesTo: item.appliesTo, directives: extractDirectives(item) }))
   for (const document of sources) {
-    // Ingesting what export wrote would copy every item's rules into one more item.
-    if (document.text.includes(generatedMarker))
+    const entry = await plan(workspace, directory, document, warnings)
+    // Ingesting what export wrote from this knowledge would copy its rules into one more item; an export from elsewhere is new rules.
+    if (document.text.includes(generatedMarker) && exportedFrom(entry, existing))
       warnings.push(`${document.path}: skipped: mk rules export wrote it from the knowledge, which holds its rules already`)
-    else planned.push(await plan(workspace, directory, document, warnings))
+    else planned.push(entry)
   }
 
   const actions: UpsertAction[] = []
@@ -132,9 +146,6 @@ export async function upsertRuleDocuments(
   }
 
   const changed = planned.filter((_, index) => actions[index] === 'created' || actions[index] === 'updated')
-  const existing = base.items
-    .filter((item) => item.status === 'accepted')
-    .map((item) => ({ id: item.id, appliesTo: item.appliesTo, directives: extractDirectives(item) }))
   return {
     upserted: {
       rules: changed.length,

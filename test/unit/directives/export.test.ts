@@ -111,7 +111,7 @@ describe('rules_export', () => {
     }
   })
 
-  it('writes AGENTS.md from the accepted items only, sorted by id, each line with its severity and the item named', async () => {
+  it('writes AGENTS.md from the accepted items only, sorted by id, each line with its severity under its heading and the item named', async () => {
     await setup()
     const exported = (await call(rulesExport, { format: 'agents-md' })) as Exported
     expect(exported.items).toBe(2)
@@ -134,8 +134,13 @@ From \`db-access\`; applies to \`src/db/**\`, \`migrations/*.sql\`.
 
 From \`security-baseline\`.
 
+### Input validation
+
 - [MUST] All services MUST validate input at the boundary.
 - [SHOULD] Handlers SHOULD NOT trust client-side checks.
+
+### Rules
+
 - [MUST] Never log access tokens
 `,
       },
@@ -184,7 +189,7 @@ From \`security-baseline\`.
   it('reads back as the same directives with the same severities when the exported file is ingested as a rule', async () => {
     const ws = await setup()
     const items = collectAccepted(await loadKnowledge(await loadWorkspace({ cwd: ws.root, env: { MK_HOME: ws.mkHome } })))
-    const [file] = renderExport('agents-md', items)
+    const [file] = renderExport('agents-md', items).files
     const parsed = await parseKnowledgeFile({
       path: 'knowledge/rules/agents.md',
       absolutePath: '/x',
@@ -193,7 +198,7 @@ From \`security-baseline\`.
       text: `---\ntype: rule\n---\n${file?.content ?? ''}`,
     })
     if (parsed.item === undefined) throw new Error('not parsed')
-    const back = extractDirectives(parsed.item).map((directive) => [directive.severity, directive.text.replace(/^\[(MUST|SHOULD|MAY)\] /, '')])
+    const back = extractDirectives(parsed.item).map((directive) => [directive.severity, directive.text])
     expect(back).toEqual(items.flatMap((item) => item.directives.map((directive) => [directive.severity, directive.text])))
   })
 
@@ -211,6 +216,7 @@ describe('rules_export_write', () => {
         { path: '.github/copilot-instructions.md', action: 'written' },
         { path: '.github/instructions/db-access.instructions.md', action: 'written' },
       ],
+      unexpressed: [],
     })
     const path = join(ws.root, '.github/copilot-instructions.md')
     const before = await stat(path)
@@ -220,6 +226,7 @@ describe('rules_export_write', () => {
         { path: '.github/copilot-instructions.md', action: 'unchanged' },
         { path: '.github/instructions/db-access.instructions.md', action: 'unchanged' },
       ],
+      unexpressed: [],
     })
     expect((await stat(path)).mtimeMs).toBe(before.mtimeMs)
     const printed = (await call(rulesExport, { format: 'copilot' })) as Exported
@@ -229,15 +236,23 @@ describe('rules_export_write', () => {
   it('leaves a file mk did not generate unless asked to replace it', async () => {
     const ws = await setup()
     await ws.write('AGENTS.md', '# Our own notes\n')
-    expect(await call(rulesExportWrite, { format: 'agents-md' })).toEqual({ files: [{ path: 'AGENTS.md', action: 'skipped' }] })
+    expect(await call(rulesExportWrite, { format: 'agents-md' })).toMatchObject({ files: [{ path: 'AGENTS.md', action: 'skipped' }] })
     expect(await readFile(join(ws.root, 'AGENTS.md'), 'utf8')).toBe('# Our own notes\n')
-    expect(await call(rulesExportWrite, { format: 'agents-md', replace: true })).toEqual({ files: [{ path: 'AGENTS.md', action: 'written' }] })
+    expect(await call(rulesExportWrite, { format: 'agents-md', replace: true })).toMatchObject({ files: [{ path: 'AGENTS.md', action: 'written' }] })
     expect(await readFile(join(ws.root, 'AGENTS.md'), 'utf8')).toContain('## Security baseline')
   })
 
   it('writes into a folder of the workspace and refuses one outside', async () => {
     await setup()
-    expect(await call(rulesExportWrite, { format: 'agents-md', out: 'generated' })).toEqual({ files: [{ path: 'generated/AGENTS.md', action: 'written' }] })
+    expect(await call(rulesExportWrite, { format: 'agents-md', out: 'generated' })).toEqual({
+      files: [{ path: 'generated/AGENTS.md', action: 'written' }],
+      unexpressed: [
+        {
+          itemId: 'db-access',
+          what: 'its scope `src/db/**`, `migrations/*.sql`: AGENTS.md scopes rules only by the folder it is in, so the scope is written as prose and its rules read back as rules for every file',
+        },
+      ],
+    })
     await expect(call(rulesExportWrite, { format: 'agents-md', out: '../elsewhere' })).rejects.toThrow(
       /INVALID_INPUT: rules_export_write input out \(allowed_paths\): path "..\/elsewhere" is outside the workspace/,
     )
@@ -258,14 +273,53 @@ describe('export of ingested rules files', () => {
     }
     const item = await parse('knowledge/rules/web-agents.md', nested.content)
     const directives = extractDirectives(item)
-    const files = renderExport('agents-md', [{ id: item.id, title: item.title, summary: undefined, globs: item.appliesTo, directives }])
+    const { files } = renderExport('agents-md', [
+      { id: item.id, title: item.title, summary: undefined, globs: item.appliesTo, activation: undefined, directives },
+    ])
     expect(files.map((file) => file.path)).toEqual(['AGENTS.md', 'web/AGENTS.md'])
     const back = renderIngestedRule('web/AGENTS.md', 'agents-md', files[1]?.content ?? '')
     const again = extractDirectives(await parse('knowledge/rules/web-agents.md', back.content))
     expect(back.appliesTo).toEqual(['web/**'])
-    expect(again.map((directive) => [directive.text.replace(/^\[(MUST|SHOULD|MAY)\] /, ''), directive.code])).toEqual(
-      directives.map((directive) => [directive.text, directive.code]),
-    )
+    expect(again.map((directive) => [directive.text, directive.code])).toEqual(directives.map((directive) => [directive.text, directive.code]))
     expect(again[0]?.text).toContain('[the convention](./commit-convention.md)')
+  })
+})
+
+describe('export of rule types and procedures', () => {
+  const parse = async (path: string, text: string) => {
+    const parsed = await parseKnowledgeFile({ path, absolutePath: `/ws/${path}`, source: 'project', layer: 'project', text })
+    if (parsed.item === undefined) throw new Error(JSON.stringify(parsed.problems))
+    return parsed.item
+  }
+  const exportedItem = async (sourcePath: string, text: string) => {
+    const rule = renderIngestedRule(sourcePath, 'cursor', text)
+    const item = await parse(`knowledge/rules/${rule.id}.md`, rule.content)
+    return { id: item.id, title: item.title, summary: item.summary, globs: item.appliesTo, activation: item.activation, directives: extractDirectives(item) }
+  }
+
+  it('keeps a Cursor rule requested by its description, or manual, as that rule type, and says AGENTS.md cannot', async () => {
+    const requested = await exportedItem(
+      '.cursor/rules/api.mdc',
+      '---\ndescription: Adding public API routes\nglobs:\nalwaysApply: false\n---\n# API\n\n- Wrap routes in `withMiddlewares`.\n',
+    )
+    const manual = await exportedItem('.cursor/rules/release.mdc', '---\nalwaysApply: false\n---\n# Release\n\n- Tag the release commit.\n')
+    const cursor = renderExport('cursor', [requested, manual])
+    expect(cursor.files.map((file) => file.content.split('\n').slice(1, 4))).toEqual([
+      ['description: Adding public API routes', 'globs:', 'alwaysApply: false'],
+      ['description:', 'globs:', 'alwaysApply: false'],
+    ])
+    expect(cursor.unexpressed).toEqual([])
+    expect(renderExport('agents-md', [requested, manual]).unexpressed.map((entry) => entry.itemId)).toEqual(['cursor-rules-api', 'cursor-rules-release'])
+  })
+
+  it('writes the steps of a procedure as a numbered list and an emphasised rule in bold, under their headings', async () => {
+    const item = await exportedItem(
+      '.cursor/rules/release.mdc',
+      '---\nalwaysApply: true\n---\n# Release\n\n## Steps\n\n1. Bump the version.\n2. Tag the release commit.\n\n## Never\n\n- **Never push tags by hand.**\n',
+    )
+    const [file] = renderExport('cursor', [item]).files
+    expect(file?.content).toContain(
+      '## Steps\n\n1. [SHOULD] Bump the version.\n2. [SHOULD] Tag the release commit.\n\n## Never\n\n- **[MUST]** Never push tags by hand.\n',
+    )
   })
 })

@@ -153,3 +153,28 @@ Never emit either of the following, in any form:
     expect(found[2]?.severity).toBe('MUST')
   })
 })
+
+describe('extractDirectives on files mk rules export wrote', () => {
+  it('reads a `[SHOULD]` marker as the severity, not as part of the rule', async () => {
+    const found = extractDirectives(
+      await item(
+        'knowledge/rules/agents.md',
+        '---\nid: agents\ntype: rule\ntitle: Rules\n---\n# Rules\n\n- [SHOULD] Never run `eslint` directly.\n- **[MUST]** Components MUST NOT fetch data.\n',
+      ),
+    )
+    expect(found.map((directive) => [directive.severity, directive.text, directive.keyword, directive.emphasis === true])).toEqual([
+      ['SHOULD', 'Never run `eslint` directly.', undefined, false],
+      ['MUST', 'Components MUST NOT fetch data.', 'MUST NOT', true],
+    ])
+  })
+
+  it('knows the title heading written with code (`worker`) as the title: it makes no list under it a rules list', async () => {
+    const found = extractDirectives(
+      await item(
+        'knowledge/rules/worker-agents.md',
+        '---\nid: worker-agents\ntype: rule\ntitle: Codex Guidelines for worker\n---\n# Codex Guidelines for `worker`\n\n## Queues\n\n- Queue consumers live in `src/queues`.\n- Keep queue handlers idempotent.\n',
+      ),
+    )
+    expect(found.map((directive) => directive.text)).toEqual(['Keep queue handlers idempotent.'])
+  })
+})

@@ -116,15 +116,33 @@ describe('mentionedPaths', () => {
     expect(mentionMatch(mentioned, ['worker/src/queues/refill.ts'])).toBe(1)
     expect(mentionMatch(mentioned, ['web/src/app.ts'])).toBe(0)
   })
+
+  it('reads a file name written alone as code (`Cargo.toml`) as every file of that name', () => {
+    const mentioned = mentionedPaths('If you change Rust dependencies (`Cargo.toml` or `Cargo.lock`), run `just bazel-lock-update`', [])
+    expect(mentionMatch(mentioned, ['codex-rs/core/Cargo.toml'])).toBe(2)
+    expect(mentionMatch(mentioned, ['codex-rs/core/src/lib.rs'])).toBe(0)
+    expect(mentionMatch(mentionedPaths('Use named exports in package `index.ts` files', []), ['packages/client/src/index.ts'])).toBe(2)
+  })
 })
 
 describe('headingTopics', () => {
   it('learns no topic from the verbs every task uses or from "files" and "commands"', () => {
     expect(headingTopics(['Add/Change tRPC endpoint', 'Generated Files', 'Common Commands', 'Writing tests'])).toEqual({
       'trpc endpoint': ['trpc', 'endpoint'],
-      generated: ['generated', 'generat'],
+      generated: ['generated', 'generat', 'generate'],
       tests: ['tests'],
     })
+  })
+
+  it('meets a task that says "handle" or "log" with a heading that says "Handling" or "Logging"', () => {
+    const learned = headingTopics(['Exception Handling', 'Logging', 'Formatting'])
+    expect(learned['exception handling']).toEqual(['exception', 'handling', 'handl', 'handle'])
+    expect(learned.logging).toEqual(['logging', 'logg', 'logge', 'log'])
+    expect(learned.formatting).toContain('format')
+    const vocabulary = buildVocabulary({ learnedTopics: learned })
+    expect(detectContext('Handle and log a failed JSON parse of an incoming message', vocabulary).topics).toEqual(
+      expect.arrayContaining(['exception handling', 'logging']),
+    )
   })
 })
 
@@ -161,5 +179,35 @@ describe('rankDirectives: requested rules, named files, emphasis', () => {
       'worker#conventions-3',
       'worker#conventions-1',
     ])
+  })
+})
+
+describe('rankDirectives: the nearest rules file', () => {
+  const vocabulary = buildVocabulary({})
+  it('puts the conventions of the nearest rules file before root rules that only share a word with the task', () => {
+    const root = directiveOf('agents#conventions-1', 'Read the changeset guide before a release', {
+      itemType: 'rule',
+      severity: 'MUST',
+      keyword: undefined,
+      activation: 'always',
+    })
+    const nested = directiveOf('wrangler-agents#conventions-1', 'No `console.*`: use the `logger` singleton', {
+      itemType: 'rule',
+      severity: 'MUST',
+      keyword: undefined,
+      appliesTo: ['packages/wrangler/**'],
+      breadcrumb: ['Wrangler', 'Conventions'],
+      itemTitle: 'Wrangler',
+    })
+    const ranked = rankDirectives(
+      [root, nested].map((entry) => prepareDirective(entry, vocabulary)),
+      detectContext('Add a kv export command. Files: packages/wrangler/src/kv/index.ts', vocabulary),
+      new Map([
+        [root.id, 0.25],
+        [nested.id, 0.05],
+      ]),
+      { strictLayer: true, similarityFloor: 0.35 },
+    )
+    expect(ranked.ranked.map((entry) => entry.directive.id)).toEqual(['wrangler-agents#conventions-1', 'agents#conventions-1'])
   })
 })
