@@ -64,7 +64,9 @@ function isOrdinary(value: string): boolean {
     // host names and paths in lower case: db01.internal, config/app-v2.yaml, ./scripts/run.sh
     /^(?:~|\.{1,2})?\/?[a-z0-9_.-]+(?:[./][a-z0-9_-]+)+(?::\d+)?\/?$/.test(value) ||
     /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/.test(value) ||
-    /^\$\{?[A-Za-z_]\w*\}?$|^<[^>]*>$|^\{\{.*\}\}$/.test(value)
+    /^\$\{?[A-Za-z_]\w*\}?$|^<[^>]*>$|^\{\{.*\}\}$/.test(value) ||
+    // a command-line flag or a keyword argument without its value: "pass `--frozen`", "pass `encoding=`"
+    /^--?[a-z][a-z0-9-]*$|^[a-z_][a-z0-9_]*=$/.test(value)
   )
 }
 
