@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import { MkCommand } from '../../src/hosts/cli/base-command.js'
-import { exportFormats } from '../../src/directives/export/render.js'
+import { exportFormats } from '../../src/directives/export/formats.js'
 import { rulesExport } from '../../src/tools/directives/export.js'
 import { rulesExportWrite } from '../../src/tools/directives/export-write.js'
 

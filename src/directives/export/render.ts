@@ -1,9 +1,7 @@
 import { headingsBelowTitle, type Directive } from '../model.js'
 import { folderOf, type ExportedItem } from './collect.js'
+import type { ExportFormat } from './formats.js'
 import { unexpressedBy, type Unexpressed } from './unexpressed.js'
-
-export const exportFormats = ['agents-md', 'claude', 'cursor', 'copilot'] as const
-export type ExportFormat = (typeof exportFormats)[number]
 
 export interface ExportResult {
   files: ExportedFile[]

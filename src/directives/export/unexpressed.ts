@@ -1,5 +1,5 @@
 import { folderOf, type ExportedItem } from './collect.js'
-import type { ExportFormat } from './render.js'
+import type { ExportFormat } from './formats.js'
 
 /** Something of an item the format has no way to say: its rules are written without it. */
 export interface Unexpressed {

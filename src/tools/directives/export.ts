@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
-import { exportFormats } from '../../directives/export/render.js'
+import { exportFormats } from '../../directives/export/formats.js'
 
 export const exportFormatSchema = z.enum(exportFormats).describe('agents-md (AGENTS.md), claude (CLAUDE.md), cursor (.cursor/rules/*.mdc), copilot (.github/)')
 
