@@ -1,3 +1,4 @@
+import type { Pool } from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { postgresMissing, startCluster, type Cluster } from '../../scripts/postgres-cluster.js'
 
@@ -24,4 +25,22 @@ export function throwawayCluster(): { cluster(): Cluster } {
       return running
     },
   }
+}
+
+/** Every query the pool's clients send from now on (each one a round trip to the database), until stop(). */
+export function countQueries(pool: Pool): { sent: string[]; stop(): void } {
+  const sent: string[] = []
+  const counted = new WeakSet<object>()
+  const count = (client: { query: (...args: never[]) => unknown }): void => {
+    if (counted.has(client)) return
+    counted.add(client)
+    const query = client.query.bind(client)
+    client.query = ((...args: never[]) => {
+      const [config] = args as unknown[]
+      sent.push(typeof config === 'string' ? config : String((config as { text?: string }).text))
+      return query(...args)
+    }) as typeof client.query
+  }
+  pool.on('acquire', count)
+  return { sent, stop: () => pool.removeListener('acquire', count) }
 }

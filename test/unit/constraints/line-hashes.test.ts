@@ -5,23 +5,10 @@ import { runCheck } from '../../../src/constraints/check.js'
 import { createScanner, type ScannedPattern } from '../../../src/constraints/scan/file-scan.js'
 import { compilePattern } from '../../../src/constraints/scan/regex.js'
 import { lineHash } from '../../../src/constraints/waivers/fingerprint.js'
+import { noConsoleAdr } from '../../helpers/no-console-adr.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
-const adr = `---
-id: adr-0001-no-console
-type: adr
-title: No console output
-status: accepted
-date: 2026-01-01
-constraints:
-  - id: no-console
-    operator: must_not_match
-    target: code
-    pattern: 'console\\.log'
-    severity: block
----
-# No console output
-`
+const adr = noConsoleAdr()
 
 let workspace: TempWorkspace | undefined
 afterEach(async () => workspace?.cleanup())

@@ -1,22 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { noConsoleAdr } from '../../helpers/no-console-adr.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
-const adr = `---
-id: adr-0001-no-console
-type: adr
-title: No console output
-status: accepted
-date: 2026-01-01
-constraints:
-  - id: no-console
-    operator: must_not_match
-    target: code
-    pattern: 'console\\.log'
-    paths: ["src/**"]
-    severity: block
----
-# No console output
-`
+const adr = noConsoleAdr(['src/**'])
 
 /**
  * Findings are sorted by path in the locale's order, with ICU's collator; setting

@@ -9,24 +9,10 @@ import type { FileContribution } from '../../../src/constraints/pipeline/contrib
 import { collectTree } from '../../../src/constraints/input/collect-tree.js'
 import type { CheckInput } from '../../../src/constraints/input/input.js'
 import { statSignature, wallClockNs } from '../../../src/fs/stat-signature.js'
+import { noConsoleAdr } from '../../helpers/no-console-adr.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
-const adr = `---
-id: adr-0001-no-console
-type: adr
-title: No console output
-status: accepted
-date: 2026-01-01
-constraints:
-  - id: no-console
-    operator: must_not_match
-    target: code
-    pattern: 'console\\.log'
-    paths: ["src/**"]
-    severity: block
----
-# No console output
-`
+const adr = noConsoleAdr(['src/**'])
 
 /**
  * ADR 0023: the working tree is answered from the last check's stored result

@@ -18,27 +18,9 @@ import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import type { Store } from '../../../../src/stores/store.js'
 import { Resources } from '../../../../src/tools/context.js'
 import { memoryRecord } from '../../../helpers/memory-record.js'
-import { noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
+import { countQueries, noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 
 const postgres = throwawayCluster()
-
-/** Every query the pool's clients send from now on (each one a round trip to the database), until stop(). */
-function countQueries(pool: Pool): { sent: string[]; stop(): void } {
-  const sent: string[] = []
-  const counted = new WeakSet<object>()
-  const count = (client: { query: (...args: never[]) => unknown }): void => {
-    if (counted.has(client)) return
-    counted.add(client)
-    const query = client.query.bind(client)
-    client.query = ((...args: never[]) => {
-      const [config] = args as unknown[]
-      sent.push(typeof config === 'string' ? config : String((config as { text?: string }).text))
-      return query(...args)
-    }) as typeof client.query
-  }
-  pool.on('acquire', count)
-  return { sent, stop: () => pool.removeListener('acquire', count) }
-}
 
 describe.skipIf(noPostgres !== undefined)('the round trips of a memory search on PostgreSQL', () => {
   let base: string

@@ -12,7 +12,7 @@ import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
 import { migrate } from '../../../../src/stores/postgres/migrations.js'
 import { TenantScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
-import { noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
+import { countQueries, noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 import { wordEmbedder } from '../../../helpers/word-embedder.js'
 
 const postgres = throwawayCluster()
@@ -119,24 +119,13 @@ describe.skipIf(noPostgres !== undefined)('searching documents in PostgreSQL', (
     const pool = pools[0]
     if (first === undefined || pool === undefined) throw new Error('no replica')
     await scored(first.index, 'how do I deploy', 'hybrid')
-    const statements: string[] = []
-    const counted = new WeakSet<object>()
-    const count = (client: { query: (...args: never[]) => unknown }): void => {
-      if (counted.has(client)) return
-      counted.add(client)
-      const query = client.query.bind(client)
-      client.query = ((...args: never[]) => {
-        const [config] = args as unknown[]
-        statements.push(typeof config === 'string' ? config : String((config as { text?: string }).text))
-        return query(...args)
-      }) as typeof client.query
-    }
-    pool.on('acquire', count)
+    const queries = countQueries(pool)
     try {
       await scored(first.index, 'which database does staging use', 'hybrid')
     } finally {
-      pool.removeListener('acquire', count)
+      queries.stop()
     }
+    const statements = queries.sent
     expect(statements).toHaveLength(1)
     expect(statements[0]).toMatch(/^BEGIN READ ONLY; SELECT set_config\('mk\.tenant', 'acme', true\);\n(PREPARE \w+ AS [^]*;\n)?EXECUTE \w+\([^]*\);\nCOMMIT$/)
   })
