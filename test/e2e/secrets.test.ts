@@ -48,7 +48,8 @@ describe('secrets never reach disk', () => {
           .filter((format) => format.secret.length <= 64)
           .map((format) => format.secret)
           .slice(n * 32, n * 32 + 32),
-        metadata: Object.fromEntries(formats.map((format, i) => [`value${i}`, format.text])),
+        // At most 32 metadata keys a memory: the formats shared out the same way.
+        metadata: Object.fromEntries(formats.map((format, i) => [`value${i}`, format.text]).slice(n * 32, n * 32 + 32)),
         refs: [`run-${n}`],
       }
       const added = await mk(['tools', 'call', 'memory_add', '--input', '-', '--json'], JSON.stringify(input))

@@ -53,7 +53,7 @@ describe.skipIf(noPostgres !== undefined)('mk serve --store and a role that bypa
     const server = await serve(plain, { data: true })
     expect(server.started.store).toMatchObject({ kind: 'postgres', rls: 'enforced' })
     expect(server.started.store).not.toHaveProperty('warning')
-    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as Record<string, unknown>
+    const ready = (await (await server.ready()).json()) as Record<string, unknown>
     expect(ready.store).toMatchObject({ rls: 'enforced' })
     const doctor = await server.post('/v1/tools/doctor_check', { offline: true }, { 'x-tenant-id': 'acme' })
     expect((doctor.body.checks as { name: string }[]).map((check) => check.name)).not.toContain('store role')
@@ -82,7 +82,7 @@ describe.skipIf(noPostgres !== undefined)('mk serve --store and a role that bypa
     const server = await serve(superuser, { data: true, env: { MK_STORE_ALLOW_BYPASSRLS: '1' } })
     expect(server.started.store).toMatchObject({ rls: 'bypassed', role: 'postgres' })
     expect(server.stderr()).toMatch(/mk serve: warning: the PostgreSQL role "postgres" is a superuser or has BYPASSRLS/)
-    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { store: Record<string, unknown> }
+    const ready = (await (await server.ready()).json()) as { store: Record<string, unknown> }
     expect(ready.store).toMatchObject({ rls: 'bypassed' })
     expect(String(ready.store.warning)).toContain('CREATE ROLE mk LOGIN NOSUPERUSER NOBYPASSRLS')
     const doctor = await server.post('/v1/tools/doctor_check', { offline: true }, { 'x-tenant-id': 'acme' })

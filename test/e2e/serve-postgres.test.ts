@@ -40,7 +40,7 @@ describe.skipIf(noPostgres !== undefined)('two mk serve replicas on one PostgreS
 
   it('says at start and in /readyz that the data is in PostgreSQL, with its vector path', async () => {
     expect(on(0).started.store).toMatchObject({ kind: 'postgres', vectors: 'replica-memory' })
-    const ready = await fetch(`${on(1).url}/readyz`)
+    const ready = await on(1).ready()
     expect(ready.status).toBe(200)
     expect(await ready.json()).toMatchObject({ status: 'ready', store: { kind: 'postgres', vectors: 'replica-memory' } })
     const doctor = await on(0).post('/v1/tools/doctor_check', { offline: true }, { 'x-tenant-id': 'acme' })

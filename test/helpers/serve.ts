@@ -10,6 +10,8 @@ export interface RunningServe {
   stderr(): string
   /** POST a JSON body; headers as given. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }>
+  /** /readyz once it answers 200 (every thread has loaded the write path and its model), or its last answer after 60 s. */
+  ready(): Promise<Response>
   /** SIGTERM, then wait for the exit code. */
   stop(): Promise<number | null>
 }
@@ -60,6 +62,14 @@ export function startServe(options: ServeStart): Promise<RunningServe> {
             body: JSON.stringify(body),
           })
           return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> }
+        },
+        async ready() {
+          const until = Date.now() + 60_000
+          for (;;) {
+            const response = await fetch(`${url}/readyz`)
+            if (response.status === 200 || Date.now() > until) return response
+            await new Promise((wait) => setTimeout(wait, 100))
+          }
         },
         async stop() {
           if (child.exitCode === null) child.kill('SIGTERM')
