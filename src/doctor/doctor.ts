@@ -134,8 +134,6 @@ function checkModel(workspace: Workspace): DoctorCheck {
 
 async function checkIndex(workspace: Workspace, store: Store, notice: (message: string) => void): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = []
-  // A database store says where it is and how it searches vectors; the files store's place is the index path below.
-  if (store.kind !== 'files') checks.push(ok('store', `${store.kind}: ${store.index.where()}`))
   for (const problem of (await store.problems?.()) ?? [])
     checks.push(warn('store role', problem, 'connect as a plain role (docs/postgres.md, "The database role")'))
   try {
@@ -148,6 +146,8 @@ async function checkIndex(workspace: Workspace, store: Store, notice: (message: 
   } catch (thrown) {
     checks.push(fail('index', `the index cannot be opened: ${toErrorObject(thrown).message}`, 'mk index rebuild'))
   }
+  // A database store says first where it is and how it searches vectors (which health asked the database); the files store's place is the index path.
+  if (store.kind !== 'files') checks.unshift(ok('store', `${store.kind}: ${store.index.where()}`))
   checks.push(checkModel(workspace))
   return checks
 }

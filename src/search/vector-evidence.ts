@@ -10,7 +10,7 @@ export const smallStore = 64
 /** A similarity this many standard deviations above the typical one counts as full evidence. */
 const fullEvidenceDeviations = 6
 
-function dot(a: Float32Array, b: Float32Array): number {
+export function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0
   for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0)
   return sum
@@ -52,7 +52,11 @@ export async function vectorCalibration(
 
 /** The calibration of vectorCalibration, from the sample a store drew (its first `backgroundSize` vectors, the background sentences' added below `smallStore`). */
 export function calibrationFrom(query: Float32Array, sample: readonly Float32Array[]): (cosine: number) => number {
-  const similarities = sample.map((vector) => dot(query, vector))
+  return calibrationOfSimilarities(sample.map((vector) => dot(query, vector)))
+}
+
+/** The same calibration from the query's similarities to the sample, for a store whose database computes them (pgvector). */
+export function calibrationOfSimilarities(similarities: readonly number[]): (cosine: number) => number {
   const mean = similarities.reduce((sum, value) => sum + value, 0) / similarities.length
   const variance = similarities.reduce((sum, value) => sum + (value - mean) ** 2, 0) / similarities.length
   const deviation = Math.max(Math.sqrt(variance), 1e-3)

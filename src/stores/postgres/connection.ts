@@ -125,13 +125,20 @@ function escapeLiteral(text: string): string {
 /**
  * One read as one tenant in ONE round trip: the simple protocol carries the transaction, the
  * tenant (SET LOCAL, for row-level security), the statement's first PREPARE on this connection
- * and its EXECUTE with the values as literals, and the commit, in one message. Returns the rows.
+ * and its EXECUTE with the values as literals, and the commit, in one message, with any other
+ * `settings` for the transaction only (pgvector's). Returns the rows.
  * node-postgres sends a statement with parameters, and each of BEGIN and COMMIT, as a round trip
  * of its own: a read in a transaction was three, a search of several reads thirteen.
  */
-export async function readInTenant<R extends QueryResultRow>(pool: Pool, tenantId: string, statement: PreparedRead, values: readonly unknown[]): Promise<R[]> {
-  // The literals first: a value refused as bad input holds no connection.
-  const tenant = `SELECT set_config('mk.tenant', ${sqlLiteral(tenantId)}, true)`
+export async function readInTenant<R extends QueryResultRow>(
+  pool: Pool,
+  tenantId: string,
+  statement: PreparedRead,
+  values: readonly unknown[],
+  settings: Readonly<Record<string, string>> = {},
+): Promise<R[]> {
+  // The literals first: a value refused as bad input holds no connection. Settings are the transaction's, as the tenant is.
+  const tenant = `SELECT ${[['mk.tenant', tenantId], ...Object.entries(settings)].map(([name, value]) => `set_config(${sqlLiteral(name)}, ${sqlLiteral(value)}, true)`).join(', ')}`
   const execute = values.length === 0 ? `EXECUTE ${statement.name}` : `EXECUTE ${statement.name}(${values.map(sqlLiteral).join(', ')})`
   const client = await connect(pool)
   const prepared = preparedOn.get(client) ?? new Set<string>()

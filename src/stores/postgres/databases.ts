@@ -1,6 +1,7 @@
 import type { Pool } from 'pg'
 import { openPool, retryableOrSame } from './connection.js'
 import { migrate, schemaVersion } from './migrations.js'
+import { indexedDimensions, vectorPath } from './pgvector.js'
 import { bypassWarning, connectionRole, notOwnedOrSame, type ConnectionRole } from './role.js'
 import { describeDatabase } from './search-index.js'
 import type { PostgresDatabase } from './postgres-store.js'
@@ -54,8 +55,13 @@ export type DatabaseStatus = {
   kind: 'postgres'
   database: string
   schema: number
-  /** Without pgvector, vectors are kept in the database and searched in each replica's memory. */
-  vectors: 'replica-memory'
+  /**
+   * `pgvector`: the database finds the nearest vectors (HNSW) for tenants whose model has
+   * `pgvector.dimensions` (the bundled model's); without the extension, or for other models,
+   * vectors are kept in the database and searched in each replica's memory.
+   */
+  vectors: 'pgvector' | 'replica-memory'
+  pgvector?: { version: string; dimensions: number; iterativeScan: boolean }
   /** The role the server connects as; `bypassed`: row-level security does not bind it (a superuser or BYPASSRLS), and `warning` says how to fix it. */
   role: string
   rls: 'enforced' | 'bypassed'
@@ -71,11 +77,13 @@ export async function databaseStatus(url: string, poolSize: number): Promise<Dat
     throw retryableOrSame(error)
   }
   const { role, rls } = await connectionRole(pool)
+  const path = await vectorPath(pool)
   return {
     kind: 'postgres',
     database: describeDatabase(url),
     schema: await schemaVersion(pool),
-    vectors: 'replica-memory',
+    vectors: path.kind,
+    ...(path.kind === 'pgvector' ? { pgvector: { version: path.version, dimensions: indexedDimensions, iterativeScan: path.iterativeScan } } : {}),
     role,
     rls,
     ...(rls === 'bypassed' ? { warning: bypassWarning(role) } : {}),

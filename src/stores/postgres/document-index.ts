@@ -8,7 +8,7 @@ import { queryGroups, type QueryGroup } from '../../search/query-groups.js'
 import { rankFrom } from '../../search/ranking.js'
 import { queryPhrases, scoreTextEvidence, type TextEvidence } from '../../search/text-evidence.js'
 import type { DocumentHead, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from '../../search/types.js'
-import { backgroundSize, calibrationFrom, smallStore } from '../../search/vector-evidence.js'
+import { backgroundSize, calibrationFrom, calibrationOfSimilarities, dot, smallStore } from '../../search/vector-evidence.js'
 import { maxEmbeddedChars } from '../../search/vector-store.js'
 import type { ListOptions } from '../../search/documents.js'
 import { announceChange, asWords, textConfig } from './documents.js'
@@ -16,6 +16,7 @@ import { filterCondition } from './filters.js'
 import { newestSchema } from './migrations.js'
 import type { PreparedRead } from './connection.js'
 import { preparedRead, type TenantScope } from './place.js'
+import { indexedDimensions, searchSettings, vectorLiteral, vectorPath, type VectorPath } from './pgvector.js'
 import { asBytes, asVector, type HeldVectors, type ReplicaVectors, type ScopeCorpus } from './vectors.js'
 
 interface DocumentRow {
@@ -136,9 +137,13 @@ const textEvidenceTables = (p: TextParams, where: string): string => `p AS MATER
     ORDER BY s.bm25 DESC, s.n LIMIT ${p.limit}
   )`
 
-/** One row of a search statement: a query group's holders (`g`), a text candidate (`c`), or a vector candidate the filters allow (`v`). */
+/**
+ * One row of a search statement: a query group's holders (`g`), a text candidate (`c`), a vector
+ * candidate the filters allow (`v`; with pgvector, its cosine in `score`), or with pgvector the
+ * query's similarity to one vector of the calibration sample (`s`, in `score`).
+ */
 interface EvidenceRow {
-  part: 'g' | 'c' | 'v'
+  part: 'g' | 'c' | 'v' | 's'
   n: string | null
   g: number | null
   holders: number | null
@@ -149,24 +154,50 @@ interface EvidenceRow {
   source: string | null
   dedup_key: string | null
   lists: number[] | null
+  score: number | null
 }
 
 /** The columns of every row of a search statement, named and typed by a first part that holds no row. */
 const evidenceColumns =
   'SELECT NULL::text AS part, NULL::bigint AS n, NULL::int AS g, NULL::float8 AS holders, NULL::float8 AS own, NULL::bigint AS place, ' +
-  'NULL::text AS id, NULL::text AS layer, NULL::text AS source, NULL::text AS dedup_key, NULL::int[] AS lists WHERE false'
+  'NULL::text AS id, NULL::text AS layer, NULL::text AS source, NULL::text AS dedup_key, NULL::int[] AS lists, NULL::float8 AS score WHERE false'
+
+/**
+ * The vector evidence pgvector finds, as the replica's exact scan would: the `limit` nearest
+ * documents the filters (and row-level security) allow, by the HNSW index, with their cosine;
+ * should the index scan come back short (filters refusing most of what it visits, past
+ * `hnsw.max_scan_tuples`, or pgvector older than 0.8), every allowed document ranked exactly, in
+ * the same statement (a one-time filter: not read otherwise); and the query's dot product with
+ * the scope's first vectors, the calibration sample (calibrationOfSimilarities).
+ */
+function pgvectorTables(p: { query: string; limit: string }, where: string): string {
+  const distance = `d.vec <=> ${p.query}::vector`
+  const head = 'd.n, d.id, d.layer, d.source, d.dedup_key'
+  return `nearest AS MATERIALIZED (
+      SELECT ${head}, ${distance} AS distance FROM mk_documents d
+      WHERE d.scope = $1 AND d.vec IS NOT NULL AND ${where} ORDER BY ${distance} LIMIT ${p.limit}
+    ), exact AS MATERIALIZED (
+      SELECT ${head}, ${distance} AS distance FROM mk_documents d
+      WHERE (SELECT count(*) FROM nearest) < ${p.limit} AND d.scope = $1 AND d.vec IS NOT NULL AND ${where}
+      ORDER BY (${distance}) + 0, d.n LIMIT ${p.limit}
+    ), sample AS MATERIALIZED (
+      SELECT -(d.vec <#> ${p.query}::vector) AS similarity FROM mk_documents d WHERE d.scope = $1 AND d.vec IS NOT NULL ORDER BY d.n LIMIT ${backgroundSize}
+    )`
+}
 
 /**
  * A search's questions to the database as ONE statement (one round trip, one transaction): the
  * text evidence when the query has words, and the first `limit` of the nearest held vectors (in
- * their order) that the filters allow, with their heads, when there are some. Prepared once per
- * connection for each shape of filters.
+ * their order) that the filters allow, with their heads, when there are some; or, with pgvector
+ * (`inDatabase`), the nearest vectors the database finds and the calibration sample's
+ * similarities. Prepared once per connection for each shape of filters.
  */
 function searchStatement(
   scope: string,
   text: { lists: number[]; phrases: string[]; words: string; own: string; docs: number; avglen: number; limit: number } | undefined,
   nearest: { rowids: readonly number[]; limit: number } | undefined,
   filters: SearchFilters | undefined,
+  inDatabase?: { query: string; limit: number },
 ): { statement: PreparedRead; values: unknown[] } {
   const values: unknown[] = [scope]
   const param = (value: unknown): string => {
@@ -188,11 +219,12 @@ function searchStatement(
           limit: param(text.limit),
         }
   const vectorParams = nearest === undefined ? undefined : { rowids: param([...nearest.rowids]), limit: param(nearest.limit) }
+  const pgvectorParams = inDatabase === undefined ? undefined : { query: param(inDatabase.query), limit: param(inDatabase.limit) }
   const where = filterCondition(filters, values)
   if (textParams !== undefined) {
     tables.push(textEvidenceTables(textParams, where))
-    parts.push("SELECT 'g', NULL, holders.g, holders.holders, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM holders")
-    parts.push("SELECT 'c', c.n, NULL, NULL, c.own, c.place, c.id, c.layer, c.source, c.dedup_key, c.lists FROM candidates c")
+    parts.push("SELECT 'g', NULL, holders.g, holders.holders, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM holders")
+    parts.push("SELECT 'c', c.n, NULL, NULL, c.own, c.place, c.id, c.layer, c.source, c.dedup_key, c.lists, NULL FROM candidates c")
   }
   if (vectorParams !== undefined) {
     tables.push(`allowed AS (
@@ -200,7 +232,14 @@ function searchStatement(
       CROSS JOIN LATERAL (SELECT d.n, d.id, d.layer, d.source, d.dedup_key FROM mk_documents d WHERE d.scope = $1 AND d.n = a.n AND ${where}) d
       ORDER BY a.ord LIMIT ${vectorParams.limit}
     )`)
-    parts.push("SELECT 'v', a.n, NULL, NULL, NULL, NULL, a.id, a.layer, a.source, a.dedup_key, NULL FROM allowed a")
+    parts.push("SELECT 'v', a.n, NULL, NULL, NULL, NULL, a.id, a.layer, a.source, a.dedup_key, NULL, NULL FROM allowed a")
+  }
+  if (pgvectorParams !== undefined) {
+    tables.push(pgvectorTables(pgvectorParams, where))
+    const found = 'NULL, NULL, NULL, NULL, v.id, v.layer, v.source, v.dedup_key, NULL, 1 - v.distance'
+    parts.push(`SELECT 'v', v.n, ${found} FROM nearest v WHERE (SELECT count(*) FROM nearest) >= ${pgvectorParams.limit}`)
+    parts.push(`SELECT 'v', v.n, ${found} FROM exact v`)
+    parts.push("SELECT 's', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, s.similarity FROM sample s")
   }
   return { statement: preparedRead(`WITH ${tables.join(', ')}\n${parts.join('\nUNION ALL ')}`), values }
 }
@@ -317,6 +356,16 @@ export class PostgresDocumentIndex implements DocumentIndex {
   async nearDuplicates(text: string, filters: SearchFilters, minSimilarity: number, limit = 5): Promise<SearchHit[]> {
     const [query] = text.trim() === '' ? [] : await this.embed([text], 'query')
     if (query === undefined) return []
+    const pgvector = await this.pgvector()
+    if (pgvector !== undefined) {
+      const found = await this.nearestInDatabase(pgvector, query, undefined, filters, limit)
+      return found.scored
+        .filter((candidate) => candidate.score >= minSimilarity)
+        .flatMap((candidate) => {
+          const head = found.heads.get(candidate.rowid)
+          return head === undefined ? [] : [{ ...head, score: candidate.score, confidence: candidate.score, scores: { vector: candidate.score } }]
+        })
+    }
     const held = await this.vectors.of(this.place)
     const nearest = this.nearestHeld(held, query, limit)
     const allowed =
@@ -345,12 +394,14 @@ export class PostgresDocumentIndex implements DocumentIndex {
   ): Promise<Evidence> {
     const groups = mode === 'vector' ? [] : queryGroups(text)
     const wantsVectors = mode !== 'fulltext' && this.embedder !== undefined
+    const pgvector = wantsVectors ? await this.pgvector() : undefined
     const [queries, held, corpus] = await Promise.all([
       !wantsVectors ? [] : queryVector !== undefined ? [queryVector] : text.trim() === '' ? [] : this.embed([text], 'query'),
-      wantsVectors ? this.vectors.of(this.place) : undefined,
+      wantsVectors && pgvector === undefined ? this.vectors.of(this.place) : undefined,
       groups.length > 0 ? this.vectors.corpus(this.place) : undefined,
     ])
     const [query] = queries
+    if (pgvector !== undefined && query !== undefined) return this.evidenceInDatabase(pgvector, query, groups, corpus, filters, limit)
     const nearest = query === undefined || held === undefined ? [] : this.nearestHeld(held, query, limit)
     const textQuery = corpus === undefined ? undefined : textQueryOf(groups, corpus, limit)
     const rows =
@@ -377,6 +428,65 @@ export class PostgresDocumentIndex implements DocumentIndex {
     for (const [rowid, head] of kept.heads) heads.set(rowid, head)
     const calibrate = calibrationFrom(query, await this.calibrationSample())
     return { text: textList, vector: kept.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) })), heads }
+  }
+
+  /**
+   * The pgvector path when this database has it and this scope's model is the one it indexes;
+   * otherwise (no extension, another model's dimensions) vectors are searched in replica memory.
+   */
+  private async pgvector(): Promise<Extract<VectorPath, { kind: 'pgvector' }> | undefined> {
+    if (this.embedder?.dimensions !== indexedDimensions) return undefined
+    const path = await vectorPath(await this.place.pool())
+    return path.kind === 'pgvector' ? path : undefined
+  }
+
+  /** A search's evidence with pgvector: text evidence and the nearest vectors in ONE statement; this replica holds no vector. */
+  private async evidenceInDatabase(
+    path: Extract<VectorPath, { kind: 'pgvector' }>,
+    query: Float32Array,
+    groups: readonly QueryGroup[],
+    corpus: ScopeCorpus | undefined,
+    filters: SearchFilters | undefined,
+    limit: number,
+  ): Promise<Evidence> {
+    const textQuery = corpus === undefined ? undefined : textQueryOf(groups, corpus, limit)
+    const found = await this.nearestInDatabase(path, query, textQuery, filters, limit)
+    const textList = textQuery === undefined ? [] : textEvidenceOf(groups, textQuery.docs, found.rows)
+    const calibrate = calibrationOfSimilarities(await this.withBackground(query, found.similarities))
+    return { text: textList, vector: found.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) })), heads: found.heads }
+  }
+
+  /**
+   * What pgvector finds for a query (with the text evidence's rows when asked): the nearest
+   * vectors the filters allow by cosine, equal scores in storage order as the replica's scan
+   * ranks them, their heads and the text candidates' heads, and the calibration sample's similarities.
+   */
+  private async nearestInDatabase(
+    path: Extract<VectorPath, { kind: 'pgvector' }>,
+    query: Float32Array,
+    textQuery: ReturnType<typeof textQueryOf>,
+    filters: SearchFilters | undefined,
+    limit: number,
+  ): Promise<{ rows: EvidenceRow[]; scored: Scored[]; heads: Map<number, DocumentHead>; similarities: number[] }> {
+    const { statement, values } = searchStatement(this.place.scope, textQuery, undefined, filters, { query: vectorLiteral(query), limit })
+    const rows = await this.place.read<EvidenceRow>(statement, values, searchSettings(path, limit))
+    const heads = new Map<number, DocumentHead>()
+    const scored: Scored[] = []
+    const similarities: number[] = []
+    for (const row of rows) {
+      if (row.part === 'c' || row.part === 'v') heads.set(Number(row.n), headOf(row))
+      // The replica's scan rounds each cosine to float32 (VectorTable): so are these, so equal vectors tie alike.
+      if (row.part === 'v') scored.push({ rowid: Number(row.n), score: Math.fround(row.score ?? 0) })
+      if (row.part === 's') similarities.push(row.score ?? 0)
+    }
+    scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid)
+    return { rows, scored: scored.slice(0, limit), heads, similarities }
+  }
+
+  /** The sample's similarities, with the background sentences' when the scope has few vectors (as calibrationSample). */
+  private async withBackground(query: Float32Array, similarities: number[]): Promise<number[]> {
+    if (similarities.length >= smallStore) return similarities
+    return [...similarities, ...(await this.backgroundVectors()).map((vector) => dot(query, vector))]
   }
 
   /** The nearest few held vectors by cosine, equal scores in storage order: the filters are asked of these (limit × 4) first. */
@@ -421,7 +531,13 @@ export class PostgresDocumentIndex implements DocumentIndex {
   private async calibrationSample(): Promise<Float32Array[]> {
     const { table } = await this.vectors.of(this.place)
     const sample = Array.from({ length: Math.min(table.size, backgroundSize) }, (_, position) => table.vector(position))
-    if (sample.length >= smallStore || this.embedder === undefined) return sample
+    if (sample.length >= smallStore) return sample
+    return [...sample, ...(await this.backgroundVectors())]
+  }
+
+  /** The background sentences' vectors for this model, embedded once per replica. */
+  private backgroundVectors(): Promise<Float32Array[]> {
+    if (this.embedder === undefined) return Promise.resolve([])
     const model = this.embedder.modelId
     let background = backgroundByModel.get(model)
     if (background === undefined) {
@@ -429,7 +545,7 @@ export class PostgresDocumentIndex implements DocumentIndex {
       backgroundByModel.set(model, background)
       background.catch(() => backgroundByModel.delete(model))
     }
-    return [...sample, ...(await background)]
+    return background
   }
 
   private async heads(rows: readonly { rowid: number }[]): Promise<Map<number, DocumentHead>> {

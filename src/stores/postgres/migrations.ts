@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg'
 import { retryableOrSame } from './connection.js'
+import { pgvectorLater, pgvectorMigration } from './pgvector.js'
 
 /** Every table keeps one tenant's rows apart by row-level security on `mk.tenant`, forced on the owner too. */
 function tenantTable(name: string, columns: string, key: string): string {
@@ -144,6 +145,13 @@ ALTER TABLE mk_documents FORCE ROW LEVEL SECURITY;
 ANALYZE mk_documents;
 ANALYZE mk_document_terms;`,
   },
+  {
+    // Vectors searched by the database (pgvector's HNSW) when the extension can be created; without
+    // it nothing changes and each replica keeps searching vectors in its memory (pgvector.ts).
+    version: 5,
+    name: 'vectors in pgvector when the extension can be created',
+    sql: pgvectorMigration,
+  },
 ]
 
 /** Any number that fits in a bigint and is mk's own: the advisory lock two replicas take to migrate one at a time. */
@@ -183,6 +191,8 @@ export async function migrate(pool: Pool): Promise<MigrationReport> {
         }
         applied.push(migration.version)
       }
+      // An extension installed after migration 5 ran without one: the vector column is added now.
+      if (done.has(5) && !applied.includes(5)) await client.query(pgvectorLater)
       return { applied, current: Math.max(0, ...done, ...applied) }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [migrationLock])

@@ -34,9 +34,9 @@ export class TenantScope {
     return inTenant(await this.pool(), this.tenantId, work, () => this.documentsChanged?.(this))
   }
 
-  /** One read statement as this tenant, in one transaction and one round trip. */
-  async read<R extends QueryResultRow>(statement: PreparedRead, values: readonly unknown[]): Promise<R[]> {
-    return readInTenant<R>(await this.pool(), this.tenantId, statement, values)
+  /** One read statement as this tenant, in one transaction and one round trip (with the transaction's `settings`). */
+  async read<R extends QueryResultRow>(statement: PreparedRead, values: readonly unknown[], settings?: Readonly<Record<string, string>>): Promise<R[]> {
+    return readInTenant<R>(await this.pool(), this.tenantId, statement, values, settings)
   }
 
   /** Hold one folder's lock until the transaction ends: the writes of a folder (a dedup check and its insert) go one at a time, on every replica. */

@@ -23,6 +23,7 @@ import type { StoreResources } from '../store.js'
 import { removeDocuments, upsertDocuments } from './documents.js'
 import { PostgresDocumentIndex, readState, writeState } from './document-index.js'
 import { newestSchema, schemaVersion } from './migrations.js'
+import { indexedDimensions, vectorPath, type VectorPath } from './pgvector.js'
 import type { TenantScope } from './place.js'
 import type { ReplicaVectors } from './vectors.js'
 
@@ -42,6 +43,10 @@ export function describeDatabase(url: string): string {
  * their signature changes, under a lock so two replicas do not load it twice.
  */
 export class PostgresIndex implements StoreIndex {
+  /** How this database searches vectors, once asked (health, or the index opened), and this tenant's model's dimensions. */
+  private path: VectorPath | undefined
+  private dimensions: number | undefined
+
   constructor(
     private readonly place: TenantScope,
     private readonly vectors: ReplicaVectors,
@@ -58,6 +63,8 @@ export class PostgresIndex implements StoreIndex {
         if (!(error instanceof MkError)) throw error
         warn(`${error.message}; searching full text only until the embedding model is fixed`)
       }
+      this.dimensions = embedder?.dimensions
+      this.path = await vectorPath(await this.place.pool())
       await this.place.run(async (client) => {
         // Vectors of another model mean nothing to this one: they are embedded again.
         const model = embedder?.modelId ?? ''
@@ -159,7 +166,9 @@ export class PostgresIndex implements StoreIndex {
   }
 
   async health(): Promise<IndexHealth> {
-    const version = await schemaVersion(await this.place.pool())
+    const pool = await this.place.pool()
+    this.path = await vectorPath(pool)
+    const version = await schemaVersion(pool)
     if (version < newestSchema) return { state: 'damaged', problem: `the database schema is at version ${version} of ${newestSchema}: run mk serve --migrate` }
     const stored = await this.place.run((client) => readState(client, this.place.scope, 'knowledge'))
     if (stored === undefined) return { state: 'missing' }
@@ -167,7 +176,15 @@ export class PostgresIndex implements StoreIndex {
   }
 
   where(): string {
-    return `postgres ${describeDatabase(this.url)} (tenant ${this.place.tenantId}, scope ${this.place.scope}; vectors searched in replica memory, no pgvector)`
+    return `postgres ${describeDatabase(this.url)} (tenant ${this.place.tenantId}, scope ${this.place.scope}; ${this.vectorsWhere()})`
+  }
+
+  private vectorsWhere(): string {
+    if (this.path === undefined) return 'vector search not asked of the database yet'
+    if (this.path.kind === 'replica-memory') return 'vectors searched in replica memory, no pgvector'
+    if (this.dimensions !== undefined && this.dimensions !== indexedDimensions)
+      return `vectors searched in replica memory: pgvector ${this.path.version} indexes ${indexedDimensions} dimensions, this model has ${this.dimensions}`
+    return `vectors searched by pgvector ${this.path.version} (HNSW)`
   }
 
   async knowledgeMark(): Promise<string | undefined> {
