@@ -8,6 +8,7 @@ import { benchMcp } from './mcp.js'
 import { benchMcpSearch } from './mcp-search.js'
 import { benchMaintain } from './maintain.js'
 import { benchMemory } from './memory.js'
+import { benchPgvector } from './pgvector.js'
 import { benchRecall } from './recall.js'
 import { benchRules } from './rules.js'
 import { benchRulesSelect } from './rules-select.js'
@@ -37,6 +38,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   serve: benchServe,
   'serve-durability': benchServeDurability,
   'serve-postgres': benchServePostgres,
+  pgvector: benchPgvector,
   'serve-tenants': benchServeTenants,
   library: benchLibrary,
   'agent-hooks': benchAgentHooks,
