@@ -136,9 +136,10 @@ describe('pgvector under row-level security', () => {
         expect(text).toMatch(/Index Scan using mk_documents_vec/)
       }
     }
-    // HNSW is approximate: of the exact nearest, the index finds nearly all (measured: all 18 × 20 here).
-    console.log(`recall ${recall.found} of ${recall.wanted}`)
-    expect(recall.found / recall.wanted).toBeGreaterThanOrEqual(0.95)
+    // HNSW is approximate, and its graph differs run to run (random levels): of the exact nearest the index
+    // found, on these clustered near-duplicate vectors with every tenant's scan forced through it, 270 of 330
+    // at ef_search 40, 296 to 313 at 100 (what the store sets), 321 at 200. A broken index finds few.
+    expect(recall.found / recall.wanted).toBeGreaterThanOrEqual(0.8)
   })
 
   it('EXPLAIN as the large tenant: an index scan of mk_documents_vec, the tenant a filter on what it finds', async () => {
