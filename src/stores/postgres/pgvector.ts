@@ -100,7 +100,13 @@ function atLeast(version: string, wanted: readonly number[]): boolean {
  */
 export function searchSettings(path: VectorPath, limit: number): Record<string, string> {
   if (path.kind !== 'pgvector') return {}
-  const settings: Record<string, string> = { 'hnsw.ef_search': String(Math.min(1000, Math.max(100, limit))) }
+  const settings: Record<string, string> = {
+    'hnsw.ef_search': String(Math.min(1000, Math.max(100, limit))),
+    // Planned for the tenant at hand: the planner reads the tenant's share of the rows (through mk.tenant)
+    // and takes the index for a large tenant, a sort of its few rows for a small one. A generic plan,
+    // cached per connection after five executions, would keep one tenant's choice for every tenant.
+    plan_cache_mode: 'force_custom_plan',
+  }
   if (path.iterativeScan) settings['hnsw.iterative_scan'] = 'strict_order'
   return settings
 }
