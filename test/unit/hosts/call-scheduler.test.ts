@@ -77,6 +77,44 @@ describe('CallScheduler', () => {
     expect(started()).toEqual(['search1', 'add'])
   })
 
+  it('runs one write of a tenant at a time: a search takes the free thread instead of a second write', async () => {
+    const { runner, started, finish } = scriptedRunner(2)
+    const scheduler = new CallScheduler(runner, settings)
+    void scheduler.run(call('a', 'add1'), write)
+    void scheduler.run(call('a', 'add2'), write)
+    void scheduler.run(call('a', 'search1'), read)
+    // add2 would only wait on add1's folder lock: the second thread serves the search.
+    expect(started()).toEqual(['add1', 'search1'])
+    await finish('search1')
+    expect(started()).toEqual(['add1', 'search1'])
+    await finish('add1')
+    expect(started()).toEqual(['add1', 'search1', 'add2'])
+  })
+
+  it('does not hold one tenant’s write back for another tenant’s', async () => {
+    const { runner, started } = scriptedRunner(2)
+    const scheduler = new CallScheduler(runner, settings)
+    void scheduler.run(call('a', 'add-a'), write)
+    void scheduler.run(call('b', 'add-b'), write)
+    expect(started()).toEqual(['add-a', 'add-b'])
+  })
+
+  it('tells the caller how long a call waited for a thread and how long it ran', async () => {
+    const { runner, finish } = scriptedRunner(1)
+    const scheduler = new CallScheduler(runner, settings)
+    const times: { label: string; waitedMs: number; ranMs: number }[] = []
+    const first = scheduler.run(call('a', 'first'), read, (t) => times.push({ label: 'first', ...t }))
+    const second = scheduler.run(call('a', 'second'), read, (t) => times.push({ label: 'second', ...t }))
+    await finish('first')
+    await finish('second')
+    await Promise.all([first, second])
+    expect(times.map((entry) => entry.label)).toEqual(['first', 'second'])
+    for (const entry of times) {
+      expect(entry.waitedMs).toBeGreaterThanOrEqual(0)
+      expect(entry.ranMs).toBeGreaterThanOrEqual(0)
+    }
+  })
+
   it('never gives heavy calls the last free thread, and runs one heavy call per tenant at a time', async () => {
     const { runner, started, finish } = scriptedRunner(4)
     const scheduler = new CallScheduler(runner, settings)
