@@ -76,6 +76,8 @@ export class FilesMemories implements MemoryStore {
       import('../../memory/visibility.js'),
       this.index.open(options.warn),
     ])
+    // Before the folder lock: the model's time is not the time other writers wait for the lock.
+    const vectors = options.embed === true ? await index.embedDocuments([memoryDocument(record, folder)]) : undefined
     return addMemory(
       this.workspace,
       folder,
@@ -85,7 +87,7 @@ export class FilesMemories implements MemoryStore {
           await this.index.refresh({ identity: options.identity, folders: [folder], knowledge: false, warn: options.warn })
           return index.findSameContent(content, [folder.key], restrictionOf(record, folder))?.id
         },
-        written: (stored) => index.upsert([memoryDocument(stored.record, stored.folder)]),
+        written: (stored) => index.upsert([memoryDocument(stored.record, stored.folder)], vectors),
       },
       options.author,
     )
