@@ -4,9 +4,8 @@ import type { ToolCall } from './tool-call.js'
 import type { CallRunner } from './tool-threads.js'
 
 /**
- * How a call queues: `write` calls change a tenant's store and go before its searches, one at a
- * time per tenant, so a write is admitted at the next free thread unless another of the tenant's
- * writes runs, and then the free threads serve the searches; `heavy` calls (an ingest, a rebuild, an evaluation,
+ * How a call queues: `write` calls change a tenant's store and go before its searches, so a
+ * write is admitted at the next free thread (up to the tenant's bound of writes at once); `heavy` calls (an ingest, a rebuild, an evaluation,
  * any large body) may take every thread but one, so reads always have a thread of their own.
  */
 export interface CallKind {
@@ -37,6 +36,8 @@ export interface SchedulerSettings {
   maxOpenTenants: number
   /** Calls one tenant may have waiting; more are refused with RATE_LIMITED. */
   maxWaitingPerTenant: number
+  /** Writes of one tenant that run at once; beyond it its searches take the free threads. */
+  maxWritesPerTenant: number
 }
 
 /** How long a call waited for a thread, and how long its thread took to answer it. */
@@ -59,7 +60,7 @@ interface TenantQueue {
   heavy: Job[]
   running: number
   heavyRunning: number
-  /** The tenant's writes (not heavy calls) running now: at most one. */
+  /** The tenant's writes (not heavy calls) running now: at most maxWritesPerTenant. */
   writesRunning: number
 }
 
@@ -68,8 +69,8 @@ const waitingOf = (queue: TenantQueue): number => queue.writes.length + queue.re
 /**
  * Admits tool calls to the runner's threads: a queue per tenant, served in turn, so one
  * tenant's burst waits behind itself and never in front of another tenant; writes before
- * searches within a tenant, one write at a time, so a search never waits behind a write while a
- * thread is free; and a bound on open tenants, closing the least recently used.
+ * searches within a tenant, up to a bound of writes at once, beyond which a search never waits
+ * behind a write while a thread is free; and a bound on open tenants, closing the least recently used.
  */
 export class CallScheduler {
   /** Open tenants, least recently used first. */
@@ -123,9 +124,9 @@ export class CallScheduler {
   }
 
   private takeNext(queue: TenantQueue): Job | undefined {
-    // A tenant's writes run one at a time: two at once only wait on each other's folder lock, a
-    // thread idle in between that a search could have used.
-    if (queue.writesRunning === 0) {
+    // Beyond the bound a tenant's writes leave the free threads to its searches (two writes of one
+    // folder at once also wait on each other's lock, a thread idle that a search could have used).
+    if (queue.writesRunning < this.settings.maxWritesPerTenant) {
       const write = queue.writes.shift()
       if (write !== undefined) return write
     }
