@@ -30,6 +30,9 @@ export interface RequestLogLine {
   tenant?: string
   status: number
   duration_ms: number
+  /** Of duration_ms: the wait for a tool thread, and the thread's own time. */
+  queue_ms?: number
+  thread_ms?: number
 }
 
 export async function startServe(root: string, args: readonly string[] = ['--port', '0'], env: NodeJS.ProcessEnv = {}, bin = mkBin): Promise<Started> {
@@ -157,10 +160,22 @@ function percentile(values: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0
 }
 
-/** What the server's own log says each memory_add took from arrival to answer (its wait for a thread included). */
-function addTimes(lines: readonly RequestLogLine[]): Record<string, unknown> {
-  const times = lines.filter((line) => line.tool === 'memory_add').map((line) => line.duration_ms)
-  return { adds: times.length, p50_ms: median(times), p99_ms: percentile(times, 0.99), max_ms: Math.max(0, ...times) }
+/** What the server's own log says each call of a tool took from arrival to answer, and of that its wait for a thread and the thread's time. */
+function serverTimes(lines: readonly RequestLogLine[], tool: string): Record<string, unknown> {
+  const of = (pick: (line: RequestLogLine) => number | undefined): number[] =>
+    lines.filter((line) => line.tool === tool).flatMap((line) => (pick(line) === undefined ? [] : [pick(line) as number]))
+  const times = of((line) => line.duration_ms)
+  const queue = of((line) => line.queue_ms)
+  const thread = of((line) => line.thread_ms)
+  return {
+    calls: times.length,
+    p50_ms: median(times),
+    p99_ms: percentile(times, 0.99),
+    max_ms: Math.max(0, ...times),
+    ...(queue.length === 0
+      ? {}
+      : { queue_p50_ms: median(queue), queue_p99_ms: percentile(queue, 0.99), thread_p50_ms: median(thread), thread_p99_ms: percentile(thread, 0.99) }),
+  }
 }
 
 /**
@@ -200,7 +215,11 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
       memory_search_1_client: oneClient,
       memory_search_10_connections: searchOnly,
       first_memory_add_ms: firstAddMs,
-      search_80_add_20_50_connections: { ...mixed, memory_add_on_server: addTimes(server.log().slice(before)) },
+      search_80_add_20_50_connections: {
+        ...mixed,
+        memory_add_on_server: serverTimes(server.log().slice(before), 'memory_add'),
+        memory_search_on_server: serverTimes(server.log().slice(before), 'memory_search'),
+      },
     }
     await server.stop()
     // After mk's server stops, so the two never share the cores.

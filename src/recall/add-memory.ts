@@ -110,7 +110,8 @@ export async function addMemory(request: AddMemoryRequest, place: AddMemoryPlace
       producerAgentId: identity.agentId,
       metadata: written.metadata,
     },
-    { identity, author: place.author, warn },
+    // A process with the model loaded indexes the memory with its vector, in the same write.
+    { identity, author: place.author, warn, embed: index.embedderWarm },
   )
   const memoryId = outcome.deduplicated ? outcome.id : outcome.stored.record.id
   const filters = { kind: 'memory' as const, sources: [folder.key], consumer: { agentId: identity.agentId, teamId: request.teamId } }

@@ -8,6 +8,7 @@ import {
   statusesOfSource,
   listDocuments,
   removeDocuments,
+  searchableText,
   setStatuses,
   upsertDocuments,
   type ListOptions,
@@ -21,9 +22,20 @@ import { readState, tableExists, writeState } from './meta.js'
 import { integrityProblem } from './integrity.js'
 import { closeWhole, openDatabase, rebuildPathOf, removeAbandonedRebuilds, swapInDatabase } from './open-database.js'
 import { nearDuplicates, rank } from './ranking.js'
-import { nearestVectors, type Nearest } from './vector-partitions.js'
+import { maintainPartitions, nearestVectors, type Nearest } from './vector-partitions.js'
 import type { IndexDocument, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from './types.js'
-import { documentVectors, embedPending, pendingCount, prepareVectorTable, vectorsOf, type Embed } from './vector-store.js'
+import { contentHash } from './normalise.js'
+import {
+  documentVectors,
+  embeddedText,
+  embedPending,
+  pendingCount,
+  prepareVectorTable,
+  storeVectors,
+  vectorsOf,
+  type DocumentVectors,
+  type Embed,
+} from './vector-store.js'
 
 export interface OpenIndexOptions {
   /** Needed for vector and hybrid search and for embedPending; without it the index is full text only. */
@@ -77,9 +89,35 @@ export class SearchIndex {
     this.hasVectorTable = tableExists(this.db, 'vectors')
   }
 
-  /** Insert or replace documents in one transaction. Never embeds: changed documents wait for embedPending. */
-  upsert(docs: readonly IndexDocument[]): void {
-    this.guard(() => upsertDocuments(this.db, docs, this.hasVectorTable))
+  /**
+   * Insert or replace documents in one transaction, with the vectors of some of them (see
+   * embedDocuments): no reader ever sees those without one. Never embeds: the other changed
+   * documents wait for embedPending.
+   */
+  upsert(docs: readonly IndexDocument[], vectors?: DocumentVectors): void {
+    this.guard(() => {
+      if (vectors === undefined || vectors.size === 0 || !this.vectorTableReady) return upsertDocuments(this.db, docs, this.hasVectorTable)
+      const stored = this.db
+        .transaction(() => {
+          upsertDocuments(this.db, docs, this.hasVectorTable)
+          return storeVectors(this.db, vectors)
+        })
+        .immediate()
+      if (stored > 0) maintainPartitions(this.db)
+    })
+  }
+
+  /** The vectors of these documents' texts by id, as embedPending would store them, for upsert; undefined without a model. */
+  async embedDocuments(docs: readonly IndexDocument[]): Promise<DocumentVectors | undefined> {
+    const embed = this.embed
+    if (embed === undefined || !this.vectorTableReady || docs.length === 0) return undefined
+    const vectors = await embed(docs.map(embeddedText), 'document')
+    return new Map(
+      docs.flatMap((doc, position) => {
+        const vector = vectors[position]
+        return vector === undefined ? [] : [[doc.id, { contentHash: contentHash(searchableText(doc)), vector }] as const]
+      }),
+    )
   }
 
   /**

@@ -5,7 +5,7 @@ import { readMeta, tableExists, writeMeta } from './meta.js'
 import { filterClause } from './filters.js'
 import { createVectorTables } from './schema.js'
 import { maintainPartitions, nearestList, readCentroids } from './vector-partitions.js'
-import type { SearchFilters } from './types.js'
+import type { IndexDocument, SearchFilters } from './types.js'
 
 export type Embed = EmbeddingProvider['embed']
 
@@ -48,6 +48,43 @@ export function pendingCount(db: Database.Database): number {
   return db.prepare('SELECT count(*) FROM docs WHERE embedded = 0').pluck().get() as number
 }
 
+/** Writes a document's vector in place of any it had; vectors added after the partitions were trained go into the nearest list. */
+function vectorWriter(db: Database.Database): (rowid: number, vector: Float32Array) => void {
+  const deleteVector = db.prepare('DELETE FROM vectors WHERE rowid = ?')
+  const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding, list) VALUES (?, ?, ?)')
+  const centroids = readCentroids(db)
+  return (rowid, vector) => {
+    deleteVector.run(rowid)
+    const list = centroids.length === 0 ? null : nearestList(centroids, vector)
+    insertVector.run(rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), list)
+  }
+}
+
+/** The text of a document the model embeds (what embedPending sends it). */
+export function embeddedText(doc: Pick<IndexDocument, 'title' | 'content' | 'tags'>): string {
+  return searchableText(doc).slice(0, maxEmbeddedChars)
+}
+
+/** Vectors by document id, each with the content hash of the text it embeds (see SearchIndex.embedDocuments). */
+export type DocumentVectors = ReadonlyMap<string, { contentHash: string; vector: Float32Array }>
+
+/**
+ * Stores the vectors of documents still waiting for one whose text is still the one embedded, in
+ * the caller's transaction (see SearchIndex.upsert). Returns how many were stored; the caller maintains the partitions after.
+ */
+export function storeVectors(db: Database.Database, vectors: DocumentVectors): number {
+  const markEmbedded = db.prepare('UPDATE docs SET embedded = 1 WHERE id = ? AND content_hash = ? AND embedded = 0 RETURNING rowid').pluck()
+  const writeVector = vectorWriter(db)
+  let stored = 0
+  for (const [id, { contentHash, vector }] of vectors) {
+    const rowid = markEmbedded.get(id, contentHash) as number | undefined
+    if (rowid === undefined) continue
+    writeVector(rowid, vector)
+    stored++
+  }
+  return stored
+}
+
 type PendingRow = Pick<DocRow, 'rowid' | 'id' | 'title' | 'content' | 'tags'> & { content_hash: string }
 
 interface EmbeddingWindow {
@@ -75,10 +112,7 @@ export async function embedPending(
   const next = db.prepare('SELECT rowid, id, title, content, tags, content_hash FROM docs WHERE embedded = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
   const sameText = db.prepare('SELECT v.embedding FROM docs d JOIN vectors v ON v.rowid = d.rowid WHERE d.content_hash = ? AND d.embedded = 1 LIMIT 1').pluck()
   const markEmbedded = db.prepare('UPDATE docs SET embedded = 1 WHERE rowid = ? AND content_hash = ?')
-  const deleteVector = db.prepare('DELETE FROM vectors WHERE rowid = ?')
-  const insertVector = db.prepare('INSERT INTO vectors (rowid, embedding, list) VALUES (?, ?, ?)')
-  // Vectors added after the partitions were trained go into the nearest list.
-  const centroids = readCentroids(db)
+  const writeVector = vectorWriter(db)
   let after = 0
   /** The next window of pending documents, its new texts already handed to the model; undefined when none is left. */
   const startWindow = (): EmbeddingWindow | undefined => {
@@ -94,10 +128,7 @@ export async function embedPending(
     const toEmbed = new Map<string, string>()
     for (const row of rows) {
       if (known.has(row.content_hash) || toEmbed.has(row.content_hash)) continue
-      toEmbed.set(
-        row.content_hash,
-        searchableText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }).slice(0, maxEmbeddedChars),
-      )
+      toEmbed.set(row.content_hash, embeddedText({ title: row.title ?? undefined, content: row.content, tags: JSON.parse(row.tags) as string[] }))
     }
     const vectors = embed([...toEmbed.values()], 'document')
     // Awaited later, or dropped when an earlier window fails: never an unhandled rejection.
@@ -123,9 +154,7 @@ export async function embedPending(
         if (vector === undefined) continue
         // A document changed since it was read keeps waiting for its new text to be embedded.
         if (markEmbedded.run(row.rowid, row.content_hash).changes === 0) continue
-        deleteVector.run(row.rowid)
-        const list = centroids.length === 0 ? null : nearestList(centroids, vector)
-        insertVector.run(row.rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), list)
+        writeVector(row.rowid, vector)
       }
     }).immediate()
     done += rows.length

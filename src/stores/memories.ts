@@ -15,6 +15,12 @@ export interface WriteOptions {
 /** A new memory: deduplicated against the folder's memories the identity's index sees. */
 export interface AddOptions extends WriteOptions {
   identity: MemoryIdentity
+  /**
+   * Embed the memory before it is written and index it with its vector, so no search finds it
+   * without one (and embeds it a second time): for a process whose model is loaded. A store
+   * may ignore it; the memory then waits for the next embedding.
+   */
+  embed?: boolean
 }
 
 /**

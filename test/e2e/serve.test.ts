@@ -67,6 +67,9 @@ describe('mk serve', () => {
       route: '/v1/tools/memory_add',
       status: 200,
       duration_ms: expect.any(Number),
+      // Of the duration: the wait for a tool thread and the thread's own time, so an operator sees which one grew.
+      queue_ms: expect.any(Number),
+      thread_ms: expect.any(Number),
     })
     expect(added.headers.get('x-request-id')).toBe(addLine?.request_id)
     expect(server.stderr()).not.toContain('staging')

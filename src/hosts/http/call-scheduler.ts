@@ -5,7 +5,7 @@ import type { CallRunner } from './tool-threads.js'
 
 /**
  * How a call queues: `write` calls change a tenant's store and go before its searches, so a
- * write is admitted at the next free thread; `heavy` calls (an ingest, a rebuild, an evaluation,
+ * write is admitted at the next free thread (up to the tenant's bound of writes at once); `heavy` calls (an ingest, a rebuild, an evaluation,
  * any large body) may take every thread but one, so reads always have a thread of their own.
  */
 export interface CallKind {
@@ -36,12 +36,22 @@ export interface SchedulerSettings {
   maxOpenTenants: number
   /** Calls one tenant may have waiting; more are refused with RATE_LIMITED. */
   maxWaitingPerTenant: number
+  /** Writes of one tenant that run at once; beyond it its searches take the free threads. */
+  maxWritesPerTenant: number
+}
+
+/** How long a call waited for a thread, and how long its thread took to answer it. */
+export interface CallTimes {
+  waitedMs: number
+  ranMs: number
 }
 
 interface Job {
   call: ToolCall
   kind: CallKind
+  queuedAt: number
   settle: (outcome: DispatchOutcome) => void
+  timed: ((times: CallTimes) => void) | undefined
 }
 
 interface TenantQueue {
@@ -50,6 +60,8 @@ interface TenantQueue {
   heavy: Job[]
   running: number
   heavyRunning: number
+  /** The tenant's writes (not heavy calls) running now: at most maxWritesPerTenant. */
+  writesRunning: number
 }
 
 const waitingOf = (queue: TenantQueue): number => queue.writes.length + queue.reads.length + queue.heavy.length
@@ -57,7 +69,8 @@ const waitingOf = (queue: TenantQueue): number => queue.writes.length + queue.re
 /**
  * Admits tool calls to the runner's threads: a queue per tenant, served in turn, so one
  * tenant's burst waits behind itself and never in front of another tenant; writes before
- * searches within a tenant; and a bound on open tenants, closing the least recently used.
+ * searches within a tenant, up to a bound of writes at once, beyond which a search never waits
+ * behind a write while a thread is free; and a bound on open tenants, closing the least recently used.
  */
 export class CallScheduler {
   /** Open tenants, least recently used first. */
@@ -82,8 +95,9 @@ export class CallScheduler {
     return [...this.tenants.keys()]
   }
 
-  run(call: ToolCall, kind: CallKind): Promise<DispatchOutcome> {
-    const queue = this.tenants.get(call.tenantId) ?? { writes: [], reads: [], heavy: [], running: 0, heavyRunning: 0 }
+  /** Queues a call in its tenant's turn; `timed` learns how long it waited and ran, before the outcome settles. */
+  run(call: ToolCall, kind: CallKind, timed?: (times: CallTimes) => void): Promise<DispatchOutcome> {
+    const queue = this.tenants.get(call.tenantId) ?? { writes: [], reads: [], heavy: [], running: 0, heavyRunning: 0, writesRunning: 0 }
     if (waitingOf(queue) >= this.settings.maxWaitingPerTenant) {
       throw new MkError('RATE_LIMITED', `tenant "${call.tenantId}" already has ${waitingOf(queue)} calls waiting for a thread`, {
         details: { reason: 'tenant_queue_full', retry_after_s: 1, hint: 'retry after 1 s, or send fewer calls at once' },
@@ -93,7 +107,7 @@ export class CallScheduler {
     this.tenants.delete(call.tenantId)
     this.tenants.set(call.tenantId, queue)
     return new Promise((settle) => {
-      const job: Job = { call, kind, settle }
+      const job: Job = { call, kind, queuedAt: performance.now(), settle, timed }
       if (kind.heavy) queue.heavy.push(job)
       else if (kind.write) queue.writes.push(job)
       else queue.reads.push(job)
@@ -110,8 +124,12 @@ export class CallScheduler {
   }
 
   private takeNext(queue: TenantQueue): Job | undefined {
-    const write = queue.writes.shift()
-    if (write !== undefined) return write
+    // Beyond the bound a tenant's writes leave the free threads to its searches (two writes of one
+    // folder at once also wait on each other's lock, a thread idle that a search could have used).
+    if (queue.writesRunning < this.settings.maxWritesPerTenant) {
+      const write = queue.writes.shift()
+      if (write !== undefined) return write
+    }
     // One heavy call per tenant at a time, and never on the last free thread.
     if (queue.heavy.length > 0 && queue.heavyRunning === 0 && this.heavyRunning < this.heavySlots) return queue.heavy.shift()
     return queue.reads.shift()
@@ -143,12 +161,17 @@ export class CallScheduler {
     const slot = this.freeSlots.pop() as number
     const queue = this.tenants.get(tenantId) as TenantQueue
     queue.running++
+    const countedWrite = job.kind.write && !job.kind.heavy
+    if (countedWrite) queue.writesRunning++
     if (job.kind.heavy) {
       queue.heavyRunning++
       this.heavyRunning++
     }
+    const startedAt = performance.now()
     void this.runner.run(job.call, slot).then((outcome) => {
+      job.timed?.({ waitedMs: startedAt - job.queuedAt, ranMs: performance.now() - startedAt })
       queue.running--
+      if (countedWrite) queue.writesRunning--
       if (job.kind.heavy) {
         queue.heavyRunning--
         this.heavyRunning--

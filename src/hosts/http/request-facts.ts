@@ -8,6 +8,9 @@ export interface RequestFacts {
   /** The identity fields an admin named that are not its own: the audit of acting for another agent or team. */
   actingFor?: Record<string, string>
   errorCode?: string
+  /** Time the request's tool calls waited for a thread, and their threads took, in ms (summed over its calls). */
+  waitedMs?: number
+  ranMs?: number
 }
 
 /** Each request's facts, shared by the plugins that learn them and the one that logs them. */

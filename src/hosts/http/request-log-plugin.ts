@@ -28,6 +28,8 @@ export const requestLogPlugin = atRoot(async (app: FastifyInstance, options: Req
       status: reply.statusCode,
       ...(known.errorCode === undefined ? {} : { error_code: known.errorCode }),
       duration_ms: Math.round(reply.elapsedTime),
+      ...(known.waitedMs === undefined ? {} : { queue_ms: Math.round(known.waitedMs) }),
+      ...(known.ranMs === undefined ? {} : { thread_ms: Math.round(known.ranMs) }),
     }
     options.log(requestLogLine(entry))
   })

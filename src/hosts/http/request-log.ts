@@ -11,6 +11,9 @@ export interface RequestLogEntry {
   status: number
   error_code?: string
   duration_ms: number
+  /** Of duration_ms: how long its tool calls waited for a free thread, and how long the threads took to answer them. */
+  queue_ms?: number
+  thread_ms?: number
 }
 
 export function requestLogLine(entry: RequestLogEntry, now: Date = new Date()): string {

@@ -9,6 +9,8 @@ export interface ServeLimits {
   maxOpenTenants: number
   /** Calls one tenant may have waiting for a thread (MK_SERVE_MAX_WAITING); more are answered 429. */
   maxWaitingPerTenant: number
+  /** Writes of one tenant run at once (MK_SERVE_TENANT_WRITES); beyond it its searches take the free threads. Default: every thread. */
+  maxWritesPerTenant: number
   /** The largest request body (MK_SERVE_MAX_BODY_BYTES); a larger one is answered 413. */
   maxBodyBytes: number
   /** A body at least this large makes its call heavy: it never takes the last free thread. */
@@ -17,7 +19,7 @@ export interface ServeLimits {
   maxScopesPerTenant: number
 }
 
-export const defaultServeLimits: Omit<ServeLimits, 'threads'> = {
+export const defaultServeLimits: Omit<ServeLimits, 'threads' | 'maxWritesPerTenant'> = {
   maxOpenTenants: 16,
   maxWaitingPerTenant: 256,
   maxBodyBytes: 4 * 1024 * 1024,
@@ -36,9 +38,10 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, ran
 }
 
 export function serveLimitsFrom(env: NodeJS.ProcessEnv): ServeLimits {
-  const threads = Math.max(2, Math.min(8, availableParallelism()))
+  const threads = wholeNumber(env, 'MK_SERVE_THREADS', Math.max(2, Math.min(8, availableParallelism())), [1, 64], 'the number of threads that run tool calls')
   return {
-    threads: wholeNumber(env, 'MK_SERVE_THREADS', threads, [1, 64], 'the number of threads that run tool calls'),
+    threads,
+    maxWritesPerTenant: wholeNumber(env, 'MK_SERVE_TENANT_WRITES', threads, [1, 64], "how many of one tenant's writes run at once"),
     maxOpenTenants: wholeNumber(env, 'MK_SERVE_MAX_OPEN_TENANTS', defaultServeLimits.maxOpenTenants, [1, 100_000], 'how many tenants stay open'),
     maxWaitingPerTenant: wholeNumber(
       env,

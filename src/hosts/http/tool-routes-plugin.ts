@@ -97,6 +97,10 @@ export async function toolRoutesPlugin(app: FastifyInstance, options: ToolRoutes
     return options.calls.run(
       { tool: tool.name, tenantId, scope, input, runtime: runtimeOf(request, identity) },
       callKindOf(tool, bodyBytes, options.limits.heavyBodyBytes),
+      (times) => {
+        known.waitedMs = (known.waitedMs ?? 0) + times.waitedMs
+        known.ranMs = (known.ranMs ?? 0) + times.ranMs
+      },
     )
   }
 

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import type { Workspace } from '../../config/workspace.js'
+import { MkError } from '../../errors.js'
 import type { KnowledgeProblem } from '../../knowledge/model.js'
 import type { DeletedVersion } from '../../memory/history.js'
 import type { MemoryFolder, MemoryIdentity } from '../../memory/locations.js'
@@ -76,6 +77,15 @@ export class FilesMemories implements MemoryStore {
       import('../../memory/visibility.js'),
       this.index.open(options.warn),
     ])
+    // Before the folder lock: the model's time is not the time other writers wait for the lock. A
+    // model that fails does not stop the write: the memory waits for its vector, as without `embed`.
+    const vectors =
+      options.embed === true
+        ? await index.embedDocuments([memoryDocument(record, folder)]).catch((error: unknown) => {
+            if (error instanceof MkError) return undefined
+            throw error
+          })
+        : undefined
     return addMemory(
       this.workspace,
       folder,
@@ -85,7 +95,7 @@ export class FilesMemories implements MemoryStore {
           await this.index.refresh({ identity: options.identity, folders: [folder], knowledge: false, warn: options.warn })
           return index.findSameContent(content, [folder.key], restrictionOf(record, folder))?.id
         },
-        written: (stored) => index.upsert([memoryDocument(stored.record, stored.folder)]),
+        written: (stored) => index.upsert([memoryDocument(stored.record, stored.folder)], vectors),
       },
       options.author,
     )

@@ -51,7 +51,7 @@ const call = (tenantId: string, label: string): ToolCall => ({ tool: 'memory_sea
 const read: CallKind = { write: false, heavy: false }
 const write: CallKind = { write: true, heavy: false }
 const heavy: CallKind = { write: true, heavy: true }
-const settings = { maxOpenTenants: 16, maxWaitingPerTenant: 100 }
+const settings = { maxOpenTenants: 16, maxWaitingPerTenant: 100, maxWritesPerTenant: 16 }
 
 describe('CallScheduler', () => {
   it('serves tenants in turn: a burst of one tenant waits behind itself, not in front of another tenant', async () => {
@@ -75,6 +75,48 @@ describe('CallScheduler', () => {
     void scheduler.run(call('a', 'add'), write)
     await finish('search1')
     expect(started()).toEqual(['search1', 'add'])
+  })
+
+  it('admits writes on every free thread by default', async () => {
+    const { runner, started } = scriptedRunner(2)
+    const scheduler = new CallScheduler(runner, settings)
+    void scheduler.run(call('a', 'add1'), write)
+    void scheduler.run(call('a', 'add2'), write)
+    void scheduler.run(call('a', 'search1'), read)
+    expect(started()).toEqual(['add1', 'add2'])
+  })
+
+  it('beyond the bound of writes at once, a search takes the free thread instead of the tenant’s next write', async () => {
+    const { runner, started, finish } = scriptedRunner(2)
+    const scheduler = new CallScheduler(runner, { ...settings, maxWritesPerTenant: 1 })
+    void scheduler.run(call('a', 'add1'), write)
+    void scheduler.run(call('a', 'add2'), write)
+    void scheduler.run(call('a', 'search1'), read)
+    // add2 would only wait on add1's folder lock: the second thread serves the search.
+    expect(started()).toEqual(['add1', 'search1'])
+    await finish('search1')
+    expect(started()).toEqual(['add1', 'search1'])
+    await finish('add1')
+    expect(started()).toEqual(['add1', 'search1', 'add2'])
+    // The bound is the tenant's: another tenant's write is not held back.
+    void scheduler.run(call('b', 'add-b'), write)
+    expect(started()).toEqual(['add1', 'search1', 'add2', 'add-b'])
+  })
+
+  it('tells the caller how long a call waited for a thread and how long it ran', async () => {
+    const { runner, finish } = scriptedRunner(1)
+    const scheduler = new CallScheduler(runner, settings)
+    const times: { label: string; waitedMs: number; ranMs: number }[] = []
+    const first = scheduler.run(call('a', 'first'), read, (t) => times.push({ label: 'first', ...t }))
+    const second = scheduler.run(call('a', 'second'), read, (t) => times.push({ label: 'second', ...t }))
+    await finish('first')
+    await finish('second')
+    await Promise.all([first, second])
+    expect(times.map((entry) => entry.label)).toEqual(['first', 'second'])
+    for (const entry of times) {
+      expect(entry.waitedMs).toBeGreaterThanOrEqual(0)
+      expect(entry.ranMs).toBeGreaterThanOrEqual(0)
+    }
   })
 
   it('never gives heavy calls the last free thread, and runs one heavy call per tenant at a time', async () => {

@@ -109,6 +109,29 @@ describe('search index', () => {
     index.close()
   })
 
+  // Issue 27: a memory written with its vector never waits for one, so a search in another thread does not embed it a second time.
+  it('upsert with the vectors from embedDocuments stores document and vector together, as embedPending would', async () => {
+    const embedder = wordEmbedder({ synonyms: { postgres: 'database' } })
+    const index = openIndex(path, { embedder })
+    const pg = memory('pg', 'We store everything in Postgres', { tags: ['db'] })
+    const vectors = await index.embedDocuments([pg])
+    index.upsert([pg, memory('noise', 'The office plants need water')], vectors)
+    // Only the document without a given vector waits for embedPending.
+    expect(index.pendingCount()).toBe(1)
+    const [stored] = index.vectorsOf(['pg'])
+    const other = openIndex(join(dir, 'other.db'), { embedder: wordEmbedder({ synonyms: { postgres: 'database' } }) })
+    other.upsert([pg])
+    await other.embedPending()
+    expect(stored?.vector).toEqual(other.vectorsOf(['pg'])[0]?.vector)
+    other.close()
+    expect((await index.search({ text: 'what database do we use', mode: 'vector', limit: 1 }))[0]?.id).toBe('pg')
+    // A vector for a text that changed since is not kept: the new text waits for its own.
+    index.upsert([{ ...pg, content: 'We store everything in MySQL' }], vectors)
+    expect(index.vectorsOf(['pg'])).toEqual([])
+    expect(index.pendingCount()).toBe(2)
+    index.close()
+  })
+
   // Issue 27: a search ranks up to a thousand candidates; callers group and page them on what each hit carries, reading only the page whole.
   it('gives each hit its document id, layer, source and dedup key, for matches by words and by meaning alone', async () => {
     const embedder = wordEmbedder({ synonyms: { postgres: 'zorblax' } })

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest'
+import { serveLimitsFrom } from '../../../src/hosts/http/serve-limits.js'
+
+describe('serveLimitsFrom', () => {
+  it('lets every thread run one tenant’s writes unless MK_SERVE_TENANT_WRITES bounds them', () => {
+    expect(serveLimitsFrom({ MK_SERVE_THREADS: '3' })).toMatchObject({ threads: 3, maxWritesPerTenant: 3 })
+    expect(serveLimitsFrom({ MK_SERVE_THREADS: '3', MK_SERVE_TENANT_WRITES: '1' })).toMatchObject({ threads: 3, maxWritesPerTenant: 1 })
+  })
+
+  it('refuses an MK_SERVE_TENANT_WRITES that is not a whole number from 1, naming the setting', () => {
+    for (const text of ['0', 'one', '1.5']) {
+      expect(() => serveLimitsFrom({ MK_SERVE_TENANT_WRITES: text })).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'MK_SERVE_TENANT_WRITES' }) }),
+      )
+    }
+  })
+})
