@@ -43,11 +43,11 @@ function heldVectors(db: Database.Database, embed: Embed | undefined, mode: Sear
 export async function rankFrom(source: CandidateSource, request: SearchRequest): Promise<SearchHit[]> {
   const mode = request.mode
   const candidates = Math.max(request.limit, minCandidates)
-  // Together: a database store waits on both at once (two connections), and embedding the query overlaps the text's statements.
-  const [textList, vectorList] = await Promise.all([
-    mode === 'vector' ? [] : source.text(request.text, request.filters, candidates),
-    mode === 'fulltext' ? [] : source.vector(request.text, request.filters, candidates),
-  ])
+  // Together: a database store waits on both at once (two connections). The vectors first: their
+  // question goes to the embedding thread before the text's statements take this one.
+  const vectors = mode === 'fulltext' ? [] : source.vector(request.text, request.filters, candidates)
+  const text = (async () => (mode === 'vector' ? [] : source.text(request.text, request.filters, candidates)))()
+  const [textList, vectorList] = await Promise.all([text, vectors])
   const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.8)
   const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
   const headOf = new Map(textList.map((evidence) => [evidence.rowid, evidence.head]))

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { MkError, type ErrorObject } from '../../errors.js'
+import { setEmbeddingThread } from '../../search/embedding/bundled.js'
 import { plainStyle } from '../../style.js'
 import { Resources } from '../../tools/context.js'
 import type { AnyTool } from '../../tools/define.js'
@@ -20,6 +21,8 @@ function thrownError(error: ErrorObject): MkError {
  * the model stay loaded between calls, as in the MCP server.
  */
 export async function openMk(options: OpenMkOptions): Promise<Mk> {
+  // Questions embed on a thread of their own, beside the search's full text, as in the MCP server.
+  setEmbeddingThread(true)
   const env = options.env ?? process.env
   const workspace = await loadWorkspace({ cwd: options.cwd, env })
   const runtime = runtimeEnvFrom(env)

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { Resources } from '../../tools/context.js'
+import { setEmbeddingThread } from '../../search/embedding/bundled.js'
 import { readPackageInfo } from '../../tools/generate/project.js'
 import { plainStyle } from '../../style.js'
 import { createToolHost } from './tool-host.js'
@@ -22,6 +23,8 @@ Errors are JSON objects with an errorCode; INVALID_INPUT lists the fields to fix
 
 /** `mk mcp`: the registered tools of one profile over stdio, until the client disconnects. */
 export async function serveMcp(options: McpServeOptions): Promise<void> {
+  // Questions embed on a thread of their own, beside the search's full text: the server lives for many searches.
+  setEmbeddingThread(true)
   const workspace = await loadWorkspace({ cwd: options.cwd, env: options.env })
   const runtime = runtimeEnvFrom(options.env)
   const registered = await registeredTools()

