@@ -1,7 +1,7 @@
 import { evaluateInput, listingsOf, reportFrame } from '../pipeline/evaluate-input.js'
 import type { CheckPreparation } from '../pipeline/prepare.js'
 import type { CheckReport } from '../pipeline/report.js'
-import { writeStoredResult, type StoredResultHeader } from '../cache/stored-result.js'
+import { markSnapshotSeen, snapshotSeen, writeStoredResult, type StoredResultHeader } from '../cache/stored-result.js'
 import { decodeTreeRecords, encodeTreeRecords, pathOnly, type TreeRecords } from '../cache/tree-records.js'
 import type { CheckInput } from '../input/input.js'
 import { accumulate, emptyAggregates, type Aggregates } from '../pipeline/aggregates.js'
@@ -115,9 +115,28 @@ async function checkEverything(
   first: boolean,
 ): Promise<CheckReport> {
   const { settlement, grouped } = whole
+  if (first && !snapshotSeen(directory, 'tree')) {
+    // The tree's first check here stores no result, only that it ran (ADR 0037): most of the cost of a result is paid to write it, and a first check may be the only one.
+    const { aggregates, listings } = await evaluateUnstored(preparation, input, whole)
+    markSnapshotSeen(directory, 'tree')
+    return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
+  }
   const { records, aggregates, listings } = await evaluateEverything(preparation, input, whole, first)
   storeWholeEvaluation(directory, 'tree', header, { records, aggregates, listings }, whole)
   return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
+}
+
+/** Every file's contribution folded into what is reported, with no scans kept and no records made. */
+async function evaluateUnstored(
+  preparation: CheckPreparation,
+  input: CheckInput,
+  { settlement, fileWaivers }: WholeSettlement,
+): Promise<{ aggregates: Aggregates; listings: Map<string, FileListing> }> {
+  const { contributions } = await evaluateInput(preparation, input, settlement, false)
+  const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
+  for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
+  aggregates.symlinks = input.symlinksSkipped
+  return { aggregates, listings: listingsOf(contributions) }
 }
 
 /**
