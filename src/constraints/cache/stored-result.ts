@@ -112,7 +112,7 @@ export function writeStoredResult(directory: string, kind: ResultKind, header: S
 
 /**
  * Whether a snapshot was checked here before: a check that finds no stored
- * result and no mark stores only the mark (ADR 0037), since a first check
+ * result and no mark stores only the mark (ADR 0023), since a first check
  * (a fresh clone, a CI run) may well be the only one.
  */
 export function snapshotSeen(directory: string, kind: ResultKind): boolean {

@@ -30,7 +30,8 @@ export function recordOf(contribution: FileContribution, identity: string | unde
  * is from the index (ADR 0021). Unchanged files are stat'ed, not read or
  * evaluated; files no rule reads are not even stat'ed. Without a stored result
  * of the same key, or with many changes, every file is evaluated (reusing
- * file scans kept since the second such evaluation) and the result stored.
+ * file scans kept since the second such evaluation) and the result stored;
+ * the very first check here stores only a mark that it ran.
  */
 export async function checkTree(preparation: CheckPreparation, input: CheckInput, directory: string): Promise<CheckReport> {
   return checkSnapshot(preparation, 'tree', 'tree', directory, {
@@ -116,7 +117,7 @@ async function checkEverything(
 ): Promise<CheckReport> {
   const { settlement, grouped } = whole
   if (first && !snapshotSeen(directory, 'tree')) {
-    // The tree's first check here stores no result, only that it ran (ADR 0037): most of the cost of a result is paid to write it, and a first check may be the only one.
+    // The tree's first check here stores no result, only that it ran (ADR 0023): most of the cost of a result is paid to write it, and a first check may be the only one.
     const { aggregates, listings } = await evaluateUnstored(preparation, input, whole)
     markSnapshotSeen(directory, 'tree')
     return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
