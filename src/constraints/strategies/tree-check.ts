@@ -127,13 +127,13 @@ async function checkEverything(
   return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
 }
 
-/** Every file's contribution folded into what is reported, with no scans kept and no records made. */
+/** Every file's contribution folded into what is reported, with no scans kept, no identities taken and no records made. */
 async function evaluateUnstored(
   preparation: CheckPreparation,
   input: CheckInput,
   { settlement, fileWaivers }: WholeSettlement,
 ): Promise<{ aggregates: Aggregates; listings: Map<string, FileListing> }> {
-  const { contributions } = await evaluateInput(preparation, input, settlement, false)
+  const { contributions } = await evaluateInput(preparation, input, settlement, 'nothing')
   const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
   for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
   aggregates.symlinks = input.symlinksSkipped
@@ -153,7 +153,7 @@ async function evaluateEverything(
   first: boolean,
 ): Promise<{ records: Buffer; aggregates: Aggregates; listings: Map<string, FileListing> }> {
   // Scans are kept from the second whole evaluation on: the rules or waivers changed, or many files did, and may again.
-  const { contributions, identities } = await evaluateInput(preparation, input, settlement, !first)
+  const { contributions, identities } = await evaluateInput(preparation, input, settlement, first ? 'identities' : 'scans')
   const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
   for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
   aggregates.symlinks = input.symlinksSkipped
