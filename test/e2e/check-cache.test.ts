@@ -107,6 +107,23 @@ describe('knowledge check with a scan cache', () => {
     expect(ignored).not.toContain('services/')
   }, 300_000)
 
+  it("stores only a mark from a tree's first check, its result from the next, and prints the same from each", async () => {
+    rmSync(cacheFolder(), { recursive: true, force: true })
+    const check = async (): Promise<string> => {
+      const run = await runMk(['knowledge', 'check', '--format', 'json'], { cwd: root, env: { MK_HOME: join(root, '..', 'home') } })
+      return `exit ${run.exitCode}\n${run.stdout}${run.stderr}`
+    }
+    const first = await check()
+    expect(existsSync(join(cacheFolder(), 'tree-seen'))).toBe(true)
+    expect(existsSync(join(cacheFolder(), 'tree-result.bin'))).toBe(false)
+    expect(existsSync(join(cacheFolder(), 'tree.bin'))).toBe(false)
+    // The caches trust stat data only of files older than two seconds.
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    expect(await check()).toBe(first)
+    expect(statSync(join(cacheFolder(), 'tree-result.bin')).size).toBeGreaterThan(1000)
+    expect(await check()).toBe(first)
+  }, 300_000)
+
   it("keeps no file scans from a tree's first check, and keeps them once the rules change", async () => {
     const scans = join(cacheFolder(), 'tree.bin')
     rmSync(cacheFolder(), { recursive: true, force: true })

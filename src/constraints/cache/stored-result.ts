@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import type { Aggregates } from '../pipeline/aggregates.js'
@@ -46,6 +46,7 @@ export type StoredResult = CheckResult & { records: Buffer }
 export type ResultKind = 'staged' | 'tree'
 
 const resultFile = (kind: ResultKind): string => `${kind}-result.bin`
+const seenFile = (kind: ResultKind): string => `${kind}-seen`
 const baselineFile = 'baseline.bin'
 
 function isHeader(value: unknown): value is StoredResultHeader {
@@ -106,6 +107,23 @@ export function writeStoredResult(directory: string, kind: ResultKind, header: S
     writeFramedFile(join(directory, resultFile(kind)), [Buffer.from(JSON.stringify(header)), records, serialize(stored)])
   } catch {
     // Read-only workspace, full disk: the next run evaluates every file again.
+  }
+}
+
+/**
+ * Whether a snapshot was checked here before: a check that finds no stored
+ * result and no mark stores only the mark (ADR 0023), since a first check
+ * (a fresh clone, a CI run) may well be the only one.
+ */
+export function snapshotSeen(directory: string, kind: ResultKind): boolean {
+  return existsSync(join(directory, seenFile(kind)))
+}
+
+export function markSnapshotSeen(directory: string, kind: ResultKind): void {
+  try {
+    writeFramedFile(join(directory, seenFile(kind)), [])
+  } catch {
+    // As writeStoredResult: the next check is then a first one again.
   }
 }
 

@@ -12,14 +12,15 @@ import type { Settlement } from './settle-file.js'
 /**
  * Read, scan and evaluate the files of an input: each file's contribution,
  * and with the scan cache (which skips reading files it knows) the content
- * identity each scanned file was evaluated at. Without `keepScans` the
- * identities are still taken, but no scan is read or written.
+ * identity each scanned file was evaluated at. `remember`: 'scans' uses the
+ * scan cache; 'identities' reads and writes no scan but still takes each
+ * file's identity (for a stored result); 'nothing' takes neither.
  */
 export async function evaluateInput(
   preparation: CheckPreparation,
   input: CheckInput,
   settlement: Settlement,
-  keepScans = true,
+  remember: 'scans' | 'identities' | 'nothing' = 'scans',
 ): Promise<{ contributions: Map<string, FileContribution>; identities: Map<string, string> }> {
   const { rules, globs, waiversFile, baselineFile, knowledgeFolders, options, workspace } = preparation
   const ownFiles = new Set([waiversFile, baselineFile])
@@ -33,11 +34,11 @@ export async function evaluateInput(
     settlement.baseline?.version === 1,
   )
   const cache =
-    options.scanCache !== undefined && input.complete && (input.mode === 'tree' || input.mode === 'staged')
-      ? keepScans
+    options.scanCache === undefined || !input.complete || (input.mode !== 'tree' && input.mode !== 'staged') || remember === 'nothing'
+      ? undefined
+      : remember === 'scans'
         ? new ScanCache(options.scanCache.directory, input.mode, scanCacheKey(planning.plan, options.scanCache.version))
         : keepNoScans
-      : undefined
   const scanned = await scanFiles(input, planning.requests, planning.plan, cache)
   const context = new EvaluationContext(input, globs, scanned.scans, planning.patternIndex)
   return { contributions: contributionsOf(context, settlement, scanned.unscanned), identities: scanned.identities }

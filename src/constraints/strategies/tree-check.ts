@@ -1,7 +1,7 @@
 import { evaluateInput, listingsOf, reportFrame } from '../pipeline/evaluate-input.js'
 import type { CheckPreparation } from '../pipeline/prepare.js'
 import type { CheckReport } from '../pipeline/report.js'
-import { writeStoredResult, type StoredResultHeader } from '../cache/stored-result.js'
+import { markSnapshotSeen, snapshotSeen, writeStoredResult, type StoredResultHeader } from '../cache/stored-result.js'
 import { decodeTreeRecords, encodeTreeRecords, pathOnly, type TreeRecords } from '../cache/tree-records.js'
 import type { CheckInput } from '../input/input.js'
 import { accumulate, emptyAggregates, type Aggregates } from '../pipeline/aggregates.js'
@@ -30,7 +30,8 @@ export function recordOf(contribution: FileContribution, identity: string | unde
  * is from the index (ADR 0021). Unchanged files are stat'ed, not read or
  * evaluated; files no rule reads are not even stat'ed. Without a stored result
  * of the same key, or with many changes, every file is evaluated (reusing
- * file scans kept since the second such evaluation) and the result stored.
+ * file scans kept since the second such evaluation) and the result stored;
+ * the very first check here stores only a mark that it ran.
  */
 export async function checkTree(preparation: CheckPreparation, input: CheckInput, directory: string): Promise<CheckReport> {
   return checkSnapshot(preparation, 'tree', 'tree', directory, {
@@ -115,9 +116,28 @@ async function checkEverything(
   first: boolean,
 ): Promise<CheckReport> {
   const { settlement, grouped } = whole
+  if (first && !snapshotSeen(directory, 'tree')) {
+    // The tree's first check here stores no result, only that it ran (ADR 0023): most of the cost of a result is paid to write it, and a first check may be the only one.
+    const { aggregates, listings } = await evaluateUnstored(preparation, input, whole)
+    markSnapshotSeen(directory, 'tree')
+    return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
+  }
   const { records, aggregates, listings } = await evaluateEverything(preparation, input, whole, first)
   storeWholeEvaluation(directory, 'tree', header, { records, aggregates, listings }, whole)
   return assembleReport(settlement, listings, aggregates, reportFrame(preparation, input, grouped?.total))
+}
+
+/** Every file's contribution folded into what is reported, with no scans kept, no identities taken and no records made. */
+async function evaluateUnstored(
+  preparation: CheckPreparation,
+  input: CheckInput,
+  { settlement, fileWaivers }: WholeSettlement,
+): Promise<{ aggregates: Aggregates; listings: Map<string, FileListing> }> {
+  const { contributions } = await evaluateInput(preparation, input, settlement, 'nothing')
+  const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
+  for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
+  aggregates.symlinks = input.symlinksSkipped
+  return { aggregates, listings: listingsOf(contributions) }
 }
 
 /**
@@ -133,7 +153,7 @@ async function evaluateEverything(
   first: boolean,
 ): Promise<{ records: Buffer; aggregates: Aggregates; listings: Map<string, FileListing> }> {
   // Scans are kept from the second whole evaluation on: the rules or waivers changed, or many files did, and may again.
-  const { contributions, identities } = await evaluateInput(preparation, input, settlement, !first)
+  const { contributions, identities } = await evaluateInput(preparation, input, settlement, first ? 'identities' : 'scans')
   const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
   for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
   aggregates.symlinks = input.symlinksSkipped

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs'
+import { existsSync, lstatSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
@@ -68,9 +68,18 @@ describe('checkTree', () => {
   afterAll(() => workspace.cleanup())
 
   it('reads only the files whose stat data changed since the last check, none when nothing did, and stats only files a rule reads', async () => {
+    const cacheFolder = join(workspace.root, '.mk', 'cache', 'check')
     const first = await check()
     expect(reads.sort()).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
     expect(first.findings.map((finding) => finding.file)).toEqual(['src/a.ts'])
+    // The first check stores only that it ran, and takes no file's identity; the second stores its result.
+    expect(statted).toEqual([])
+    expect(existsSync(join(cacheFolder, 'tree-seen'))).toBe(true)
+    expect(existsSync(join(cacheFolder, 'tree-result.bin'))).toBe(false)
+    reads.length = 0
+    expect(located(await check())).toEqual(located(first))
+    expect(reads.sort()).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
+    expect(existsSync(join(cacheFolder, 'tree-result.bin'))).toBe(true)
 
     reads.length = 0
     statted.length = 0
