@@ -60,6 +60,9 @@ const table = /^\||\|\s*:?-{3,}/
 /** Marks of emphasis a rules file writes in front of a rule: **CRITICAL**, **IMPORTANT - ...:**, MANDATORY. */
 const emphasisLabel = /^(\*\*)?(critical|important|mandatory|note|warning)\b[^:]*:\s*(\*\*)?\s*/i
 
+/** A label that introduces an example ("Example: patch summary file lines"): it shows a rule, it asks nothing itself. */
+const exampleLabel = /^(examples?|for example|for instance|e\.g\.?)\s*[^:]{0,60}:/i
+
 export type StatementKind = 'rule' | 'description'
 
 function firstWord(text: string): string {
@@ -93,6 +96,7 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   // A map entry is a rule only when what it says about the path is one ("`packages/types/` — deprecated, never modify").
   // Nor is a label one, unless it is an instruction itself ("Never upgrade to these versions: `2.x.x`; ...").
   if (map !== null) return normativeWords.test(trimmed.slice(map[0].length)) || instructingLabel.test(map[0]) ? 'rule' : 'description'
+  if (exampleLabel.test(trimmed) && !normativeWords.test(trimmed)) return 'description'
   // "Turbopack does NOT support ..." states a fact in capitals; "(NOT `.test.ts`)" insists.
   const insisting = insistingCapitals.test(trimmed.replace(negatedFact, ' '))
   if (normativeWords.test(trimmed) || insisting || underRulesHeading) return 'rule'

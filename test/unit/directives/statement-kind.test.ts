@@ -3,6 +3,13 @@ import { claudeImports, resolveImport } from '../../../src/directives/ingest/cla
 import { statementKind } from '../../../src/directives/statement-kind.js'
 
 describe('statementKind', () => {
+  it('reads a labelled example as an example, even under a conventions heading (codex-rs AGENTS.md)', () => {
+    expect(statementKind('Example: patch summary file lines', true)).toBe('description')
+    expect(statementKind('For example: the diff header', true)).toBe('description')
+    expect(statementKind('Examples: never log a token', true)).toBe('rule')
+    expect(statementKind('Use the logger', true)).toBe('rule')
+  })
+
   it('tells rules from file maps, command lists, descriptions and links (lines of real rules files)', () => {
     const rules = [
       'Never run `prettier` — use `yarn format` (Oxfmt) instead',
