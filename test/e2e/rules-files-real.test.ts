@@ -86,6 +86,9 @@ const heldOutServedAtLeast = 4
  */
 const secondHeldOutServedAtLeast = 2
 const secondHeldOutTasks = await readTasks('tasks-held-out-2.json')
+/** pydantic-ai, whose tasks were written before mk ran on it (third round of issue 29): to be measured */
+const thirdHeldOutServedAtLeast = 2
+const thirdHeldOutTasks = await readTasks('tasks-held-out-3.json')
 
 describe('directives from real agent rules files', () => {
   it(`fully serves at least ${fullyServedAtLeast} of the 18 tasks`, async () => {
@@ -107,5 +110,12 @@ describe('directives from real agent rules files', () => {
     console.log(`second held-out rules files: ${served} of ${secondHeldOutTasks.length} tasks fully served\n${report.join('\n')}`)
     expect(secondHeldOutTasks.length).toBe(4)
     expect(served, report.join('\n')).toBeGreaterThanOrEqual(secondHeldOutServedAtLeast)
+  }, 300_000)
+
+  it(`fully serves at least ${thirdHeldOutServedAtLeast} of the 4 tasks of the third held-out set`, async () => {
+    const { served, report } = await score(thirdHeldOutTasks)
+    console.log(`third held-out rules files: ${served} of ${thirdHeldOutTasks.length} tasks fully served\n${report.join('\n')}`)
+    expect(thirdHeldOutTasks.length).toBe(4)
+    expect(served, report.join('\n')).toBeGreaterThanOrEqual(thirdHeldOutServedAtLeast)
   }, 300_000)
 })
