@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { connectMk, timed } from './mcp-client.js'
 import { median, round } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
+import type { IndexDocument } from '../../src/search/types.js'
 
 const subjects = [
   'staging database',
@@ -29,6 +30,19 @@ const facts = [
 /** The text of the bench's memory number `index`: the same texts for mk and for PostgreSQL's full text. */
 export function benchMemoryContent(index: number): string {
   return `Memory ${index}: ${subjects[index % subjects.length]} ${facts[(index * 7) % facts.length]} (note ${index % 97}).`
+}
+
+/** The bench's memory `index` as the search index holds it, for benches and tests that fill an index directly. */
+export function benchMemoryDocument(index: number): IndexDocument {
+  return {
+    id: `mem_${String(index).padStart(26, '0')}`,
+    kind: 'memory',
+    layer: 'project',
+    content: benchMemoryContent(index),
+    tags: [`t${index % 13}`],
+    source: 'project',
+    updatedAt: index,
+  }
 }
 
 /** A workspace whose project layer holds `count` memory files, written directly as mk writes them. */

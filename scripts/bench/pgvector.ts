@@ -7,7 +7,6 @@ import { withVectorCache } from '../../src/eval/vector-cache.js'
 import { searchableText } from '../../src/search/documents.js'
 import { createEmbeddingProvider } from '../../src/search/embedding/create.js'
 import type { EmbeddingProvider } from '../../src/search/embedding/provider.js'
-import type { IndexDocument } from '../../src/search/types.js'
 import { openPool } from '../../src/stores/postgres/connection.js'
 import { PostgresDocumentIndex } from '../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../src/stores/postgres/documents.js'
@@ -16,7 +15,7 @@ import { vectorPath } from '../../src/stores/postgres/pgvector.js'
 import { TenantScope } from '../../src/stores/postgres/place.js'
 import { asBytes, ReplicaVectors } from '../../src/stores/postgres/vectors.js'
 import { startVectorDatabase, type VectorDatabase } from '../pglite-server.js'
-import { benchMemoryContent } from './mcp-search.js'
+import { benchMemoryDocument } from './mcp-search.js'
 import { median, round } from './measure.js'
 
 const sizes = (process.env.MK_BENCH_PGVECTOR_SIZES ?? '1000,10000').split(',').map(Number)
@@ -34,15 +33,7 @@ interface Side {
   index: PostgresDocumentIndex
 }
 
-const doc = (n: number): IndexDocument => ({
-  id: `mem_${String(n).padStart(26, '0')}`,
-  kind: 'memory',
-  layer: 'project',
-  content: benchMemoryContent(n),
-  tags: [`t${n % 13}`],
-  source: 'project',
-  updatedAt: n,
-})
+const doc = benchMemoryDocument
 
 /** Deterministic small noise, so the copies of one text's vector are near, never equal. */
 function nudged(vector: Float32Array, n: number): Float32Array {

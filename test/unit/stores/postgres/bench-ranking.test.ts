@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Pool } from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { benchMemoryContent } from '../../../../scripts/bench/mcp-search.js'
+import { benchMemoryDocument } from '../../../../scripts/bench/mcp-search.js'
 import type { Workspace } from '../../../../src/config/workspace.js'
 import { openIndex, type SearchIndex } from '../../../../src/search/search-index.js'
-import type { IndexDocument, SearchMode } from '../../../../src/search/types.js'
+import type { SearchMode } from '../../../../src/search/types.js'
 import { openPool } from '../../../../src/stores/postgres/connection.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
@@ -21,15 +21,7 @@ const postgres = throwawayCluster()
 /** The serve-postgres bench's memories (their texts and tags) and its four questions. */
 const memories = 300
 const benchQueries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
-const doc = (n: number): IndexDocument => ({
-  id: `mem_${String(n).padStart(26, '0')}`,
-  kind: 'memory',
-  layer: 'project',
-  content: benchMemoryContent(n),
-  tags: [`t${n % 13}`],
-  source: 'project',
-  updatedAt: n,
-})
+const doc = benchMemoryDocument
 
 // Issue 31: "Same ranking: the 4 bench queries return the same 20 hits and scores to 6 digits", on both stores.
 describe.skipIf(noPostgres !== undefined)("the bench's questions on PostgreSQL and on the file store's index", () => {
