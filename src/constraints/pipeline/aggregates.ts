@@ -30,6 +30,14 @@ export function emptyAggregates(ruleCount: number, fileWaiverCount: number): Agg
   }
 }
 
+/** The sums of these files' facts, with the symlinks the input skipped before any file was read. */
+export function aggregatesOf(ruleCount: number, fileWaiverCount: number, contributions: Iterable<{ facts: FileFacts }>, symlinksSkipped: number): Aggregates {
+  const aggregates = emptyAggregates(ruleCount, fileWaiverCount)
+  for (const { facts } of contributions) accumulate(aggregates, facts, 1)
+  aggregates.symlinks = symlinksSkipped
+  return aggregates
+}
+
 /** Add a file's facts to the sums (sign 1), or take back what an earlier run added for it (sign -1). */
 export function accumulate(aggregates: Aggregates, facts: FileFacts, sign: 1 | -1): void {
   switch (facts.kind) {

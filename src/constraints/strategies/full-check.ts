@@ -1,5 +1,5 @@
 import type { CheckInput } from '../input/input.js'
-import { accumulate, emptyAggregates } from '../pipeline/aggregates.js'
+import { aggregatesOf } from '../pipeline/aggregates.js'
 import { assembleReport } from '../pipeline/assemble-report.js'
 import { evaluateInput, listingsOf, reportFrame } from '../pipeline/evaluate-input.js'
 import { baselineView, settlementOf, type CheckPreparation } from '../pipeline/prepare.js'
@@ -14,8 +14,6 @@ export async function checkFull(preparation: CheckPreparation, input: CheckInput
   const grouped = baseline === undefined ? undefined : baselineView(baseline)
   const settlement = settlementOf(preparation, loadFileWaivers(workspace.root, preparation.waiversFile), grouped?.view)
   const { contributions } = await evaluateInput(preparation, input, settlement)
-  const aggregates = emptyAggregates(preparation.rules.length, settlement.waivers.fileWaivers.length)
-  for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
-  aggregates.symlinks = input.symlinksSkipped
+  const aggregates = aggregatesOf(preparation.rules.length, settlement.waivers.fileWaivers.length, contributions.values(), input.symlinksSkipped)
   return assembleReport(settlement, listingsOf(contributions), aggregates, reportFrame(preparation, input, grouped?.total))
 }

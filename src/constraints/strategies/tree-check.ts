@@ -4,7 +4,7 @@ import type { CheckReport } from '../pipeline/report.js'
 import { markSnapshotSeen, snapshotSeen, writeStoredResult, type StoredResultHeader } from '../cache/stored-result.js'
 import { decodeTreeRecords, encodeTreeRecords, pathOnly, type TreeRecords } from '../cache/tree-records.js'
 import type { CheckInput } from '../input/input.js'
-import { accumulate, emptyAggregates, type Aggregates } from '../pipeline/aggregates.js'
+import { accumulate, aggregatesOf, type Aggregates } from '../pipeline/aggregates.js'
 import { assembleReport } from '../pipeline/assemble-report.js'
 import { decodeFacts, encodeFacts, type FileContribution, type FileListing } from '../pipeline/contribution.js'
 import { changeLimit } from './result-key.js'
@@ -134,9 +134,7 @@ async function evaluateUnstored(
   { settlement, fileWaivers }: WholeSettlement,
 ): Promise<{ aggregates: Aggregates; listings: Map<string, FileListing> }> {
   const { contributions } = await evaluateInput(preparation, input, settlement, 'nothing')
-  const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
-  for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
-  aggregates.symlinks = input.symlinksSkipped
+  const aggregates = aggregatesOf(preparation.rules.length, fileWaivers.length, contributions.values(), input.symlinksSkipped)
   return { aggregates, listings: listingsOf(contributions) }
 }
 
@@ -154,9 +152,7 @@ async function evaluateEverything(
 ): Promise<{ records: Buffer; aggregates: Aggregates; listings: Map<string, FileListing> }> {
   // Scans are kept from the second whole evaluation on: the rules or waivers changed, or many files did, and may again.
   const { contributions, identities } = await evaluateInput(preparation, input, settlement, first ? 'identities' : 'scans')
-  const aggregates = emptyAggregates(preparation.rules.length, fileWaivers.length)
-  for (const { facts } of contributions.values()) accumulate(aggregates, facts, 1)
-  aggregates.symlinks = input.symlinksSkipped
+  const aggregates = aggregatesOf(preparation.rules.length, fileWaivers.length, contributions.values(), input.symlinksSkipped)
   const records: TreeRecords = { paths: input.paths, identities: [], facts: [] }
   for (const path of input.paths) {
     const record = recordOf(contributions.get(path) as FileContribution, identities.get(path))
