@@ -92,32 +92,25 @@ const secondHeldOutTasks = await readTasks('tasks-held-out-2.json')
 const thirdHeldOutServedAtLeast = 2
 const thirdHeldOutTasks = await readTasks('tasks-held-out-3.json')
 
+/** Each set: its name in the test's title and log, its tasks, how many it must have, and the least number fully served. */
+const sets = [
+  { name: 'the 18 tasks', tasks, count: 18, atLeast: fullyServedAtLeast, timeoutMs: 600_000 },
+  { name: 'the 6 held-out tasks', tasks: heldOutTasks, count: 6, atLeast: heldOutServedAtLeast, timeoutMs: 300_000 },
+  { name: 'the 4 tasks of the second held-out set', tasks: secondHeldOutTasks, count: 4, atLeast: secondHeldOutServedAtLeast, timeoutMs: 300_000 },
+  { name: 'the 4 tasks of the third held-out set', tasks: thirdHeldOutTasks, count: 4, atLeast: thirdHeldOutServedAtLeast, timeoutMs: 300_000 },
+]
+
 describe('directives from real agent rules files', () => {
-  it(`fully serves at least ${fullyServedAtLeast} of the 18 tasks`, async () => {
-    const { served, report } = await score(tasks)
-    console.log(`rules files: ${served} of ${tasks.length} tasks fully served\n${report.join('\n')}`)
-    expect(tasks.length).toBe(18)
-    expect(served, report.join('\n')).toBeGreaterThanOrEqual(fullyServedAtLeast)
-  }, 600_000)
-
-  it(`fully serves at least ${heldOutServedAtLeast} of the 6 held-out tasks`, async () => {
-    const { served, report } = await score(heldOutTasks)
-    console.log(`held-out rules files: ${served} of ${heldOutTasks.length} tasks fully served\n${report.join('\n')}`)
-    expect(heldOutTasks.length).toBe(6)
-    expect(served, report.join('\n')).toBeGreaterThanOrEqual(heldOutServedAtLeast)
-  }, 300_000)
-
-  it(`fully serves at least ${secondHeldOutServedAtLeast} of the 4 tasks of the second held-out set`, async () => {
-    const { served, report } = await score(secondHeldOutTasks)
-    console.log(`second held-out rules files: ${served} of ${secondHeldOutTasks.length} tasks fully served\n${report.join('\n')}`)
-    expect(secondHeldOutTasks.length).toBe(4)
-    expect(served, report.join('\n')).toBeGreaterThanOrEqual(secondHeldOutServedAtLeast)
-  }, 300_000)
-
-  it(`fully serves at least ${thirdHeldOutServedAtLeast} of the 4 tasks of the third held-out set`, async () => {
-    const { served, report } = await score(thirdHeldOutTasks)
-    console.log(`third held-out rules files: ${served} of ${thirdHeldOutTasks.length} tasks fully served\n${report.join('\n')}`)
-    expect(thirdHeldOutTasks.length).toBe(4)
-    expect(served, report.join('\n')).toBeGreaterThanOrEqual(thirdHeldOutServedAtLeast)
-  }, 300_000)
+  for (const set of sets) {
+    it(
+      `fully serves at least ${set.atLeast} of ${set.name}`,
+      async () => {
+        const { served, report } = await score(set.tasks)
+        console.log(`rules files, ${set.name}: ${served} of ${set.tasks.length} fully served\n${report.join('\n')}`)
+        expect(set.tasks.length).toBe(set.count)
+        expect(served, report.join('\n')).toBeGreaterThanOrEqual(set.atLeast)
+      },
+      set.timeoutMs,
+    )
+  }
 })
