@@ -5,6 +5,7 @@ import { loadWorkspace } from '../../config/load.js'
 import type { Workspace } from '../../config/workspace.js'
 import type { TenantPlaces } from '../../fs/tenant-text.js'
 import { MkError } from '../../errors.js'
+import { withLock } from '../../fs/lock.js'
 import { requireResolvesWithin } from '../../fs/path-guard.js'
 import { Resources } from '../../tools/context.js'
 import { closeStores } from '../../tools/open-store.js'
@@ -114,7 +115,7 @@ export class TenantStores {
     const tenant = await this.open(tenantId)
     const { root, mkHome } = tenantPlaces(this.layout, tenantId, scope)
     for (const path of [root, mkHome]) requireResolvesWithin([{ path: tenant.workspace.mkHome, name: "the tenant's MK_HOME" }], path, `scope ${scope}`)
-    if (!existsSync(root)) await this.requireRoomForScope(tenantId, scope, join(tenant.workspace.mkHome, 'scopes'))
+    if (!existsSync(root)) await this.makeScopeWithinBound(tenantId, scope, join(tenant.workspace.mkHome, 'scopes'), root)
     await mkdir(root, { recursive: true })
     await mkdir(mkHome, { recursive: true })
     // An empty .mkrc stops any config search at the scope: no file above it configures the scope.
@@ -127,11 +128,21 @@ export class TenantStores {
   /**
    * Any caller of a tenant names a scope and so makes it: without a bound one key could fill the disk
    * with scope folders and hold an open index per scope in every thread, until no file can be opened for any tenant.
+   * Counted and made under the tenant's lock: callers racing on several threads would each count the
+   * folders before any of them made one.
    */
-  private async requireRoomForScope(tenantId: string, scope: string, scopesFolder: string): Promise<void> {
-    const existing = await readdir(scopesFolder).catch(() => [])
-    if (existing.length < this.maxScopes) return
-    throw new MkError('FORBIDDEN', `tenant "${tenantId}" has ${existing.length} scopes, the most this server keeps: scope "${scope}" is not made`, {
+  private async makeScopeWithinBound(tenantId: string, scope: string, scopesFolder: string, root: string): Promise<void> {
+    await mkdir(scopesFolder, { recursive: true })
+    await withLock(join(scopesFolder, '.lock'), { what: `the scopes of tenant "${tenantId}"`, onBusy: 'wait', waitMs: 10_000 }, async () => {
+      if (existsSync(root)) return
+      const existing = (await readdir(scopesFolder)).filter((name) => !name.startsWith('.'))
+      if (existing.length >= this.maxScopes) throw this.scopeLimit(tenantId, scope, existing.length)
+      await mkdir(root, { recursive: true })
+    })
+  }
+
+  private scopeLimit(tenantId: string, scope: string, existing: number): MkError {
+    return new MkError('FORBIDDEN', `tenant "${tenantId}" has ${existing} scopes, the most this server keeps: scope "${scope}" is not made`, {
       details: {
         reason: 'scope_limit',
         scope,

@@ -66,6 +66,22 @@ describe('TenantStores', () => {
     await stores.closeAll()
   })
 
+  it('keeps the bound when many callers, on several threads, name new scopes at once', async () => {
+    const data = await tempFolder()
+    // Each tool thread of a server has stores of its own over the same folders.
+    const threads = [new TenantStores({ dataDir: data }, undefined, 2), new TenantStores({ dataDir: data }, undefined, 2)]
+    await Promise.all(threads.map((stores) => stores.open('team-a')))
+    const scopes = ['blue', 'green', 'red', 'teal', 'amber', 'coral']
+    const outcomes = await Promise.allSettled(scopes.map((scope, index) => (threads[index % 2] as TenantStores).open('team-a', scope)))
+    const made = (await readdir(join(data, 'tenants', 'team-a', 'home', 'scopes'))).filter((name) => !name.startsWith('.'))
+    expect(made).toHaveLength(2)
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2)
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'scope_limit' } })
+    }
+    await Promise.all(threads.map((stores) => stores.closeAll()))
+  })
+
   it('refuses a scope whose folder a planted link leads out of the tenant', async () => {
     const data = await tempFolder()
     const outside = await tempFolder()
