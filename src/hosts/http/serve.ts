@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs'
-import { chmod, mkdir, stat, unlink } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import { mkdir, stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { MkError, toErrorObject } from '../../errors.js'
@@ -17,7 +15,7 @@ import { createAuthenticator, noAuthentication, type AuthMode } from './auth.js'
 import { CallScheduler } from './call-scheduler.js'
 import { isLoopbackHost } from './loopback.js'
 import { serveLimitsFrom } from './serve-limits.js'
-import { socketAnswers } from './socket.js'
+import { listenOnSocket, removeSocket } from './socket-listen.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultScope, defaultTenant, tenantPlaces, type StoreDatabase } from './tenants.js'
 import { closeStores, storeRole, storeStatus } from '../../tools/open-store.js'
@@ -183,7 +181,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const stop = (): void => {
       process.off('SIGTERM', stop)
       process.off('SIGINT', stop)
-      app.close().then(resolveStopped, rejectStopped)
+      app
+        .close()
+        .then(() => (socket === undefined ? undefined : removeSocket(socket)))
+        .then(resolveStopped, rejectStopped)
     }
     process.on('SIGTERM', stop)
     process.on('SIGINT', stop)
@@ -199,20 +200,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     debug_channel: debugChannelExposure(auth.mode !== 'off', runtime),
     stopped,
   }
-}
-
-/** A socket file left by a server that died is removed; one a running server answers on is not taken over. */
-async function listenOnSocket(app: FastifyInstance, socket: string): Promise<void> {
-  if (existsSync(socket)) {
-    if (await socketAnswers(socket)) {
-      throw new MkError('CONFLICT', `an mk server already listens on ${socket}`, { details: { hint: 'stop it first (SIGTERM), or pass another --socket' } })
-    }
-    await unlink(socket)
-  }
-  await mkdir(dirname(socket), { recursive: true })
-  await app.listen({ path: socket })
-  // Only this user may call it: the socket trusts the caller's agent and team as the CLI would.
-  await chmod(socket, 0o600)
 }
 
 /**
