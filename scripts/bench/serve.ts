@@ -111,6 +111,38 @@ const add: autocannon.Request = {
   setupRequest: (request) => ({ ...request, body: addBody() }),
 }
 
+/** A generator of numbers in [0, 1) from a seed, so every run of the bench sends the same mix. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+  }
+}
+
+/**
+ * 80 % searches, 20 % adds, each request drawn on its own: clients that do not move in step. The
+ * cycle of `[...searches, add]` sends every connection's add in the same moment (autocannon runs
+ * the same sequence on all of them), waves of 50 adds that no independent clients would send.
+ */
+export function independentMix(queries: readonly string[], seed = 27): autocannon.Request[] {
+  const next = seededRandom(seed)
+  const searches = queries.map(search)
+  return [
+    {
+      method: 'POST',
+      headers: json,
+      setupRequest: (request) => {
+        if (next() < 0.2) return { ...request, path: add.path, body: addBody() }
+        const chosen = searches[Math.floor(next() * searches.length)] as autocannon.Request
+        return { ...request, path: chosen.path, body: chosen.body }
+      },
+    },
+  ]
+}
+
 export async function load(url: string, requests: autocannon.Request[], clients = connections, duration = seconds): Promise<Record<string, unknown>> {
   const result = await autocannon({ url, connections: clients, duration, requests })
   return {
@@ -220,6 +252,7 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
         memory_add_on_server: serverTimes(server.log().slice(before), 'memory_add'),
         memory_search_on_server: serverTimes(server.log().slice(before), 'memory_search'),
       },
+      search_80_add_20_independent_50_connections: await independentMixLoad(server, queries),
     }
     await server.stop()
     // After mk's server stops, so the two never share the cores.
@@ -229,6 +262,15 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
     await server.stop()
     await rm(root, { recursive: true, force: true })
   }
+}
+
+/** The same mix drawn per request (independentMix), measured after its own warm-up has drained. */
+async function independentMixLoad(server: Started, queries: readonly string[]): Promise<Record<string, unknown>> {
+  await drained(server)
+  const before = server.log().length
+  const mixed = await load(server.url, independentMix(queries), mixedConnections)
+  const lines = server.log().slice(before)
+  return { ...mixed, memory_add_on_server: serverTimes(lines, 'memory_add'), memory_search_on_server: serverTimes(lines, 'memory_search') }
 }
 
 /**
