@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs'
-import { readdir, readFile, rm } from 'node:fs/promises'
+import { existsSync, readdirSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { MkError, isNodeError } from '../errors.js'
@@ -59,10 +59,13 @@ export function withFolderLock<T>(workspace: Workspace, folder: MemoryFolder, wo
   return withLock(lockPath(workspace, folder), { what: 'this memory folder', onBusy: 'wait' }, work)
 }
 
-/** Names of the memory files in a folder (without reading them). */
-export async function listMemoryFiles(folder: MemoryFolder): Promise<string[]> {
+/**
+ * Names of the memory files in a folder (without reading them). Synchronous: a search lists a folder
+ * written in the last moments on every call, and through libuv's pool the thread waited idle for it.
+ */
+export function listMemoryFiles(folder: MemoryFolder): string[] {
   try {
-    const names = await readdir(folder.dir)
+    const names = readdirSync(folder.dir)
     return names.filter((name) => name.endsWith('.md') && isMemoryId(name.slice(0, -3)))
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') return []

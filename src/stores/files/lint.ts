@@ -14,7 +14,7 @@ export async function lintSharedMemories(workspace: Workspace): Promise<{ proble
   const problems: KnowledgeProblem[] = []
   let filesRead = 0
   for (const folder of visibleFolders(workspace, { agentId: undefined, sessionId: undefined }).filter((candidate) => !candidate.private)) {
-    for (const name of await listMemoryFiles(folder)) {
+    for (const name of listMemoryFiles(folder)) {
       filesRead++
       const read = await readMemoryFile(workspace, folder, join(folder.dir, name))
       if (!isStored(read)) problems.push({ file: read.file, line: 1, code: read.code, message: read.problem, severity: 'error' })

@@ -31,7 +31,7 @@ export class FilesMemories implements MemoryStore {
 
   async ids(folder: MemoryFolder): Promise<string[]> {
     const { listMemoryFiles } = await fileStore()
-    return (await listMemoryFiles(folder)).map((name) => name.slice(0, -'.md'.length))
+    return listMemoryFiles(folder).map((name) => name.slice(0, -'.md'.length))
   }
 
   async read(folder: MemoryFolder, id: string): Promise<StoredMemory | UnreadableMemory | undefined> {

@@ -63,7 +63,7 @@ export class FilesTransfer implements TenantTransfer {
     const items: TransferItem[] = []
     const folders = await storedFolders(workspace)
     for (const folder of folders) {
-      for (const name of (await listMemoryFiles(folder)).sort(byKey)) {
+      for (const name of listMemoryFiles(folder).sort(byKey)) {
         items.push({ kind: 'memory', folder: folder.key, text: await readFile(join(folder.dir, name), 'utf8') })
         if (items.length % 1000 === 0) progress(items.length)
       }
@@ -176,7 +176,7 @@ export class FilesTransfer implements TenantTransfer {
       removed.push(path)
     }
     for (const folder of await storedFolders(workspace)) {
-      for (const name of await listMemoryFiles(folder)) await remove(join(folder.dir, name))
+      for (const name of listMemoryFiles(folder)) await remove(join(folder.dir, name))
       for (const file of [tierTableFile(folder), ledgerFile(folder), relationsFile(folder)]) await remove(file)
     }
     const outcomes = join(workspace.mkHome, outcomesFolder(workspace))
