@@ -137,7 +137,7 @@ const external = [
 ]
 
 const dist = fileURLToPath(new URL('dist/', root))
-const commands = (await walkFiles(`${dist}commands`)).filter((file) => file.endsWith('.js'))
+const commands = walkFiles(`${dist}commands`).filter((file) => file.endsWith('.js'))
 const outfile = fileURLToPath(new URL(bundleFile, root))
 const built = `${outfile}.building`
 // Emptied first: a code cache left beside an older bundle must never be read.

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
-import { walkFiles } from '../fs/walk.js'
+import { toPosix, walkFiles } from '../fs/walk.js'
 import type { KnowledgeItem, KnowledgeProblem } from '../knowledge/model.js'
 import { resolveSources } from '../knowledge/sources.js'
 import type { IndexDocument } from '../search/types.js'
@@ -36,14 +35,15 @@ export async function knowledgeSignature(workspace: Workspace): Promise<string> 
   for (const source of resolveSources(workspace)) {
     hash.update(`source ${source.name} ${source.directory}\n`)
     if (!existsSync(source.directory)) continue
-    const files = await walkFiles(source.directory, {
-      include: (path, isDirectory) => !join(source.directory, path).startsWith(memoryDir) && (isDirectory || path.toLowerCase().endsWith('.md')),
+    const memoryInSource = toPosix(relative(source.directory, memoryDir))
+    const files = walkFiles(source.directory, {
+      include: (path, isDirectory) => path !== memoryInSource && !path.startsWith(`${memoryInSource}/`) && (isDirectory || path.toLowerCase().endsWith('.md')),
     })
-    const infos = await Promise.all(files.map((file) => stat(join(source.directory, file)).catch(() => undefined)))
-    files.forEach((file, position) => {
-      const info = infos[position]
+    // Synchronous, like the walk: a thousand stats through libuv's pool cost 13 ms of CPU on every search.
+    for (const file of files) {
+      const info = statSync(`${source.directory}/${file}`, { throwIfNoEntry: false })
       hash.update(`${file} ${info?.size ?? -1} ${info?.mtimeMs ?? -1}\n`)
-    })
+    }
   }
   return hash.digest('hex')
 }

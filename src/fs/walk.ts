@@ -1,5 +1,5 @@
-import { readdir } from 'node:fs/promises'
-import { join, relative, sep } from 'node:path'
+import { readdirSync } from 'node:fs'
+import { sep } from 'node:path'
 
 export interface WalkOptions {
   /** Directory names never descended into. */
@@ -10,26 +10,30 @@ export interface WalkOptions {
 
 const defaultSkip: ReadonlySet<string> = new Set(['.git', 'node_modules', '.mk'])
 
-/** Every regular file below root, as posix paths relative to root, sorted. Symlinks are not followed. */
-export async function walkFiles(root: string, options: WalkOptions = {}): Promise<string[]> {
+/**
+ * Every regular file below root, as posix paths relative to root, sorted. Symlinks are not followed.
+ * Synchronous: every search walks the knowledge to see whether it changed, and a readdir through
+ * libuv's pool costs several times the CPU of a direct one.
+ */
+export function walkFiles(root: string, options: WalkOptions = {}): string[] {
   const skip = options.skipDirectories ?? defaultSkip
   const found: string[] = []
-  async function visit(directory: string): Promise<void> {
-    const entries = await readdir(directory, { withFileTypes: true })
+  // Paths are built by concatenation: join and relative for each entry were a third of a walk's time.
+  function visit(directory: string, prefix: string): void {
+    const entries = readdirSync(directory, { withFileTypes: true })
     for (const entry of entries) {
-      const absolute = join(directory, entry.name)
-      const rel = toPosix(relative(root, absolute))
+      const rel = `${prefix}${entry.name}`
       if (entry.isDirectory()) {
         if (skip.has(entry.name)) continue
         if (options.include && !options.include(rel, true)) continue
-        await visit(absolute)
+        visit(`${directory}${sep}${entry.name}`, `${rel}/`)
       } else if (entry.isFile()) {
         if (options.include && !options.include(rel, false)) continue
         found.push(rel)
       }
     }
   }
-  await visit(root)
+  visit(root, '')
   return found.sort()
 }
 

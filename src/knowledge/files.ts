@@ -26,6 +26,6 @@ export function knowledgePathFilter(workspace: Workspace, sourceDirectory: strin
 }
 
 /** The knowledge files of a source folder, posix paths relative to it, sorted. */
-export function listKnowledgeFiles(workspace: Workspace, sourceDirectory: string): Promise<string[]> {
+export function listKnowledgeFiles(workspace: Workspace, sourceDirectory: string): string[] {
   return walkFiles(sourceDirectory, { include: knowledgePathFilter(workspace, sourceDirectory) })
 }

@@ -38,7 +38,7 @@ async function listSourceFiles(workspace: Workspace, source: ResolvedSource, pro
     })
     return []
   }
-  const files = await listKnowledgeFiles(workspace, source.directory)
+  const files = listKnowledgeFiles(workspace, source.directory)
   return files.map((file) => resolve(source.directory, file))
 }
 

@@ -20,7 +20,7 @@ export async function policySignature(workspace: Workspace): Promise<string> {
   for (const source of resolveSources(workspace)) {
     let files: string[]
     try {
-      files = await listKnowledgeFiles(workspace, source.directory)
+      files = listKnowledgeFiles(workspace, source.directory)
     } catch {
       parts.push([source.directory, 'missing'])
       continue

@@ -6,7 +6,7 @@ import { gitObjectId } from '../git/object-id.js'
 
 /** Knowledge files of a plain folder: path (relative to it, posix) -> content hash. */
 export async function hashFolder(workspace: Workspace, directory: string): Promise<Map<string, string>> {
-  const files = await listKnowledgeFiles(workspace, directory)
+  const files = listKnowledgeFiles(workspace, directory)
   const hashes = await Promise.all(files.map(async (file) => [file, gitObjectId('blob', await readFile(resolve(directory, file)))] as const))
   return new Map(hashes)
 }

@@ -57,7 +57,7 @@ async function readText(root: string, path: string, field: string): Promise<stri
 /** The rule files in a folder (`.cursor/rules`, `.clinerules`, or the whole workspace), by their paths. */
 async function rulesInFolder(root: string, folder: string, field: string): Promise<SourceDocument[]> {
   const found: SourceDocument[] = []
-  for (const file of await walkFiles(join(root, folder))) {
+  for (const file of walkFiles(join(root, folder))) {
     const path = folder === '' ? file : `${folder}/${file}`
     const format = formatOf(path)
     if (format === undefined) continue
