@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
@@ -76,7 +76,8 @@ export function listMemoryFiles(folder: MemoryFolder): string[] {
 export async function readMemoryFile(workspace: Workspace, folder: MemoryFolder, file: string): Promise<StoredMemory | UnreadableMemory> {
   const shown = displayPath(workspace, file)
   try {
-    const written = parseMemory(await readFile(file, 'utf8'), folder.private ? 'private' : 'shared')
+    // Synchronous: a search reads each memory it returns, and a read through libuv's pool is four round trips.
+    const written = parseMemory(readFileSync(file, 'utf8'), folder.private ? 'private' : 'shared')
     const record = { ...written, tier: (await currentTierTable(folder)).get(written.id) ?? written.tier }
     const expectedId = file.slice(folder.dir.length + 1, -3)
     if (record.id !== expectedId) return { file: shown, problem: `its id ${record.id} does not match the file name`, code: 'unreadable-memory' }

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic-write.js'
 import { readTextIfExists } from '../fs/read-if-exists.js'
@@ -75,7 +75,9 @@ const cached = new Map<string, { signature: string; table: TierTable }>()
  */
 export async function currentTierTable(folder: Pick<MemoryFolder, 'dir'>): Promise<TierTable> {
   const file = tierTableFile(folder)
-  const info = await stat(file).catch(() => undefined)
+  // Synchronous: a search reads the table's stat for each memory it returns; through libuv's pool, and with an
+  // error object for each missing table, that was a tenth of a warm search.
+  const info = statSync(file, { throwIfNoEntry: false })
   const signature = info === undefined ? 'missing' : `${info.ino}:${info.size}:${info.mtimeMs}`
   const hit = cached.get(file)
   if (hit?.signature === signature) return hit.table
