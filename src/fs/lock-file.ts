@@ -69,9 +69,20 @@ export function reportLocksTo(listener: ((note: LockNote) => void) | undefined):
 
 let ownStart: number | undefined | null = null
 
-export function newLockContent(): string {
+function ownStartedAt(): number | undefined {
   ownStart = ownStart === null ? processStartedAt(process.pid) : ownStart
-  return `${process.pid}\n${hostname()}\n${randomBytes(8).toString('hex')}\n${ownStart ?? ''}\n${threadId}\n`
+  return ownStart
+}
+
+export function newLockContent(): string {
+  return `${process.pid}\n${hostname()}\n${randomBytes(8).toString('hex')}\n${ownStartedAt() ?? ''}\n${threadId}\n`
+}
+
+/** Whether a holder with this process's pid is this process (not an earlier one that had the pid) and another of its threads. */
+function anotherThreadHere(holder: Holder): boolean {
+  if (holder.thread === undefined || holder.thread === threadId) return false
+  const own = ownStartedAt()
+  return own === undefined || holder.started === undefined || Math.abs(own - holder.started) <= 1_000
 }
 
 function parseHolder(content: string): Holder {
@@ -102,10 +113,10 @@ async function readLock(path: string): Promise<{ content: string; touchedMs: num
 }
 
 /**
- * Whether the holder may still be working. A lock of this process's pid and of another of its
- * threads is live: no thread can see another's memory or tell whether it still runs, so the one
- * that can (the thread that started it, see `reportLocksTo`) releases the locks of a thread it
- * stops. A lock of this process's pid and this thread (or of no thread: an older mk) that no
+ * Whether the holder may still be working. A lock of this process (its pid and start time) and of
+ * another of its threads is live: no thread can see another's memory or tell whether it still
+ * runs, so the one that can (the thread that started it, see `reportLocksTo`) releases the locks
+ * of a thread it stops. A lock of this process's pid and this thread (or of no thread: an older mk) that no
  * task here holds is left over from an earlier process that had the same pid, and so is one whose
  * pid belongs to a process started at another time than the holder recorded, or (a lock of an
  * older mk, which recorded none) after the lock was last touched: the pid was reused. Where that cannot be
@@ -122,7 +133,7 @@ function stateOf(holder: Holder, touchedMs: number): 'stale' | 'live' | 'unrelat
   if (holder.elsewhere) return untouched ? 'stale' : 'live'
   if (holder.pid === process.pid) {
     if (heldHere.has(holder.content)) return 'live'
-    return holder.thread !== undefined && holder.thread !== threadId ? 'live' : 'stale'
+    return anotherThreadHere(holder) ? 'live' : 'stale'
   }
   if (!pidAlive(holder.pid)) return 'stale'
   const started = processStartedAt(holder.pid)

@@ -33,7 +33,7 @@ import(workerData.lockUrl).then(({ withLock }) =>
 type Said = { held?: string; keptIt?: boolean; done?: true; failed?: { code?: string; message: string } }
 
 const workers: Worker[] = []
-function startHolder(lock: string, onBusy: 'wait' | 'fail'): { worker: Worker; next: () => Promise<Said> } {
+function startHolder(lock: string, onBusy: 'wait' | 'fail'): { worker: Worker; threadId: number; next: () => Promise<Said> } {
   const worker = new Worker(holder, { eval: true, workerData: { lockUrl: builtLock.href, lock, onBusy } })
   workers.push(worker)
   const said: Said[] = []
@@ -47,7 +47,8 @@ function startHolder(lock: string, onBusy: 'wait' | 'fail'): { worker: Worker; n
     const first = said.shift()
     return first === undefined ? new Promise((resolve) => waiting.push(resolve)) : Promise.resolve(first)
   }
-  return { worker, next }
+  // Read now: a worker that has exited says -1.
+  return { worker, threadId: worker.threadId, next }
 }
 
 let base: string
@@ -74,7 +75,7 @@ describe('the folder lock between threads of one process', () => {
     expect(await first.next()).toEqual({ keptIt: true })
     expect(await first.next()).toEqual({ done: true })
     const [pid, , , , thread] = held.split('\n')
-    expect([pid, thread]).toEqual([String(process.pid), String(first.worker.threadId)])
+    expect([pid, thread]).toEqual([String(process.pid), String(first.threadId)])
   })
 
   it('makes a waiting thread wait until the holder lets go, then lets it in', async () => {
@@ -88,7 +89,7 @@ describe('the folder lock between threads of one process', () => {
     expect(await first.next()).toEqual({ keptIt: true })
     expect(await first.next()).toEqual({ done: true })
     const secondHeld = (await second.next()).held ?? ''
-    expect(secondHeld.split('\n')[4]).toBe(String(second.worker.threadId))
+    expect(secondHeld.split('\n')[4]).toBe(String(second.threadId))
     second.worker.postMessage('let go')
     expect(await second.next()).toEqual({ keptIt: true })
     expect(await second.next()).toEqual({ done: true })
@@ -98,7 +99,15 @@ describe('the folder lock between threads of one process', () => {
   it('takes over a lock of this pid, with no thread recorded, that no thread here holds (an older mk)', async () => {
     await writeFile(lock, `${process.pid}\n${hostname()}\nsomeonesToken\n\n`)
     const taker = startHolder(lock, 'fail')
-    expect((await taker.next()).held).toContain(`\n${taker.worker.threadId}\n`)
+    expect((await taker.next()).held).toContain(`\n${taker.threadId}\n`)
+    taker.worker.postMessage('let go')
+    expect(await taker.next()).toEqual({ keptIt: true })
+  })
+
+  it('takes over a lock of another thread that an earlier process with this pid left (it started at another time)', async () => {
+    await writeFile(lock, `${process.pid}\n${hostname()}\nsomeonesToken\n1000\n3\n`)
+    const taker = startHolder(lock, 'fail')
+    expect((await taker.next()).held).toContain(`\n${taker.threadId}\n`)
     taker.worker.postMessage('let go')
     expect(await taker.next()).toEqual({ keptIt: true })
   })
