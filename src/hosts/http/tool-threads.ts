@@ -133,7 +133,7 @@ export function threadRunner(count: number, data: ThreadData, deadlines: CallDea
     })
   }
 
-  /** Fails the calls a stopped thread held (housekeeping needs nothing more from it) and releases its locks. */
+  /** Fails the calls a stopped thread held; its housekeeping (warm, close a tenant) is done: nothing of it is left to warm or close. */
   const stopped = (thread: ToolThread, error: MkError): void => {
     for (const [id, waiting] of thread.waiting) {
       if (waiting.call) waiting.reject(error)
