@@ -27,6 +27,7 @@ function pause(ms: number): Promise<void> {
 }
 
 function describe(holder: Holder): string {
+  if (holder.pid === process.pid && holder.thread !== undefined) return `another thread of this mk process (pid ${holder.pid}, thread ${holder.thread})`
   const host = holder.host !== undefined && holder.host !== hostname() ? ` on ${holder.host}` : ''
   return `another mk process (pid ${holder.pid}${host})`
 }
@@ -66,8 +67,8 @@ function timedOut(path: string, options: LockOptions, waitMs: number, holder: Ho
 }
 
 /**
- * Run `work` holding a lock file shared by every process on this machine (and by the tasks of
- * this one). The file names its holder's pid and host; a lock whose holder is dead, whose pid
+ * Run `work` holding a lock file shared by every process on this machine (and by the threads and
+ * tasks of this one). The file names its holder's pid, host and thread; a lock whose holder is dead, whose pid
  * was reused, that is empty or that was abandoned is taken over (see lock-file.ts), and a live
  * holder's lock is never broken, however long it has been held.
  */

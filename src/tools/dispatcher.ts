@@ -26,6 +26,8 @@ export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn' | 
    * checking 3,000 violations against the schema took 40 ms of a 500 ms check.
    */
   displayOnly?: boolean
+  /** The limit for a tool that sets none of its own (a team server's MK_SERVE_TOOL_TIMEOUT_MS); absent: 30 s. */
+  timeoutMs?: number | undefined
   /** The tenant's rows in a database store (a team server's --store); absent: the files store. */
   database?: DatabasePlace | undefined
 }
@@ -98,7 +100,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
   const started = performance.now()
   const warnings: string[] = []
   const controller = new AbortController()
-  const { cancel, displayOnly, database, ...callerContext } = caller
+  const { cancel, displayOnly, database, timeoutMs, ...callerContext } = caller
   cancel?.addEventListener('abort', () => controller.abort(cancel.reason), { once: true })
   if (cancel?.aborted === true) controller.abort(cancel.reason)
   const ctx: ToolContext = {
@@ -121,7 +123,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     // Cancelled while it waited for approval: never start it.
     if (cancel?.aborted === true) throw cancelledError(tool, cancel)
     const running: Promise<ToolResult<unknown>> = tool.run(parsed.data, ctx)
-    const result = await withTimeout(running, tool.timeoutMs ?? defaultTimeoutMs, controller, tool.name)
+    const result = await withTimeout(running, tool.timeoutMs ?? timeoutMs ?? defaultTimeoutMs, controller, tool.name)
     const output = displayOnly === true ? undefined : checkedOutput(tool, result.output)
     logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(performance.now() - started), status: 'ok' })
     const display = result.display ?? tool.render?.(result.output, ctx.style) ?? ''

@@ -17,6 +17,8 @@ export interface ServeLimits {
   heavyBodyBytes: number
   /** Scopes one tenant may have (MK_SERVE_MAX_SCOPES); a call naming one more is answered 403 scope_limit. */
   maxScopesPerTenant: number
+  /** How long a tool call may run (MK_SERVE_TOOL_TIMEOUT_MS) unless the tool sets its own; past it: 504 TIMEOUT, thread replaced. */
+  toolTimeoutMs: number
 }
 
 export const defaultServeLimits: Omit<ServeLimits, 'threads' | 'maxWritesPerTenant'> = {
@@ -25,6 +27,7 @@ export const defaultServeLimits: Omit<ServeLimits, 'threads' | 'maxWritesPerTena
   maxBodyBytes: 4 * 1024 * 1024,
   heavyBodyBytes: 64 * 1024,
   maxScopesPerTenant: 64,
+  toolTimeoutMs: 30_000,
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, range: [number, number], meaning: string): number {
@@ -58,6 +61,13 @@ export function serveLimitsFrom(env: NodeJS.ProcessEnv): ServeLimits {
       defaultServeLimits.maxScopesPerTenant,
       [0, 100_000],
       'how many scopes one tenant may have besides its default one',
+    ),
+    toolTimeoutMs: wholeNumber(
+      env,
+      'MK_SERVE_TOOL_TIMEOUT_MS',
+      defaultServeLimits.toolTimeoutMs,
+      [100, 24 * 60 * 60 * 1000],
+      'how many milliseconds a tool call may run before it is answered 504 TIMEOUT',
     ),
   }
 }

@@ -19,7 +19,7 @@ import { listenOnSocket, removeSocket } from './socket-listen.js'
 import { TenantQuotas, quotaSettingsFrom } from './quotas.js'
 import { TenantStores, defaultScope, defaultTenant, tenantPlaces, type StoreDatabase } from './tenants.js'
 import { closeStores, storeRole, storeStatus } from '../../tools/open-store.js'
-import { inlineRunner, threadRunner, type CallRunner, type ThreadLayout } from './tool-threads.js'
+import { inlineRunner, threadRunner, type CallDeadlines, type CallRunner, type ThreadLayout } from './tool-threads.js'
 import type { WarmWrites } from './warm-writes.js'
 
 export interface ServeOptions {
@@ -149,7 +149,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Where each tenant's workspace and MK_HOME are: the stores open them, the app names them relatively in errors.
   const stores = dataDir === undefined ? { workspace } : { dataDir }
   const runner =
-    threadRunner(limits.threads, { layout, env, database }) ?? inlineRunner(new TenantStores(stores, database, limits.maxScopesPerTenant), offered, env)
+    threadRunner(limits.threads, { layout, env, database }, callDeadlines(offered, limits.toolTimeoutMs)) ??
+    inlineRunner(new TenantStores(stores, database, limits.maxScopesPerTenant), offered, env, limits.toolTimeoutMs)
   const calls = new CallScheduler(runner, limits)
   const openApi = renderOpenApi(buildManifest(tools, await readPackageInfo()))
   const app = await createHttpApp({
@@ -200,6 +201,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     debug_channel: debugChannelExposure(auth.mode !== 'off', runtime),
     stopped,
   }
+}
+
+/** A tool's own limit (an evaluation may take hours), else the server's; one second's grace lets a call waiting on I/O time out by itself. */
+function callDeadlines(tools: readonly { name: string; timeoutMs?: number | undefined }[], toolTimeoutMs: number): CallDeadlines {
+  const own = new Map(tools.map((tool) => [tool.name, tool.timeoutMs]))
+  return { timeoutMsOf: (tool) => own.get(tool) ?? toolTimeoutMs, graceMs: 1000 }
 }
 
 /**

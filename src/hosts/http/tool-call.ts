@@ -25,6 +25,7 @@ export async function runToolCall(
   tools: ReadonlyMap<string, AnyTool>,
   call: ToolCall,
   env: Readonly<Record<string, string | undefined>>,
+  timeoutMs?: number,
 ): Promise<DispatchOutcome> {
   const tool = tools.get(call.tool)
   if (tool === undefined) return { ok: false, error: toErrorObject(new MkError('NOT_FOUND', `no tool ${call.tool}`)), warnings: [] }
@@ -35,5 +36,5 @@ export async function runToolCall(
     return { ok: false, error: toErrorObject(error), warnings: [] }
   }
   const { workspace, resources, database } = store
-  return dispatch(tool, call.input, { workspace, env, cwd: workspace.root, runtime: call.runtime, style: plainStyle, resources, database })
+  return dispatch(tool, call.input, { workspace, env, cwd: workspace.root, runtime: call.runtime, style: plainStyle, resources, database, timeoutMs })
 }

@@ -9,6 +9,7 @@ import { contentTypes, siteFile } from '../../site/static-server.js'
 import type { Authenticator } from './auth.js'
 import type { CallScheduler } from './call-scheduler.js'
 import { headerText } from './replies.js'
+import { SignInFailures } from './sign-in-failures.js'
 import { errorForTenant } from './tenant-errors.js'
 import { defaultScope, defaultTenant } from './tenants.js'
 import { loginPage, problemPage, uiContentSecurityPolicy } from './ui-pages.js'
@@ -56,6 +57,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiPluginOptions): 
     maxAgeMs: wholeSeconds(env, 'MK_UI_SITE_MAX_AGE_S', 10 * 60) * 1000,
   })
   const authOff = options.auth.mode === 'off'
+  const signInFailures = new SignInFailures()
   const credential = options.auth.mode === 'jwt' ? 'your JWT' : options.auth.mode === 'api_key' ? 'your API key' : 'your API key or JWT'
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 2 * maxKeyLength }, (_request, body, done) => {
@@ -111,6 +113,12 @@ export async function uiPlugin(app: FastifyInstance, options: UiPluginOptions): 
     if (authOff) return reply.redirect('/ui/', 303)
     const key = (request.body as Record<string, unknown> | undefined)?.key
     if (typeof key !== 'string' || key === '' || key.length > maxKeyLength) return sendPage(reply, 400, loginPage('Paste a key.', credential))
+    // Guessing keys: an address that posted several wrong ones waits before its next is even checked.
+    const waitSeconds = signInFailures.waitSeconds(request.ip)
+    if (waitSeconds !== undefined) {
+      void reply.header('retry-after', String(waitSeconds))
+      return sendPage(reply, 429, loginPage(`Too many wrong keys from your address: try again in ${waitSeconds} s.`, credential))
+    }
     const asBearer = options.auth.mode === 'jwt' || (options.auth.mode === 'api_key_or_jwt' && looksLikeJwt(key))
     let tenantId: string | undefined
     try {
@@ -119,7 +127,11 @@ export async function uiPlugin(app: FastifyInstance, options: UiPluginOptions): 
     } catch {
       tenantId = undefined
     }
-    if (tenantId === undefined) return sendPage(reply, 401, loginPage('That key is not known to this server.', credential))
+    if (tenantId === undefined) {
+      signInFailures.failed(request.ip)
+      return sendPage(reply, 401, loginPage('That key is not known to this server.', credential))
+    }
+    signInFailures.succeeded(request.ip)
     return reply
       .header('set-cookie', sessionCookie(sessions.issue(tenantId, nowSeconds()), sessions.ttlSeconds, request.protocol === 'https'))
       .header('cache-control', 'no-store')

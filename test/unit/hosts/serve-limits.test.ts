@@ -14,4 +14,12 @@ describe('serveLimitsFrom', () => {
       )
     }
   })
+
+  it('gives a tool call 30 s unless MK_SERVE_TOOL_TIMEOUT_MS says otherwise, and refuses one under 100 ms', () => {
+    expect(serveLimitsFrom({}).toolTimeoutMs).toBe(30_000)
+    expect(serveLimitsFrom({ MK_SERVE_TOOL_TIMEOUT_MS: '5000' }).toolTimeoutMs).toBe(5_000)
+    expect(() => serveLimitsFrom({ MK_SERVE_TOOL_TIMEOUT_MS: '50' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'MK_SERVE_TOOL_TIMEOUT_MS' }) }),
+    )
+  })
 })

@@ -19,7 +19,7 @@ describe('warming the write path', () => {
   it('is answered by every tool thread, and writes nothing', async () => {
     const env = { MK_HOME: join(root, 'home') }
     // The compiled thread (npm run build): the same file `mk serve` starts.
-    const runner = threadRunner(2, { layout: { cwd: root, env }, env })
+    const runner = threadRunner(2, { layout: { cwd: root, env }, env }, { timeoutMsOf: () => 30_000, graceMs: 1000 })
     expect(runner).toBeDefined()
     if (runner === undefined) return
     try {
