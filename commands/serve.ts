@@ -11,7 +11,7 @@ Without --data the server serves this workspace as tenant "default". With --data
 
 Auth: MK_AUTH_MODE=off|api_key|jwt|api_key_or_jwt; keys from MK_API_KEYS_JSON or MK_API_KEYS_FILE, JWTs signed with MK_JWT_HS256_SECRET; with MK_AUTH_MODE unset, configured keys or a JWT secret turn auth on. A credential's role (reader, writer (the default), admin) decides which tool tiers it may call; only an admin may name another agent or use the recall debug channel. With auth off the server binds only to loopback unless --insecure. Quotas: MK_TENANT_QUOTAS or serve.quotas in .mkrc. One JSON line per request goes to stderr; SIGTERM lets calls in flight finish.
 
-Capacity: calls run on MK_SERVE_THREADS worker threads (default one per core), a queue per tenant served in turn; MK_SERVE_MAX_OPEN_TENANTS (16) tenants stay open, MK_SERVE_MAX_WAITING (256) calls wait per tenant, MK_SERVE_TENANT_WRITES (every thread) of its writes run at once, MK_SERVE_MAX_BODY_BYTES (4 MiB) is the largest body. See docs/team-server-operations.md.`
+Capacity: calls run on MK_SERVE_THREADS worker threads (default one per core), a queue per tenant served in turn; MK_SERVE_MAX_OPEN_TENANTS (16) tenants stay open, MK_SERVE_MAX_WAITING (256) calls wait per tenant, MK_SERVE_TENANT_WRITES (every thread) of its writes run at once, MK_SERVE_MAX_BODY_BYTES (4 MiB) is the largest body, MK_SERVE_TOOL_TIMEOUT_MS (30000) is how long a call may run before it is answered 504 TIMEOUT and its thread replaced. See docs/team-server-operations.md.`
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 8080 --data /srv/mk',
