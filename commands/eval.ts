@@ -20,7 +20,9 @@ export default class Eval extends MkCommand {
     }),
     mode: Flags.string({ description: 'Search mode to measure; repeat for several.', options: ['fulltext', 'vector', 'hybrid'], multiple: true }),
     'limit-queries': Flags.integer({ description: 'Score only the first N queries.', min: 1 }),
-    'text-weight': Flags.string({ description: 'Weight of full text in hybrid ranking, 0..1 (default: search.textWeight).' }),
+    'text-weight': Flags.string({
+      description: 'Weight of full text in hybrid ranking, 0..1 (default: search.textWeight for beir, search.memoryTextWeight for locomo and team).',
+    }),
   }
 
   async run(): Promise<void> {

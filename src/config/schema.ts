@@ -107,6 +107,8 @@ export const configSchema = z.strictObject({
         })
         .prefault({}),
       textWeight: z.number().min(0).max(1).default(0.8),
+      /** The same weight for memory searches: short memories lean more on meaning (issue 29, fit on team-dev and LoCoMo dev). */
+      memoryTextWeight: z.number().min(0).max(1).default(0.7),
     })
     .prefault({}),
   rules: z

@@ -12,7 +12,7 @@ export interface WorkspaceEvalRequest {
   dataset: string
   modes: readonly SearchMode[]
   limitQueries?: number | undefined
-  /** The workspace's search.textWeight when absent. */
+  /** When absent, the workspace's search.textWeight for documents (beir) and search.memoryTextWeight for memories (locomo, team). */
   textWeight?: number | undefined
 }
 
@@ -77,7 +77,7 @@ export async function runWorkspaceEval(request: WorkspaceEvalRequest, place: Eva
       dataset,
       modes: request.modes,
       limitQueries: request.limitQueries,
-      textWeight: request.textWeight ?? config.search.textWeight,
+      textWeight: request.textWeight ?? (dataset.kind === 'beir' ? config.search.textWeight : config.search.memoryTextWeight),
       embedder,
       workDir,
       signal: place.signal,

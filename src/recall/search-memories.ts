@@ -93,7 +93,7 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
     text: request.query,
     mode: searchMode,
     limit: request.candidates,
-    textWeight: workspace.config.search.textWeight,
+    textWeight: workspace.config.search.memoryTextWeight,
     filters: {
       kind: 'memory',
       sources: folders.map((folder) => folder.key),

@@ -25,7 +25,12 @@ export const evalRun = defineTool({
       ),
     mode: oneOrMany(searchModeSchema).default(['hybrid']).describe('Search modes to measure; default hybrid'),
     limitQueries: z.number().int().min(1).optional().describe('Score only the first N queries (a quick run)'),
-    textWeight: z.number().min(0).max(1).optional().describe('Weight of full text in hybrid ranking; default search.textWeight from the config'),
+    textWeight: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('Weight of full text in hybrid ranking; default from the config: search.textWeight for beir, search.memoryTextWeight for locomo and team'),
   }),
   output: evalReportSchema,
   examples: [
@@ -35,7 +40,7 @@ export const evalRun = defineTool({
       output: {
         dataset: { spec: 'locomo:../shared/bench/locomo/locomo-dev.json', kind: 'locomo', documents: 2760, queries: 999, indexes: 5 },
         model: 'bundled:universal-sentence-encoder-lite@1',
-        textWeight: 0.8,
+        textWeight: 0.7,
         build: { totalMs: 64000, indexMs: 120, embedMs: 63880, embeddedDocuments: 2760, cachedDocuments: 0 },
         results: [
           {
@@ -52,13 +57,13 @@ export const evalRun = defineTool({
           },
           {
             mode: 'hybrid',
-            metrics: { recallAt5: 0.585, recallAt10: 0.683, recallAt25: 0.765 },
+            metrics: { recallAt5: 0.595, recallAt10: 0.685, recallAt25: 0.775 },
             abstention: {
               threshold: 0.7,
               answerable: 999,
               unanswerable: 0,
-              falseAbstentionRate: 0.077,
-              metricsAtThreshold: { recallAt5: 0.555, recallAt10: 0.64, recallAt25: 0.703 },
+              falseAbstentionRate: 0.068,
+              metricsAtThreshold: { recallAt5: 0.569, recallAt10: 0.65, recallAt25: 0.726 },
             },
             latency: { p50Ms: 21, p95Ms: 31 },
           },

@@ -49,6 +49,30 @@ describe('eval_run tool', () => {
     expect(outcome.display).toMatch(/fulltext\s+1\.000\s+1\.000/)
   })
 
+  it('weighs a memory set (team, locomo) with search.memoryTextWeight when no weight is asked', async () => {
+    const memoryWorkspace = await makeWorkspace({ '.mkrc': 'search:\n  embedding:\n    provider: none\n  textWeight: 0.55\n  memoryTextWeight: 0.65\n' })
+    const resources = new Resources()
+    const ctx = {
+      workspace: await loadWorkspace({ cwd: memoryWorkspace.root, env: { MK_HOME: memoryWorkspace.mkHome } }),
+      env: {},
+      cwd: memoryWorkspace.root,
+      runtime: runtimeEnvFrom({ MK_READ_ONLY: '1' }),
+      style: plainStyle,
+      resources,
+    }
+    try {
+      const team = await dispatch(evalRun, { dataset: `team:${fixtures}team-tiny.json`, mode: 'fulltext' }, ctx)
+      const locomo = await dispatch(evalRun, { dataset: `locomo:${fixtures}locomo-tiny.json`, mode: 'fulltext' }, ctx)
+      const asked = await dispatch(evalRun, { dataset: `team:${fixtures}team-tiny.json`, mode: 'fulltext', textWeight: 0.9 }, ctx)
+      expect([team, locomo, asked].map((outcome) => (outcome.ok ? (outcome.output as { textWeight: number }).textWeight : outcome.error.message))).toEqual([
+        0.65, 0.65, 0.9,
+      ])
+    } finally {
+      await resources.closeAll()
+      await memoryWorkspace.cleanup()
+    }
+  })
+
   it('rejects a limit of 0 and an unknown mode', () => {
     expect(evalRun.input.safeParse({ dataset: 'beir', limitQueries: 0 }).success).toBe(false)
     expect(evalRun.input.safeParse({ dataset: 'beir', mode: 'semantic' }).success).toBe(false)
