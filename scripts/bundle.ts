@@ -56,6 +56,25 @@ const noEsprima: Plugin = {
 }
 
 /**
+ * secretlint's core marks each step of a lint on a profiler that @secretlint/profiler creates when
+ * loaded: a PerformanceObserver that keeps every mark and measure for the life of the process,
+ * which nothing in mk reads. It cost every redaction (each `mk memory add`) 2-5 ms of marks,
+ * measures and observer callbacks, and grew without end in `mk serve`. The core only calls
+ * mark(): in the bundle that does nothing.
+ */
+const noSecretlintProfiler: Plugin = {
+  name: 'no-secretlint-profiler',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]@secretlint[/\\]profiler[/\\]module[/\\]node\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      if (!source.includes('export const secretLintProfiler = new SecretLintProfiler('))
+        throw new Error(`${args.path} no longer creates the profiler as expected: review the no-secretlint-profiler bundle plugin`)
+      return { contents: 'export const secretLintProfiler = { mark() {} }\n', loader: 'js' }
+    })
+  },
+}
+
+/**
  * better-sqlite3's JavaScript is bundled: its dozen files were resolved, read and compiled at
  * every command that opens the index, outside the code cache. Its native addon is not: the
  * bundle requires it from where the package's build (or prebuilt download) puts it, instead of
@@ -153,7 +172,7 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [englishOnlyZod, noEsprima, betterSqliteAddon, codeUnitCommandOrder],
+  plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder],
   alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
   // The sources are ES modules; in the bundle, import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__mkBundleUrl' },

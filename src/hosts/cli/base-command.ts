@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { isatty } from 'node:tty'
 import { Command } from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 import * as Errors from '@oclif/core/errors'
@@ -131,8 +132,9 @@ const acceleratedTools: ReadonlySet<string> = new Set(['memory_search', 'knowled
 // Loaded by the calls that go to a server: node:http and node:net cost every other command their start-up.
 const remoteClient = () => import('./remote-client.js')
 
+/** Asked of the descriptors, not of process.stdin: its first use builds a stream (a socket on a pipe) that a command which never reads stdin does not need. */
 function interactive(): boolean {
-  return process.stdin.isTTY === true && process.stderr.isTTY === true
+  return isatty(0) && isatty(2)
 }
 
 /** MK_REMOTE: the call runs in that mk server; its warnings are printed here as local ones are. */

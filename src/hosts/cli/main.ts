@@ -1,4 +1,5 @@
 import { execute } from '@oclif/core/execute'
+import { z } from 'zod'
 import { invocationOf } from './argv.js'
 import { commandOverview } from './overview.js'
 import { writeJson } from './render.js'
@@ -19,6 +20,9 @@ function failWithoutSource(error: unknown): never {
   process.exit(2)
 }
 
+/** Commands that stay up and parse many inputs, where zod's compiled parsers pay for their compilation. */
+const longRunningCommands: ReadonlySet<string> = new Set(['serve', 'mcp'])
+
 /**
  * What bin/run.js runs once the bundle is loaded (src/hosts/cli/load-bundle.ts).
  * oclif is loaded through this module so that the bundle holds oclif beside
@@ -34,6 +38,9 @@ export async function run(dir: string): Promise<never> {
   process.on('uncaughtException', failWithoutSource)
   process.on('unhandledRejection', failWithoutSource)
   const invocation = invocationOf(process.argv.slice(2))
+  // zod compiles a parser for each object schema the first time it parses one (new Function, which
+  // the bundle's code cache cannot hold): 3-5 ms of `mk memory add`, whose schemas each parse once.
+  if (invocation.kind === 'overview' || !longRunningCommands.has(invocation.argv[0] ?? '')) z.config({ jitless: true })
   if (invocation.kind === 'overview') writeJson(process.stdout, await commandOverview(dir))
   else await execute({ dir, args: invocation.argv })
   await Promise.all([drained(process.stdout), drained(process.stderr)])
