@@ -22,13 +22,13 @@ export function throwawayVectorDatabase(options: { extension: boolean }): { data
 }
 
 /**
- * The store's own pool (openPool), migrated, as PGlite allows it: two connections (the replica's
- * listening one and one that reads and writes), never closed when idle. A read prepares its
+ * The store's own pool (openPool), migrated, as PGlite allows it: one connection that reads and
+ * writes (the replica listens on a connection of its own, outside the pool), never closed when idle. A read prepares its
  * statement once per connection; a new connection in the same session would prepare it again
  * and be refused ("already exists").
  */
 export async function vectorPool(url: string): Promise<Pool> {
-  const pool = await openPool({ url, poolSize: 2 })
+  const pool = await openPool({ url, poolSize: 1 })
   pool.options.idleTimeoutMillis = 0
   await migrate(pool)
   return pool

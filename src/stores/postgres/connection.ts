@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg'
+import type { Client, Pool, PoolClient, QueryResult, QueryResultRow } from 'pg'
 import { MkError } from '../../errors.js'
 import { importPackage } from '../../import-package.js'
 
@@ -17,6 +17,17 @@ export async function openPool(settings: PostgresSettings): Promise<Pool> {
   // An idle connection the server closed (a restart) is dropped from the pool, never thrown at the process.
   pool.on('error', () => undefined)
   return pool
+}
+
+/**
+ * A connection of its own, outside the pool, to the pool's database: the replica's LISTEN holds one
+ * for as long as it runs, and as one of the pool's it left a pool of one connection none to read with.
+ */
+export async function openListener(pool: Pool): Promise<Client> {
+  const { default: pg } = await importPackage<{ default: typeof import('pg') }>('pg')
+  const client = new pg.Client({ ...pool.options, connectionTimeoutMillis: 5_000 })
+  await client.connect()
+  return client
 }
 
 /** SQLSTATE classes that mean the database cannot be reached or is going away: 08 connection, 57P admin shutdown, 53 resources. */

@@ -8,7 +8,7 @@ import { queryGroups, type QueryGroup } from '../../search/query-groups.js'
 import { rankFrom } from '../../search/ranking.js'
 import { queryPhrases, scoreTextEvidence, type TextEvidence } from '../../search/text-evidence.js'
 import type { DocumentHead, IndexStats, SearchFilters, SearchHit, SearchMode, SearchRequest } from '../../search/types.js'
-import { backgroundSize, calibrationFrom, calibrationOfSimilarities, dot, smallStore } from '../../search/vector-evidence.js'
+import { calibrationFrom, smallStore } from '../../search/vector-evidence.js'
 import { maxEmbeddedChars } from '../../search/vector-store.js'
 import type { ListOptions } from '../../search/documents.js'
 import { announceChange, asWords, textConfig } from './documents.js'
@@ -138,12 +138,11 @@ const textEvidenceTables = (p: TextParams, where: string): string => `p AS MATER
   )`
 
 /**
- * One row of a search statement: a query group's holders (`g`), a text candidate (`c`), a vector
- * candidate the filters allow (`v`; with pgvector, its cosine in `score`), or with pgvector the
- * query's similarity to one vector of the calibration sample (`s`, in `score`).
+ * One row of a search statement: a query group's holders (`g`), a text candidate (`c`), or a vector
+ * candidate the filters allow (`v`; with pgvector, its cosine in `score`).
  */
 interface EvidenceRow {
-  part: 'g' | 'c' | 'v' | 's'
+  part: 'g' | 'c' | 'v'
   n: string | null
   g: number | null
   holders: number | null
@@ -167,8 +166,8 @@ const evidenceColumns =
  * documents the filters (and row-level security) allow, by the HNSW index, with their cosine;
  * should the index scan come back short (filters refusing most of what it visits, past
  * `hnsw.max_scan_tuples`, or pgvector older than 0.8), every allowed document ranked exactly, in
- * the same statement (a one-time filter: not read otherwise); and the query's dot product with
- * the scope's first vectors, the calibration sample (calibrationOfSimilarities).
+ * the same statement (a one-time filter: not read otherwise). The calibration sample is not read
+ * here: the replica holds it (ReplicaVectors.sample), read again only after a write to the scope.
  */
 function pgvectorTables(p: { query: string; limit: string }, where: string): string {
   const distance = `d.vec <=> ${p.query}::vector`
@@ -180,8 +179,6 @@ function pgvectorTables(p: { query: string; limit: string }, where: string): str
       SELECT ${head}, ${distance} AS distance FROM mk_documents d
       WHERE (SELECT count(*) FROM nearest) < ${p.limit} AND d.scope = $1 AND d.vec IS NOT NULL AND ${where}
       ORDER BY (${distance}) + 0, d.n LIMIT ${p.limit}
-    ), sample AS MATERIALIZED (
-      SELECT -(d.vec <#> ${p.query}::vector) AS similarity FROM mk_documents d WHERE d.scope = $1 AND d.vec IS NOT NULL ORDER BY d.n LIMIT ${backgroundSize}
     )`
 }
 
@@ -189,8 +186,7 @@ function pgvectorTables(p: { query: string; limit: string }, where: string): str
  * A search's questions to the database as ONE statement (one round trip, one transaction): the
  * text evidence when the query has words, and the first `limit` of the nearest held vectors (in
  * their order) that the filters allow, with their heads, when there are some; or, with pgvector
- * (`inDatabase`), the nearest vectors the database finds and the calibration sample's
- * similarities. Prepared once per connection for each shape of filters.
+ * (`inDatabase`), the nearest vectors the database finds. Prepared once per connection for each shape of filters.
  */
 function searchStatement(
   scope: string,
@@ -239,7 +235,6 @@ function searchStatement(
     const found = 'NULL, NULL, NULL, NULL, v.id, v.layer, v.source, v.dedup_key, NULL, 1 - v.distance'
     parts.push(`SELECT 'v', v.n, ${found} FROM nearest v WHERE (SELECT count(*) FROM nearest) >= ${pgvectorParams.limit}`)
     parts.push(`SELECT 'v', v.n, ${found} FROM exact v`)
-    parts.push("SELECT 's', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, s.similarity FROM sample s")
   }
   return { statement: preparedRead(`WITH ${tables.join(', ')}\n${parts.join('\nUNION ALL ')}`), values }
 }
@@ -450,16 +445,16 @@ export class PostgresDocumentIndex implements DocumentIndex {
     limit: number,
   ): Promise<Evidence> {
     const textQuery = corpus === undefined ? undefined : textQueryOf(groups, corpus, limit)
-    const found = await this.nearestInDatabase(path, query, textQuery, filters, limit)
+    const [found, sample] = await Promise.all([this.nearestInDatabase(path, query, textQuery, filters, limit), this.calibrationSample()])
     const textList = textQuery === undefined ? [] : textEvidenceOf(groups, textQuery.docs, found.rows)
-    const calibrate = calibrationOfSimilarities(await this.withBackground(query, found.similarities))
+    const calibrate = calibrationFrom(query, sample)
     return { text: textList, vector: found.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) })), heads: found.heads }
   }
 
   /**
    * What pgvector finds for a query (with the text evidence's rows when asked): the nearest
    * vectors the filters allow by cosine, equal scores in storage order as the replica's scan
-   * ranks them, their heads and the text candidates' heads, and the calibration sample's similarities.
+   * ranks them, their heads and the text candidates' heads.
    */
   private async nearestInDatabase(
     path: Extract<VectorPath, { kind: 'pgvector' }>,
@@ -467,26 +462,18 @@ export class PostgresDocumentIndex implements DocumentIndex {
     textQuery: ReturnType<typeof textQueryOf>,
     filters: SearchFilters | undefined,
     limit: number,
-  ): Promise<{ rows: EvidenceRow[]; scored: Scored[]; heads: Map<number, DocumentHead>; similarities: number[] }> {
+  ): Promise<{ rows: EvidenceRow[]; scored: Scored[]; heads: Map<number, DocumentHead> }> {
     const { statement, values } = searchStatement(this.place.scope, textQuery, undefined, filters, { query: vectorLiteral(query), limit })
     const rows = await this.place.read<EvidenceRow>(statement, values, searchSettings(path, limit))
     const heads = new Map<number, DocumentHead>()
     const scored: Scored[] = []
-    const similarities: number[] = []
     for (const row of rows) {
       if (row.part === 'c' || row.part === 'v') heads.set(Number(row.n), headOf(row))
       // The replica's scan rounds each cosine to float32 (VectorTable): so are these, so equal vectors tie alike.
       if (row.part === 'v') scored.push({ rowid: Number(row.n), score: Math.fround(row.score ?? 0) })
-      if (row.part === 's') similarities.push(row.score ?? 0)
     }
     scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid)
-    return { rows, scored: scored.slice(0, limit), heads, similarities }
-  }
-
-  /** The sample's similarities, with the background sentences' when the scope has few vectors (as calibrationSample). */
-  private async withBackground(query: Float32Array, similarities: number[]): Promise<number[]> {
-    if (similarities.length >= smallStore) return similarities
-    return [...similarities, ...(await this.backgroundVectors()).map((vector) => dot(query, vector))]
+    return { rows, scored: scored.slice(0, limit), heads }
   }
 
   /** The nearest few held vectors by cosine, equal scores in storage order: the filters are asked of these (limit × 4) first. */
@@ -529,8 +516,7 @@ export class PostgresDocumentIndex implements DocumentIndex {
 
   /** The scope's first vectors in storage order, with the background sentences when there are few (as vectorCalibration samples). */
   private async calibrationSample(): Promise<Float32Array[]> {
-    const { table } = await this.vectors.of(this.place)
-    const sample = Array.from({ length: Math.min(table.size, backgroundSize) }, (_, position) => table.vector(position))
+    const sample = await this.vectors.sample(this.place)
     if (sample.length >= smallStore) return sample
     return [...sample, ...(await this.backgroundVectors())]
   }

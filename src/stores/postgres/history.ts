@@ -23,17 +23,24 @@ export async function recordChange(
 ): Promise<string> {
   const commit = newCommitId()
   const by = author === undefined ? null : `${author.name} <${author.email}>`
-  for (const entry of entries) {
-    await client.query('INSERT INTO mk_history (scope, commit_id, author, message, op, folder, memory_id, text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-      scope,
-      commit,
-      by,
-      message,
-      entry.op,
-      entry.folder ?? null,
-      entry.memoryId ?? null,
-      entry.text ?? null,
-    ])
+  // One statement per batch of entries (a bulk rewrite wrote one per memory), in their order.
+  for (let start = 0; start < entries.length; start += 1000) {
+    const batch = entries.slice(start, start + 1000)
+    await client.query(
+      `INSERT INTO mk_history (scope, commit_id, author, message, op, folder, memory_id, text)
+       SELECT $1, $2, $3, $4, u.op, u.folder, u.memory_id, u.text FROM unnest($5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS u(op, folder, memory_id, text, ord)
+       ORDER BY u.ord`,
+      [
+        scope,
+        commit,
+        by,
+        message,
+        batch.map((entry) => entry.op),
+        batch.map((entry) => entry.folder ?? null),
+        batch.map((entry) => entry.memoryId ?? null),
+        batch.map((entry) => entry.text ?? null),
+      ],
+    )
   }
   return commit
 }

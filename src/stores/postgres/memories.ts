@@ -147,14 +147,26 @@ export class PostgresMemories implements MemoryStore {
       records.map((record) => record.id),
     ])
     const inTable = new Set(tiered.rows.map((row) => row.id))
-    for (const record of records) {
+    // One statement per batch of memories (an import of 100,000 was as many round trips); the last of two with one id wins.
+    const unique = [...new Map(records.map((record) => [record.id, record])).values()]
+    for (let start = 0; start < unique.length; start += 500) {
+      const batch = unique.slice(start, start + 500)
       await client.query(
-        `INSERT INTO mk_memories (scope, folder, id, record, dedup_key, restriction) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO mk_memories (scope, folder, id, record, dedup_key, restriction)
+         SELECT $1, $2, u.id, u.record::jsonb, u.dedup_key, u.restriction FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, record, dedup_key, restriction)
          ON CONFLICT (tenant_id, scope, folder, id) DO UPDATE SET record = excluded.record, dedup_key = excluded.dedup_key, restriction = excluded.restriction`,
-        [this.scope, folder.key, record.id, JSON.stringify(record), dedupKey(record.content), restrictionKey(record, folder)],
+        [
+          this.scope,
+          folder.key,
+          batch.map((record) => record.id),
+          batch.map((record) => JSON.stringify(record)),
+          batch.map((record) => dedupKey(record.content)),
+          batch.map((record) => restrictionKey(record, folder)),
+        ],
       )
-      if (inTable.has(record.id) || (record.tier !== undefined && record.tier !== 'hot')) await this.setTier(client, folder, record.id, record.tier ?? 'hot')
     }
+    for (const record of unique)
+      if (inTable.has(record.id) || (record.tier !== undefined && record.tier !== 'hot')) await this.setTier(client, folder, record.id, record.tier ?? 'hot')
     await upsertDocuments(
       client,
       this.scope,

@@ -1,6 +1,7 @@
-import type { Pool, PoolClient } from 'pg'
+import type { Client, Pool } from 'pg'
+import { backgroundSize } from '../../search/vector-evidence.js'
 import { VectorTable } from '../../search/vector-table.js'
-import { retryableOrSame } from './connection.js'
+import { openListener, retryableOrSame } from './connection.js'
 import { documentsChannel } from './documents.js'
 import { preparedRead, type TenantScope } from './place.js'
 
@@ -27,6 +28,8 @@ const corpusStatement = preparedRead(
 
 const vectorsStatement = preparedRead('SELECT n, embedding FROM mk_documents WHERE scope = $1 AND embedding IS NOT NULL ORDER BY n')
 
+const sampleStatement = preparedRead(`SELECT embedding FROM mk_documents WHERE scope = $1 AND embedding IS NOT NULL ORDER BY n LIMIT ${backgroundSize}`)
+
 export const asVector = (bytes: Buffer): Float32Array => {
   // A copy: the driver's buffers may share one allocation, and a Float32Array needs an aligned offset.
   const copy = new Uint8Array(bytes)
@@ -45,7 +48,9 @@ export class ReplicaVectors {
   private readonly held = new Map<string, Promise<HeldVectors>>()
   /** Per scope, what BM25 needs of the whole scope (documents, mean length): a scan of every row, kept as the vectors are. */
   private readonly corpora = new Map<string, Promise<ScopeCorpus>>()
-  private listener: Promise<PoolClient> | undefined
+  /** Per scope, its first vectors in storage order: the calibration sample of a search whose database ranks the vectors (pgvector). */
+  private readonly samples = new Map<string, Promise<Float32Array[]>>()
+  private listener: Promise<Client> | undefined
 
   constructor(private readonly pool: () => Promise<Pool>) {}
 
@@ -82,10 +87,43 @@ export class ReplicaVectors {
     return corpus
   }
 
+  /**
+   * The scope's first vectors in storage order (at most backgroundSize), the calibration sample:
+   * taken from the held vectors when this replica holds them, else read once (pgvector holds no
+   * vector in the replica) and kept until a write to the scope, as the vectors are.
+   */
+  async sample(place: TenantScope): Promise<Float32Array[]> {
+    await this.listen()
+    const key = `${place.tenantId}/${place.scope}`
+    const held = this.held.get(key)
+    if (held !== undefined) {
+      const { table } = await held
+      return Array.from({ length: Math.min(table.size, backgroundSize) }, (_, position) => table.vector(position))
+    }
+    let sample = this.samples.get(key)
+    if (sample === undefined) {
+      sample = place.read<{ embedding: Buffer }>(sampleStatement, [place.scope]).then((rows) => rows.map((row) => asVector(row.embedding)))
+      this.samples.set(key, sample)
+      sample.catch(() => this.samples.delete(key))
+    }
+    return sample
+  }
+
   /** Drop what this replica holds of a scope (its own write, before the notification arrives). */
   forget(place: TenantScope): void {
-    this.held.delete(`${place.tenantId}/${place.scope}`)
-    this.corpora.delete(`${place.tenantId}/${place.scope}`)
+    this.drop(`${place.tenantId}/${place.scope}`)
+  }
+
+  private drop(key: string): void {
+    this.held.delete(key)
+    this.corpora.delete(key)
+    this.samples.delete(key)
+  }
+
+  private dropAll(): void {
+    this.held.clear()
+    this.corpora.clear()
+    this.samples.clear()
   }
 
   /** How many scopes and vectors this replica holds, for health. */
@@ -95,27 +133,29 @@ export class ReplicaVectors {
     return { scopes: this.held.size, vectors }
   }
 
-  private listen(): Promise<PoolClient> {
+  /** Subscribe to the scopes' changes, on a connection outside the pool (a pool of one connection keeps it to read with). */
+  private listen(): Promise<Client> {
     if (this.listener !== undefined) return this.listener
     const listening = (async () => {
-      const client = await (await this.pool()).connect()
+      const client = await openListener(await this.pool())
       const lost = (): void => {
-        this.held.clear()
-        this.corpora.clear()
+        this.dropAll()
         if (this.listener === listening) this.listener = undefined
       }
       client.on('notification', (message) => {
-        if (message.channel === documentsChannel && message.payload !== undefined) {
-          this.held.delete(message.payload)
-          this.corpora.delete(message.payload)
-        }
+        if (message.channel === documentsChannel && message.payload !== undefined) this.drop(message.payload)
       })
       client.on('error', () => {
         lost()
-        client.release(true)
+        void client.end().catch(() => undefined)
       })
       client.on('end', lost)
-      await client.query(`LISTEN ${documentsChannel}`)
+      try {
+        await client.query(`LISTEN ${documentsChannel}`)
+      } catch (error) {
+        await client.end().catch(() => undefined)
+        throw error
+      }
       return client
     })()
     this.listener = listening
@@ -130,9 +170,8 @@ export class ReplicaVectors {
   async close(): Promise<void> {
     const listener = this.listener
     this.listener = undefined
-    this.held.clear()
-    this.corpora.clear()
+    this.dropAll()
     const client = await listener?.catch(() => undefined)
-    client?.release(true)
+    await client?.end().catch(() => undefined)
   }
 }
