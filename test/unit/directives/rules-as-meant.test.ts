@@ -103,6 +103,42 @@ describe('extractDirectives: labels, emphasis, rule lists and descriptive sectio
   })
 })
 
+describe('extractDirectives: what a rule reads with', () => {
+  it('gives the items of a list a rule introduces that introduction, and the rules of a section its descriptions that name paths', async () => {
+    const body = [
+      '# Guide',
+      '',
+      '## Implementation',
+      '',
+      '- New api routes should follow these guidelines:',
+      '  - Use the middleware as a wrapper',
+      '  - Pagination starts at 1',
+      '  - Add an end-to-end test',
+      '',
+      '## Snapshot tests',
+      '',
+      'This repo uses snapshot tests, especially in `codex-rs/tui`, to validate rendered output.',
+      '',
+      'Any change that affects user-visible UI must include snapshot coverage.',
+      '',
+      '## Style',
+      '',
+      'The code base is large.',
+      '',
+      '- Keep functions short.',
+      '',
+    ].join('\n')
+    const found = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body)))
+    const contextOf = (text: string): string | undefined => found.find((directive) => directive.text === text)?.context
+    expect(contextOf('Use the middleware as a wrapper')).toBe('New api routes should follow these guidelines:')
+    expect(contextOf('Any change that affects user-visible UI must include snapshot coverage.')).toBe(
+      'This repo uses snapshot tests, especially in `codex-rs/tui`, to validate rendered output.',
+    )
+    // A description that names no path says nothing about where the section's rules apply.
+    expect(contextOf('Keep functions short.')).toBeUndefined()
+  })
+})
+
 describe('mentionedPaths', () => {
   it('reads the paths a rule names from the folder its file is scoped to', () => {
     const mentioned = mentionedPaths('Prefer env-flag gating in `src/app.ts`; processors go in `src/queues/*`; see `src/` and https://example.com/a/b', [
@@ -179,6 +215,26 @@ describe('rankDirectives: requested rules, named files, emphasis', () => {
       'worker#conventions-3',
       'worker#conventions-1',
     ])
+  })
+})
+
+describe('rankDirectives: what a rule reads with', () => {
+  const vocabulary = buildVocabulary({ learnedTopics: headingTopics(['TUI code conventions']) })
+  it('reads a rule with the folder its section names and the topic of the rule introducing its list', () => {
+    const snapshot = directive('agents#snapshot-tests-1', 'Any change that affects user-visible UI must include snapshot coverage.', {
+      severity: 'MUST',
+      breadcrumb: ['Guide', 'Snapshot tests'],
+      context: 'This repo uses snapshot tests, especially in `codex-rs/tui`, to validate rendered output.',
+    })
+    const ranked = rankDirectives(
+      [prepareDirective(snapshot, vocabulary)],
+      detectContext('Show the model name in the TUI status line. Files: codex-rs/tui/src/status_line.rs', vocabulary),
+      new Map(),
+      { strictLayer: true, similarityFloor: 0.35 },
+    ).ranked
+    expect(ranked.map((entry) => entry.rationale)).toEqual(['names a folder the task works in; covers tui code conventions'])
+    const wrapper = directive('api#implementation-2', 'Use the middleware as a wrapper', { context: 'New api routes should follow these guidelines:' })
+    expect([...prepareDirective(wrapper, vocabulary).ownTopics]).toContain('api')
   })
 })
 
