@@ -159,6 +159,15 @@ describe('mentionedPaths', () => {
     expect(mentionMatch(mentioned, ['codex-rs/core/src/lib.rs'])).toBe(0)
     expect(mentionMatch(mentionedPaths('Use named exports in package `index.ts` files', []), ['packages/client/src/index.ts'])).toBe(2)
   })
+
+  it('meets a task with a rule that names a file beside its own in the folder of its feature, and with no folder of another package', () => {
+    const wrapper = mentionedPaths('Use [withMiddlewares.ts](mdc:web/src/features/public-api/server/withMiddlewares.ts) as a wrapper', [])
+    expect(mentionMatch(wrapper, ['web/src/features/public-api/types/dataset-runs.ts'])).toBe(1)
+    expect(mentionMatch(wrapper, ['web/src/features/datasets/types/runs.ts'])).toBe(0)
+    expect(mentionMatch(mentionedPaths('Read `packages/core/src/utils/object.ts` first', []), ['packages/node/src/utils/fetch.ts'])).toBe(0)
+    // Words with a slash in prose ("part/content types") are no file.
+    expect(mentionMatch(mentionedPaths('Match message part/content types exhaustively', ['pydantic_ai/models/**']), ['pydantic_ai/models/openai.py'])).toBe(0)
+  })
 })
 
 describe('headingTopics', () => {
