@@ -93,6 +93,12 @@ const secondHeldOutTasks = await readTasks('tasks-held-out-2.json')
  */
 const thirdHeldOutServedAtLeast = 2
 const thirdHeldOutTasks = await readTasks('tasks-held-out-3.json')
+/**
+ * agentuity/sdk, whose tasks were written and committed after the fourth round of issue 29, before mk ran on them: 3 of
+ * 6, the same with the code before that round.
+ */
+const fourthHeldOutServedAtLeast = 3
+const fourthHeldOutTasks = await readTasks('tasks-held-out-4.json')
 
 /** Each set: its name in the test's title and log, its tasks, how many it must have, and the least number fully served. */
 const sets = [
@@ -100,6 +106,7 @@ const sets = [
   { name: 'the 6 held-out tasks', tasks: heldOutTasks, count: 6, atLeast: heldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 4 tasks of the second held-out set', tasks: secondHeldOutTasks, count: 4, atLeast: secondHeldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 4 tasks of the third held-out set', tasks: thirdHeldOutTasks, count: 4, atLeast: thirdHeldOutServedAtLeast, timeoutMs: 300_000 },
+  { name: 'the 6 tasks of the fourth held-out set', tasks: fourthHeldOutTasks, count: 6, atLeast: fourthHeldOutServedAtLeast, timeoutMs: 300_000 },
 ]
 
 describe('directives from real agent rules files', () => {
