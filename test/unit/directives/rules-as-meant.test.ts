@@ -26,6 +26,14 @@ describe('statementKind: facts in capitals and descriptions that say "require"',
     expect(statementKind('Test files use `.spec.ts` (NOT `.test.ts`)')).toBe('rule')
     expect(statementKind('`pnpm test:e2e` — run end-to-end tests; many require Cloudflare credentials.')).toBe('description')
   })
+
+  it('reads an instruction after a short topic label as a rule, a sentence before a colon as no label', () => {
+    expect(statementKind('Async testing: use anyio, not asyncio')).toBe('rule')
+    expect(statementKind('Errors: Use `StructuredError` from `@agentuity/core`')).toBe('rule')
+    expect(statementKind('Verification: Run format, lint, typecheck, build, test before committing')).toBe('rule')
+    expect(statementKind('Test Count: 72 tests across 7 test files')).toBe('description')
+    expect(statementKind('What turbopack does NOT support: Build-time wrapping of route handlers')).toBe('description')
+  })
 })
 
 describe('extractDirectives: labels, emphasis, rule lists and descriptive sections', () => {
