@@ -131,13 +131,16 @@ interface Statement {
   step?: boolean
   /** A bold label paragraph: a statement only when a list completes it. */
   label?: boolean
-  /** An item of a list a rule introduces ("New api routes should follow these guidelines:"): a rule as a rules heading would make it. */
-  underRule?: boolean
+  /**
+   * For an item of a list a rule introduces ("New api routes should follow these guidelines:"), that rule: the item is a
+   * rule as a rules heading would make it, and it is about what the introduction names.
+   */
+  introducedBy?: string
 }
 
-/** A statement that ends in a colon and reads as a rule: the list after it holds what it asks for. */
-const introducesRules = (statement: Statement | undefined): boolean =>
-  statement !== undefined && statement.text.endsWith(':') && statementKind(statement.text) === 'rule'
+/** A statement that ends in a colon and reads as a rule introduces the list after it, which holds what it asks for: its text, else undefined. */
+const introducedRules = (statement: Statement | undefined): string | undefined =>
+  statement !== undefined && statement.text.endsWith(':') && statementKind(statement.text) === 'rule' ? statement.text : undefined
 
 /** A code block as written, fenced, so it reads back as the same block. */
 function fenced(node: { lang?: string | null; value: string }): string {
@@ -178,7 +181,7 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
   let lastStatement: Statement | undefined
   // Whether the block being visited follows a bold label that insists ("**CRITICAL - Attribute Usage:**").
   let insisting = false
-  const visitListItem = (item: ListItem, ordered: boolean, underRule: boolean, labelled: boolean): void => {
+  const visitListItem = (item: ListItem, ordered: boolean, introducedBy: string | undefined, labelled: boolean): void => {
     const own = item.children.filter((child) => child.type !== 'list' && child.type !== 'code')
     const text = squeeze(own.map(plainText).join(' '))
     const lead = own[0]
@@ -190,7 +193,7 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
       text: completed ?? text,
       line: lineOf(item),
       inList: true,
-      ...(underRule ? { underRule } : {}),
+      ...(introducedBy === undefined ? {} : { introducedBy }),
       ...(emphasis ? { emphasis } : {}),
       ...(code.length === 0 ? {} : { code: code.join('\n') }),
       ...(ordered ? { step: true } : {}),
@@ -198,7 +201,7 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
     if (text !== '') current().push(statement)
     if (completed === undefined)
       for (const child of item.children)
-        if (child.type === 'list') for (const entry of child.children) visitListItem(entry, child.ordered === true, introducesRules(statement), labelled)
+        if (child.type === 'list') for (const entry of child.children) visitListItem(entry, child.ordered === true, introducedRules(statement), labelled)
   }
   const visit = (node: RootContent): void => {
     const previous = lastStatement
@@ -230,7 +233,7 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
       if (previous !== undefined && completed !== undefined) {
         previous.text = completed
         if (previous.label === true) current().push({ text: completed, line: previous.line, inList: false, ...(labelled ? { emphasis: true } : {}) })
-      } else for (const item of node.children) visitListItem(item, node.ordered === true, introducesRules(previous), labelled)
+      } else for (const item of node.children) visitListItem(item, node.ordered === true, introducedRules(previous), labelled)
       lastStatement = current().at(-1)
     } else if (node.type === 'blockquote') {
       for (const child of node.children) visit(child)
@@ -238,6 +241,28 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
   }
   for (const node of tree.children) visit(node)
   return sections.filter((section) => section.statements.length > 0)
+}
+
+/** Longest section context a directive carries: a sentence or two. */
+const longestContext = 300
+
+/**
+ * The descriptions of a rules file's section that name a path ("This repo uses snapshot tests, especially
+ * in `codex-rs/tui`"): they say where the section's rules apply, though no rule repeats the path.
+ */
+function pathContext(statements: readonly Statement[], isRuleItem: boolean): string | undefined {
+  if (!isRuleItem) return undefined
+  const naming = statements
+    .filter((statement) => !statement.inList && statement.label !== true && statementKind(statement.text) === 'description' && /\S\/\S/.test(statement.text))
+    .map((statement) => statement.text)
+  const text = naming.join(' ')
+  return text === '' ? undefined : text.slice(0, longestContext)
+}
+
+/** What a rule reads with: the rule introducing its list and its section's descriptions naming paths. */
+function contextOf(introducedBy: string | undefined, sectionContext: string | undefined): { context?: string } {
+  const parts = [introducedBy, sectionContext].filter((part): part is string => part !== undefined)
+  return parts.length === 0 ? {} : { context: parts.join(' ') }
 }
 
 /** Anchors for each section, numbered like GitHub's when two headings read the same (`setup`, `setup-1`). */
@@ -272,6 +297,7 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
     const underRulesSection = belowTitle.some((heading) => normativeHeading.test(heading))
     // Under "Overview" or "Project Structure" a statement is a rule only when its words require something: "Entry point is `src/cli.ts` (NOT `src/index.ts`)" describes.
     const describing = section.headingPath.length > 1 && descriptiveHeading.test(section.headingPath.at(-1) ?? '')
+    const sectionContext = pathContext(section.statements, item.type === 'rule')
     let index = 0
     for (const statement of section.statements) {
       const marked = severityMarker.exec(statement.text)
@@ -281,7 +307,8 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
       const isRule =
         found !== undefined ||
         (item.type === 'rule'
-          ? statementKind(text, statement.inList && (underRulesSection || statement.underRule === true)) === 'rule' && (!describing || statesRequirement(text))
+          ? statementKind(text, statement.inList && (underRulesSection || statement.introducedBy !== undefined)) === 'rule' &&
+            (!describing || statesRequirement(text))
           : statement.inList && listsAreRules)
       if (!isRule) continue
       index++
@@ -305,6 +332,7 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
         activation: activationOf(item),
         ...(statement.step === true ? { step: true } : {}),
         ...(item.activation === 'requested' && item.summary !== undefined ? { requestedWhen: item.summary } : {}),
+        ...contextOf(statement.introducedBy, sectionContext),
         tags: item.tags,
         topics: item.topics,
         appliesTo: item.appliesTo,

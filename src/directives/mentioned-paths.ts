@@ -47,14 +47,34 @@ export function mentionedPaths(text: string, appliesTo: readonly string[]): Ment
   return [...found.values()]
 }
 
-/** How closely a rule's named paths meet the task's files: 2 when it names one of them, 1 when it names a folder holding one, else 0. */
+/** Fewest leading folders a named path and a task's file share to be in one feature (`web/src/features/public-api/`), not only one package. */
+const featureDepth = 3
+
+/**
+ * Whether a named file sits beside the task's file in the folder that holds the file's own folder: a rule naming
+ * `web/src/features/public-api/server/withMiddlewares.ts` is about the feature whose `types/` the task changes.
+ */
+function besideTaskFile(mention: MentionedPath, path: string): boolean {
+  // A folder may be prose ("part/content types"); a file with its extension is named on purpose.
+  if (!mention.isFile || mention.anyFolder === true) return false
+  const taskFolders = posix.dirname(path).split('/')
+  const mentionFolders = posix.dirname(mention.path).split('/')
+  let shared = 0
+  while (shared < taskFolders.length && shared < mentionFolders.length && taskFolders[shared] === mentionFolders[shared]) shared++
+  return shared >= featureDepth && shared >= taskFolders.length - 1
+}
+
+/**
+ * How closely a rule's named paths meet the task's files: 2 when it names one of them, 1 when it names a folder holding
+ * one or a file beside one in its feature's folder, else 0.
+ */
 export function mentionMatch(mentioned: readonly MentionedPath[], taskPaths: readonly string[]): number {
   let best = 0
   for (const taskPath of taskPaths) {
     const path = taskPath.replace(/^\.\//, '')
     for (const mention of mentioned) {
       if (mention.isFile && (mention.anyFolder === true ? posix.basename(path) === mention.path : mention.path === path)) return 2
-      if (!mention.isFile && path.startsWith(mention.path)) best = 1
+      if ((!mention.isFile && path.startsWith(mention.path)) || besideTaskFile(mention, path)) best = 1
     }
   }
   return best

@@ -64,4 +64,6 @@ export interface Directive {
   step?: boolean
   /** For a rule the agent requests by its description (Cursor): that description, which relevance matches too. */
   requestedWhen?: string
+  /** What its section says around the rules about where they apply ("snapshot tests, especially in `codex-rs/tui`"): the paths named there are the rule's too. */
+  context?: string
 }

@@ -39,7 +39,7 @@ function headingsUnderTitle(directive: Directive): string[] {
 /** What a directive is about; computed when the index is refreshed, because the vocabulary pass is the costly part of ranking. */
 export function directiveTopics(directive: Directive, vocabulary: ContextVocabulary): DirectiveTopics {
   return {
-    ownTopics: topicsOf(`${headingsUnderTitle(directive).join(' ')} ${directive.text}`, vocabulary),
+    ownTopics: topicsOf(`${headingsUnderTitle(directive).join(' ')} ${directive.context ?? ''} ${directive.text}`, vocabulary),
     itemTopics: [...new Set([...lower(directive.topics), ...lower(directive.tags), ...topicsOf(directive.itemTitle, vocabulary)])],
   }
 }
@@ -52,7 +52,7 @@ export function prepareDirective(directive: Directive, vocabulary: ContextVocabu
     authoritativeFor: new Set(lower(directive.authoritativeFor)),
     appliesToLayers: lower(directive.appliesTo).filter((entry) => vocabulary.layers.has(entry)),
     appliesToGlobs: directive.appliesTo.filter((entry) => entry.includes('/') || entry.includes('*')).map((entry) => new Minimatch(entry, { dot: true })),
-    mentioned: mentionedPaths(directive.text, directive.appliesTo),
+    mentioned: mentionedPaths(directive.context === undefined ? directive.text : `${directive.text} ${directive.context}`, directive.appliesTo),
     // The document's title ("Codex Guidelines for worker") says what the whole file is; the headings under it tell its rules from the rest.
     underRulesHeading: headingsUnderTitle(directive).some((heading) => normativeHeading.test(heading)),
   }

@@ -69,9 +69,19 @@ function firstWord(text: string): string {
   return (/^[\p{L}']+/u.exec(text)?.[0] ?? '').toLowerCase()
 }
 
-/** The text with list numbering, emphasis labels and a leading condition taken off: what the instruction starts with. */
+/**
+ * A label of up to three words before a colon that names what the instruction after it is about ("Async testing: use
+ * anyio, not asyncio", "Errors: Use `StructuredError`"); a longer one is a sentence of its own ("What turbopack does NOT
+ * support: build-time wrapping").
+ */
+const topicLabel = /^[\p{L}\p{N}()/&'-]+(?: [\p{L}\p{N}()/&'-]+){0,2}:\s+/u
+
+/** The text with list numbering, emphasis or topic labels and a leading condition taken off: what the instruction starts with. */
 function instructionPart(text: string): string {
-  const plain = text.replace(/^\d+[.)]\s+/, '').replace(emphasisLabel, '')
+  const plain = text
+    .replace(/^\d+[.)]\s+/, '')
+    .replace(emphasisLabel, '')
+    .replace(topicLabel, '')
   return plain.replace(leadingCondition, '')
 }
 

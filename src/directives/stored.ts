@@ -20,6 +20,7 @@ interface DirectiveMeta extends DirectiveTopics {
   step?: boolean
   emphasis?: boolean
   requestedWhen?: string
+  context?: string
 }
 
 /** The index document of a directive: its text is what full text and vectors search; the breadcrumb is its title. */
@@ -40,6 +41,7 @@ export function directiveDocument(directive: Directive, topics: DirectiveTopics)
     ...(directive.step === true ? { step: true } : {}),
     ...(directive.emphasis === true ? { emphasis: true } : {}),
     ...(directive.requestedWhen === undefined ? {} : { requestedWhen: directive.requestedWhen }),
+    ...(directive.context === undefined ? {} : { context: directive.context }),
     ownTopics: topics.ownTopics,
     itemTopics: topics.itemTopics,
   }
@@ -72,6 +74,7 @@ function parseMeta(json: string): DirectiveMeta | undefined {
   if (meta.keyword !== undefined && typeof meta.keyword !== 'string') return undefined
   if (meta.code !== undefined && typeof meta.code !== 'string') return undefined
   if (meta.requestedWhen !== undefined && typeof meta.requestedWhen !== 'string') return undefined
+  if (meta.context !== undefined && typeof meta.context !== 'string') return undefined
   if (meta.activation !== undefined && !(ruleActivations as readonly unknown[]).includes(meta.activation)) return undefined
   return meta as DirectiveMeta
 }
@@ -105,6 +108,7 @@ export function storedDirective(doc: IndexDocument): { directive: Directive; top
     ...(meta.step === true ? { step: true } : {}),
     ...(meta.emphasis === true ? { emphasis: true } : {}),
     ...(meta.requestedWhen === undefined ? {} : { requestedWhen: meta.requestedWhen }),
+    ...(meta.context === undefined ? {} : { context: meta.context }),
   }
   return { directive, topics: { ownTopics: meta.ownTopics, itemTopics: meta.itemTopics } }
 }

@@ -26,6 +26,14 @@ describe('statementKind: facts in capitals and descriptions that say "require"',
     expect(statementKind('Test files use `.spec.ts` (NOT `.test.ts`)')).toBe('rule')
     expect(statementKind('`pnpm test:e2e` — run end-to-end tests; many require Cloudflare credentials.')).toBe('description')
   })
+
+  it('reads an instruction after a short topic label as a rule, a sentence before a colon as no label', () => {
+    expect(statementKind('Async testing: use anyio, not asyncio')).toBe('rule')
+    expect(statementKind('Errors: Use `StructuredError` from `@agentuity/core`')).toBe('rule')
+    expect(statementKind('Verification: Run format, lint, typecheck, build, test before committing')).toBe('rule')
+    expect(statementKind('Test Count: 72 tests across 7 test files')).toBe('description')
+    expect(statementKind('What turbopack does NOT support: Build-time wrapping of route handlers')).toBe('description')
+  })
 })
 
 describe('extractDirectives: labels, emphasis, rule lists and descriptive sections', () => {
@@ -103,6 +111,42 @@ describe('extractDirectives: labels, emphasis, rule lists and descriptive sectio
   })
 })
 
+describe('extractDirectives: what a rule reads with', () => {
+  it('gives the items of a list a rule introduces that introduction, and the rules of a section its descriptions that name paths', async () => {
+    const body = [
+      '# Guide',
+      '',
+      '## Implementation',
+      '',
+      '- New api routes should follow these guidelines:',
+      '  - Use the middleware as a wrapper',
+      '  - Pagination starts at 1',
+      '  - Add an end-to-end test',
+      '',
+      '## Snapshot tests',
+      '',
+      'This repo uses snapshot tests, especially in `codex-rs/tui`, to validate rendered output.',
+      '',
+      'Any change that affects user-visible UI must include snapshot coverage.',
+      '',
+      '## Style',
+      '',
+      'The code base is large.',
+      '',
+      '- Keep functions short.',
+      '',
+    ].join('\n')
+    const found = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body)))
+    const contextOf = (text: string): string | undefined => found.find((directive) => directive.text === text)?.context
+    expect(contextOf('Use the middleware as a wrapper')).toBe('New api routes should follow these guidelines:')
+    expect(contextOf('Any change that affects user-visible UI must include snapshot coverage.')).toBe(
+      'This repo uses snapshot tests, especially in `codex-rs/tui`, to validate rendered output.',
+    )
+    // A description that names no path says nothing about where the section's rules apply.
+    expect(contextOf('Keep functions short.')).toBeUndefined()
+  })
+})
+
 describe('mentionedPaths', () => {
   it('reads the paths a rule names from the folder its file is scoped to', () => {
     const mentioned = mentionedPaths('Prefer env-flag gating in `src/app.ts`; processors go in `src/queues/*`; see `src/` and https://example.com/a/b', [
@@ -122,6 +166,15 @@ describe('mentionedPaths', () => {
     expect(mentionMatch(mentioned, ['codex-rs/core/Cargo.toml'])).toBe(2)
     expect(mentionMatch(mentioned, ['codex-rs/core/src/lib.rs'])).toBe(0)
     expect(mentionMatch(mentionedPaths('Use named exports in package `index.ts` files', []), ['packages/client/src/index.ts'])).toBe(2)
+  })
+
+  it('meets a task with a rule that names a file beside its own in the folder of its feature, and with no folder of another package', () => {
+    const wrapper = mentionedPaths('Use [withMiddlewares.ts](mdc:web/src/features/public-api/server/withMiddlewares.ts) as a wrapper', [])
+    expect(mentionMatch(wrapper, ['web/src/features/public-api/types/dataset-runs.ts'])).toBe(1)
+    expect(mentionMatch(wrapper, ['web/src/features/datasets/types/runs.ts'])).toBe(0)
+    expect(mentionMatch(mentionedPaths('Read `packages/core/src/utils/object.ts` first', []), ['packages/node/src/utils/fetch.ts'])).toBe(0)
+    // Words with a slash in prose ("part/content types") are no file.
+    expect(mentionMatch(mentionedPaths('Match message part/content types exhaustively', ['pydantic_ai/models/**']), ['pydantic_ai/models/openai.py'])).toBe(0)
   })
 })
 
@@ -179,6 +232,26 @@ describe('rankDirectives: requested rules, named files, emphasis', () => {
       'worker#conventions-3',
       'worker#conventions-1',
     ])
+  })
+})
+
+describe('rankDirectives: what a rule reads with', () => {
+  const vocabulary = buildVocabulary({ learnedTopics: headingTopics(['TUI code conventions']) })
+  it('reads a rule with the folder its section names and the topic of the rule introducing its list', () => {
+    const snapshot = directive('agents#snapshot-tests-1', 'Any change that affects user-visible UI must include snapshot coverage.', {
+      severity: 'MUST',
+      breadcrumb: ['Guide', 'Snapshot tests'],
+      context: 'This repo uses snapshot tests, especially in `codex-rs/tui`, to validate rendered output.',
+    })
+    const ranked = rankDirectives(
+      [prepareDirective(snapshot, vocabulary)],
+      detectContext('Show the model name in the TUI status line. Files: codex-rs/tui/src/status_line.rs', vocabulary),
+      new Map(),
+      { strictLayer: true, similarityFloor: 0.35 },
+    ).ranked
+    expect(ranked.map((entry) => entry.rationale)).toEqual(['names a folder the task works in; covers tui code conventions'])
+    const wrapper = directive('api#implementation-2', 'Use the middleware as a wrapper', { context: 'New api routes should follow these guidelines:' })
+    expect([...prepareDirective(wrapper, vocabulary).ownTopics]).toContain('api')
   })
 })
 
