@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises'
+import { open, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { MkError } from '../../errors.js'
@@ -44,29 +44,25 @@ const mostPlans = 320
  * loader (its modelSource) reads each file, then copies them all into one, then once more.
  */
 async function readWeights(folder: string, manifest: ModelJson['weightsManifest']): Promise<ArrayBuffer> {
-  const files = await Promise.all(
-    manifest
-      .flatMap((group) => group.paths)
-      .map(async (path) => {
-        const handle = await open(join(folder, path), 'r')
-        return { handle, size: (await handle.stat()).size }
-      }),
-  )
-  try {
-    const weights = new Uint8Array(files.reduce((sum, file) => sum + file.size, 0))
-    let offset = 0
-    for (const { handle, size } of files) {
+  const paths = manifest.flatMap((group) => group.paths).map((path) => join(folder, path))
+  const sizes = await Promise.all(paths.map(async (path) => (await stat(path)).size))
+  const weights = new Uint8Array(sizes.reduce((sum, size) => sum + size, 0))
+  let offset = 0
+  for (const [file, path] of paths.entries()) {
+    const size = sizes[file] ?? 0
+    const handle = await open(path, 'r')
+    try {
       for (let read = 0; read < size;) {
         const { bytesRead } = await handle.read(weights, offset + read, size - read, read)
-        if (bytesRead === 0) throw new Error(`a weight file of the model ends early (${read} of ${size} bytes)`)
+        if (bytesRead === 0) throw new Error(`the weight file ${path} ends early (${read} of ${size} bytes)`)
         read += bytesRead
       }
-      offset += size
+    } finally {
+      await handle.close()
     }
-    return weights.buffer
-  } finally {
-    await Promise.all(files.map((file) => file.handle.close()))
+    offset += size
   }
+  return weights.buffer
 }
 
 /**
