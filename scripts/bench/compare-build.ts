@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -34,7 +34,9 @@ const lockfile = (root: string): string => readFileSync(join(root, 'package-lock
  */
 export function staleBuildReason(dir: string, repository: string): string | undefined {
   const modules = join(dir, 'node_modules')
-  if (!existsSync(modules) || !lstatSync(modules).isSymbolicLink()) return undefined
+  if (lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined
+  // existsSync follows the link: false for a link whose folder was removed (a checkout's worktree).
+  if (!existsSync(modules)) return 'node_modules is a symlink to a folder that no longer exists'
   if (lockfile(dir) === lockfile(repository)) return undefined
   return "node_modules is a symlink to this checkout's, whose package-lock.json has changed since the build"
 }
@@ -65,7 +67,8 @@ export function refBuild(repository: string, ref: string): MkBuild {
   if (existsSync(join(dir, 'node_modules'))) {
     install = 'node_modules already there'
   } else if (lockfile(dir) === lockfile(repository)) {
-    symlinkSync(join(repository, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    // To the folder itself: this checkout's node_modules may be a link into another checkout that goes away.
+    symlinkSync(realpathSync(join(repository, 'node_modules')), join(dir, 'node_modules'), 'dir')
     install = 'node_modules: symlink to this checkout (same package-lock.json)'
   } else {
     process.stderr.write(`compare: ${ref}'s package-lock.json differs from this checkout's: npm ci in ${dir} (takes minutes)\n`)

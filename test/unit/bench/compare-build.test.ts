@@ -36,6 +36,12 @@ describe('a kept comparison build', () => {
     expect(staleBuildReason(build, repository)).toMatch(/package-lock\.json has changed/)
   })
 
+  it('is stale once the node_modules it links to is gone (a removed worktree)', () => {
+    const { repository, build } = checkoutAndBuild('symlink')
+    rmSync(join(repository, 'node_modules'), { recursive: true })
+    expect(staleBuildReason(build, repository)).toMatch(/no longer exists/)
+  })
+
   it('keeps its own installed node_modules whatever the checkout installs', () => {
     const { repository, build } = checkoutAndBuild('installed')
     writeFileSync(join(repository, 'package-lock.json'), '{"lockfileVersion":3,"packages":{"a":"2"}}')
