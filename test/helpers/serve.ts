@@ -12,7 +12,7 @@ export interface RunningServe {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }>
   /** /readyz once it answers 200 (every thread has loaded the write path and its model), or its last answer after 60 s. */
   ready(): Promise<Response>
-  /** SIGTERM, then wait for the exit code. */
+  /** SIGTERM, then wait for the exit code; SIGKILL if it has not exited after 15 s (a thread spinning), so no test leaves a server behind. */
   stop(): Promise<number | null>
 }
 
@@ -28,6 +28,9 @@ export interface FailedStart {
   stdout: string
   stderr: string
 }
+
+/** How long stop() waits after SIGTERM before SIGKILL: the server itself gives a stuck thread 5 s. */
+const stopWithinMs = 15_000
 
 /** Spawns the built `mk serve --port 0 --json` and waits for its start line (the JSON object with its URL). */
 export function startServe(options: ServeStart): Promise<RunningServe> {
@@ -73,7 +76,12 @@ export function startServe(options: ServeStart): Promise<RunningServe> {
         },
         async stop() {
           if (child.exitCode === null) child.kill('SIGTERM')
-          return exited
+          const killer = setTimeout(() => child.kill('SIGKILL'), stopWithinMs)
+          try {
+            return await exited
+          } finally {
+            clearTimeout(killer)
+          }
         },
       })
     })

@@ -23,10 +23,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  const child = server?.child
-  const killer = setTimeout(() => child?.kill('SIGKILL'), 15_000)
   await server?.stop()
-  clearTimeout(killer)
   await workspace?.cleanup()
 }, 30_000)
 
