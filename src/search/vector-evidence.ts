@@ -56,7 +56,7 @@ export function calibrationFrom(query: Float32Array, sample: readonly Float32Arr
 }
 
 /** The same calibration from the query's similarities to the sample, for a store whose database computes them (pgvector). */
-export function calibrationOfSimilarities(similarities: readonly number[]): (cosine: number) => number {
+function calibrationOfSimilarities(similarities: readonly number[]): (cosine: number) => number {
   const mean = similarities.reduce((sum, value) => sum + value, 0) / similarities.length
   const variance = similarities.reduce((sum, value) => sum + (value - mean) ** 2, 0) / similarities.length
   const deviation = Math.max(Math.sqrt(variance), 1e-3)
