@@ -84,11 +84,12 @@ async function retryUnreadable(
   return { added: documents.length, removed: 0, knowledgeReloaded: false }
 }
 
-/** What a listing found changed: the files to read and the ids no longer on disk. */
+/** What a listing found changed: the files to read and the ids no longer on disk; when the folder was last compared with all the index holds of it. */
 interface ListingChange {
   toRead: string[]
   stats: Map<string, FileSignature | undefined>
   gone: string[]
+  comparedAt: number
 }
 
 /** A folder's names as an index object (a connection) last listed them, and when it last compared the folder with all the index holds of it. */
@@ -111,10 +112,6 @@ const compareWholeFolderEveryMs = 1000
 /** More new names than this (a pull, a bulk import) are compared with the whole folder's ids at once. */
 const mostNamesLookedUp = 64
 
-function idOfName(name: string): string {
-  return name.slice(0, -3)
-}
-
 /** New files not in the index yet, and what the index holds of files that went, since the last listing; undefined when the whole folder must be compared. */
 async function changeSinceLastListing(
   index: SearchIndex,
@@ -128,10 +125,10 @@ async function changeSinceLastListing(
   const previous = listing.names
   const added = names.filter((name) => !previous.has(name))
   if (added.length > mostNamesLookedUp) return undefined
-  const indexed = new Set(index.getMany(added.map(idOfName)).map((doc) => doc.id))
-  const toRead = added.filter((name) => !indexed.has(idOfName(name)))
-  const gone = [...previous].filter((name) => !onDisk.has(idOfName(name))).map(idOfName)
-  return { toRead, stats: await statFiles(folder.dir, toRead, sinceNs), gone }
+  const indexed = new Set(index.getMany(added.map(idOfFile)).map((doc) => doc.id))
+  const toRead = added.filter((name) => !indexed.has(idOfFile(name)))
+  const gone = [...previous].filter((name) => !onDisk.has(idOfFile(name))).map(idOfFile)
+  return { toRead, stats: await statFiles(folder.dir, toRead, sinceNs), gone, comparedAt: listing.comparedAt }
 }
 
 /** The files to read: new ones, and with `force` every file whose stat data differs from when it was last read (or was never recorded). */
@@ -143,19 +140,20 @@ async function changeAgainstIndex(
   force: boolean,
   sinceNs: bigint,
 ): Promise<ListingChange> {
+  const comparedAt = Date.now()
   const indexed = index.idsOfSource('memory', folder.key)
   const gone = [...indexed].filter((id) => !onDisk.has(id))
   if (!force) {
-    const toRead = names.filter((name) => !indexed.has(idOfName(name)))
-    return { toRead, stats: await statFiles(folder.dir, toRead, sinceNs), gone }
+    const toRead = names.filter((name) => !indexed.has(idOfFile(name)))
+    return { toRead, stats: await statFiles(folder.dir, toRead, sinceNs), gone, comparedAt }
   }
   const stats = await statFiles(folder.dir, names, sinceNs)
   const recorded = index.fileSignatures(folder.key)
   const toRead = names.filter((name) => {
     const current = stats.get(name)
-    return !indexed.has(idOfName(name)) || current === undefined || recorded.get(name) !== current
+    return !indexed.has(idOfFile(name)) || current === undefined || recorded.get(name) !== current
   })
-  return { toRead, stats, gone }
+  return { toRead, stats, gone, comparedAt }
 }
 
 /** Unreadable files are left out, so that the next listing reads them again, as every listing of the whole folder does. */
@@ -221,10 +219,9 @@ async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, fold
   }
   const sinceNs = wallClockNs()
   const names = listMemoryFiles(folder)
-  const onDisk = new Set(names.map(idOfName))
+  const onDisk = new Set(names.map(idOfFile))
   const sinceListing = force || signature !== 'unsettled' ? undefined : await changeSinceLastListing(index, folder, names, onDisk, sinceNs)
   const change = sinceListing ?? (await changeAgainstIndex(index, folder, names, onDisk, force, sinceNs))
-  const comparedAt = sinceListing === undefined ? Date.now() : (lastListings.get(index)?.get(folder.key)?.comparedAt ?? 0)
   const documents: IndexDocument[] = []
   const unreadable: UnreadableMemory[] = []
   const signatures = new Map<string, FileSignature | undefined>()
@@ -245,7 +242,7 @@ async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, fold
   // Unreadable files never enter the index, so every listing reads them again: this list is complete.
   index.setState(unreadableKey, unreadable.length === 0 ? undefined : JSON.stringify(unreadable))
   warnUnreadable(unreadable, options.warn)
-  rememberListing(index, folder, names, unreadable, comparedAt)
+  rememberListing(index, folder, names, unreadable, change.comparedAt)
   return { added: documents.length, removed, knowledgeReloaded: false }
 }
 
