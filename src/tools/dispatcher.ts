@@ -34,6 +34,11 @@ export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn' | 
 
 export const defaultTimeoutMs = 30_000
 
+/** How long a call of `tool` may run: its own limit, else the caller's (a team server's), else 30 s. */
+export function timeoutOf(tool: { timeoutMs?: number | undefined }, fallbackMs: number = defaultTimeoutMs): number {
+  return tool.timeoutMs ?? fallbackMs
+}
+
 function invalidInput(tool: AnyTool, rawInput: unknown, issues: Parameters<typeof describeIssues>[0]): MkError {
   const problems = describeIssues(issues, rawInput)
   const first = problems[0]
@@ -123,7 +128,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     // Cancelled while it waited for approval: never start it.
     if (cancel?.aborted === true) throw cancelledError(tool, cancel)
     const running: Promise<ToolResult<unknown>> = tool.run(parsed.data, ctx)
-    const result = await withTimeout(running, tool.timeoutMs ?? timeoutMs ?? defaultTimeoutMs, controller, tool.name)
+    const result = await withTimeout(running, timeoutOf(tool, timeoutMs), controller, tool.name)
     const output = displayOnly === true ? undefined : checkedOutput(tool, result.output)
     logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(performance.now() - started), status: 'ok' })
     const display = result.display ?? tool.render?.(result.output, ctx.style) ?? ''

@@ -4,6 +4,7 @@ import { loadWorkspace } from '../../config/load.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { MkError, toErrorObject } from '../../errors.js'
 import { debugChannelExposure } from '../../tools/debug-channel.js'
+import { timeoutOf } from '../../tools/dispatcher.js'
 import { buildManifest } from '../../tools/generate/manifest.js'
 import { renderOpenApi } from './openapi.js'
 import { readPackageInfo } from '../../tools/generate/project.js'
@@ -205,8 +206,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 /** A tool's own limit (an evaluation may take hours), else the server's; one second's grace lets a call waiting on I/O time out by itself. */
 function callDeadlines(tools: readonly { name: string; timeoutMs?: number | undefined }[], toolTimeoutMs: number): CallDeadlines {
-  const own = new Map(tools.map((tool) => [tool.name, tool.timeoutMs]))
-  return { timeoutMsOf: (tool) => own.get(tool) ?? toolTimeoutMs, graceMs: 1000 }
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  return { timeoutMsOf: (name) => timeoutOf(byName.get(name) ?? {}, toolTimeoutMs), graceMs: 1000 }
 }
 
 /**

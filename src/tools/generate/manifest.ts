@@ -1,5 +1,5 @@
 import type { AnyTool } from '../define.js'
-import { defaultTimeoutMs } from '../dispatcher.js'
+import { timeoutOf } from '../dispatcher.js'
 import { errorJsonSchema, inputJsonSchema, outputJsonSchema } from './json-schema.js'
 import type { ManifestTool, ToolManifest } from './manifest-schema.js'
 import type { PackageInfo } from './project.js'
@@ -30,7 +30,7 @@ function describeTool(tool: AnyTool): ManifestTool {
     tier: tool.tier,
     risk: policy.risk,
     idempotency: tool.idempotent ? 'idempotent' : 'non-idempotent',
-    timeout_ms: tool.timeoutMs ?? defaultTimeoutMs,
+    timeout_ms: timeoutOf(tool),
     input_schema: inputJsonSchema(tool),
     output_schema: outputJsonSchema(tool),
     error_schema: errorJsonSchema(),
