@@ -5,7 +5,7 @@ import { parseJson, runMk } from '../helpers/mk.js'
 import { makeWorkspace, type TempWorkspace } from '../helpers/workspace.js'
 
 /**
- * The rules files of seven public repositories, unchanged (test/fixtures/rules-files/SOURCES.md),
+ * The rules files of public repositories, unchanged (test/fixtures/rules-files/SOURCES.md),
  * ingested with `mk rules ingest .`, and 18 tasks a developer of each would start: a task is fully
  * served when the block holds every rule line it wants and none scoped to another folder.
  */
@@ -100,6 +100,14 @@ const thirdHeldOutTasks = await readTasks('tasks-held-out-3.json')
  */
 const fourthHeldOutServedAtLeast = 5
 const fourthHeldOutTasks = await readTasks('tasks-held-out-4.json')
+/**
+ * openai/openai-agents-js, one AGENTS.md of 353 lines, whose tasks were written and committed before mk ran on it (fifth
+ * round of issue 29): 2 of 6. Two general changes were tried on all six sets after reading its misses and kept neither:
+ * a learned heading of three or four words named by two of its words (31 of 44 tasks across the sets, from 32) and
+ * a bonus for the topics of the task's head, "Write tests" of "Write tests for …" (29 of 44).
+ */
+const fifthHeldOutServedAtLeast = 2
+const fifthHeldOutTasks = await readTasks('tasks-held-out-5.json')
 
 /** Each set: its name in the test's title and log, its tasks, how many it must have, and the least number fully served. */
 const sets = [
@@ -108,6 +116,7 @@ const sets = [
   { name: 'the 4 tasks of the second held-out set', tasks: secondHeldOutTasks, count: 4, atLeast: secondHeldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 4 tasks of the third held-out set', tasks: thirdHeldOutTasks, count: 4, atLeast: thirdHeldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 6 tasks of the fourth held-out set', tasks: fourthHeldOutTasks, count: 6, atLeast: fourthHeldOutServedAtLeast, timeoutMs: 300_000 },
+  { name: 'the 6 tasks of the fifth held-out set', tasks: fifthHeldOutTasks, count: 6, atLeast: fifthHeldOutServedAtLeast, timeoutMs: 300_000 },
 ]
 
 describe('directives from real agent rules files', () => {
