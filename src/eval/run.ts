@@ -55,7 +55,18 @@ export interface AbstentionResult {
   falseAbstentionRate: number
   /** The ranking metrics of the answerable questions on what passes the threshold. */
   metricsAtThreshold: Record<string, number>
+  /** The questions the threshold got wrong, in the set's order (the first `wrongListed` of each). */
+  wrong: { answerableLeftEmpty: WrongQuestion[]; unanswerableAnswered: WrongQuestion[] }
 }
+
+/** A question the threshold got wrong, and the calibrated score of its best hit (0 when it had none). */
+export interface WrongQuestion {
+  text: string
+  bestConfidence: number
+}
+
+/** How many wrong questions of each side a report names: a large set's misses are counted in the rates. */
+const wrongListed = 50
 
 export interface ModeResult {
   mode: SearchMode
@@ -96,6 +107,7 @@ interface ScoredQuery {
   metrics: Record<string, number>
   atThreshold: Record<string, number>
   abstained: boolean
+  bestConfidence: number
 }
 
 /** Per category: the ranking metrics of its answerable queries, and the share of its queries that abstained. */
@@ -114,6 +126,8 @@ function abstentionOf(scored: readonly ScoredQuery[]): AbstentionResult {
   const answerable = scored.filter(({ query }) => query.unanswerable !== true)
   const unanswerable = scored.filter(({ query }) => query.unanswerable === true)
   const rate = (rows: readonly ScoredQuery[]): number => mean(rows.map((row) => (row.abstained ? 1 : 0)))
+  const named = (rows: readonly ScoredQuery[]): WrongQuestion[] =>
+    rows.slice(0, wrongListed).map(({ query, bestConfidence }) => ({ text: query.text, bestConfidence }))
   return {
     threshold: defaultThreshold,
     answerable: answerable.length,
@@ -121,6 +135,10 @@ function abstentionOf(scored: readonly ScoredQuery[]): AbstentionResult {
     ...(unanswerable.length === 0 ? {} : { abstentionRate: rate(unanswerable) }),
     falseAbstentionRate: rate(answerable),
     metricsAtThreshold: averages(answerable.map(({ atThreshold }) => atThreshold)),
+    wrong: {
+      answerableLeftEmpty: named(answerable.filter((row) => row.abstained)),
+      unanswerableAnswered: named(unanswerable.filter((row) => !row.abstained)),
+    },
   }
 }
 
@@ -186,6 +204,7 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
             metrics: answerable ? query.score(hits.map((hit) => hit.id)) : {},
             atThreshold: answerable ? query.score(kept) : {},
             abstained: kept.length === 0,
+            bestConfidence: hits[0]?.confidence ?? 0,
           })
           request.progress?.(`searching (${mode})`, scored.length, totalQueries)
         }

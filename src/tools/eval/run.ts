@@ -52,6 +52,12 @@ export const evalRun = defineTool({
               unanswerable: 0,
               falseAbstentionRate: 0.082,
               metricsAtThreshold: { recallAt5: 0.53, recallAt10: 0.601, recallAt25: 0.663 },
+              wrong: {
+                answerableLeftEmpty: [
+                  { text: "Would Caroline still want to pursue counseling as a career if she hadn't received support growing up?", bestConfidence: 0.637 },
+                ],
+                unanswerableAnswered: [],
+              },
             },
             latency: { p50Ms: 1.4, p95Ms: 5.8 },
           },
@@ -64,6 +70,12 @@ export const evalRun = defineTool({
               unanswerable: 0,
               falseAbstentionRate: 0.068,
               metricsAtThreshold: { recallAt5: 0.569, recallAt10: 0.65, recallAt25: 0.726 },
+              wrong: {
+                answerableLeftEmpty: [
+                  { text: "Would Caroline still want to pursue counseling as a career if she hadn't received support growing up?", bestConfidence: 0.689 },
+                ],
+                unanswerableAnswered: [],
+              },
             },
             latency: { p50Ms: 21, p95Ms: 31 },
           },

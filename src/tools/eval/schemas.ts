@@ -3,6 +3,10 @@ import { z } from 'zod'
 export const searchModeSchema = z.enum(['fulltext', 'vector', 'hybrid'])
 
 const metricsSchema = z.record(z.string(), z.number()).describe('Each metric averaged over the queries, in [0, 1]')
+const wrongQuestionSchema = z.strictObject({
+  text: z.string(),
+  bestConfidence: z.number().describe('The calibrated score of its best hit (0 when it had none)'),
+})
 
 export const evalReportSchema = z.strictObject({
   dataset: z.strictObject({
@@ -36,6 +40,12 @@ export const evalReportSchema = z.strictObject({
             .describe('Share of the unanswerable questions that got no result (higher is better); absent when there are none'),
           falseAbstentionRate: z.number().describe('Share of the answerable questions that got no result (lower is better)'),
           metricsAtThreshold: metricsSchema.describe('The metrics of the answerable queries on the hits that pass the threshold'),
+          wrong: z
+            .strictObject({
+              answerableLeftEmpty: z.array(wrongQuestionSchema).describe('Answerable questions that got no result'),
+              unanswerableAnswered: z.array(wrongQuestionSchema).describe('Unanswerable questions that got a result'),
+            })
+            .describe("The questions the threshold got wrong, in the set's order, the first 50 of each"),
         })
         .describe('What the default threshold does: abstention on questions without an answer, and what it costs the ones with one'),
       categories: z

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -71,12 +71,39 @@ describe('runEval through the real search index', () => {
       abstentionRate: 1,
       falseAbstentionRate: 0,
       metricsAtThreshold: { precisionAt1: 1, recallAt3: 1, recallAt10: 1, mrrAt10: 1 },
+      wrong: { answerableLeftEmpty: [], unanswerableAnswered: [] },
     })
     expect(result?.categories?.map(({ name, questions, metrics }) => [name, questions, metrics.abstained])).toEqual([
       ['lexical', 3, 0],
       ['none', 2, 1],
       ['gibberish', 1, 1],
     ])
+  })
+
+  // Which questions the threshold got wrong, so that a miss can be read, not only counted.
+  it('names the answerable questions left empty and the unanswerable ones answered, with their best confidence', async () => {
+    const dataset = { kind: 'team' as const, path: join(workDir, 'team.json') }
+    await writeFile(
+      dataset.path,
+      JSON.stringify({
+        memories: [
+          { id: 'm1', content: 'We store everything in Postgres 15, one cluster per region.' },
+          { id: 'm2', content: 'Pipelines run on GitHub Actions; the workflows live in .github/workflows.' },
+          { id: 'm3', content: 'Metrics and dashboards live in Grafana, fed by Prometheus.' },
+        ],
+        questions: [
+          { text: 'which Postgres version do we run?', kind: 'lexical', answers: ['m1'] },
+          { text: 'how do we ship a change?', kind: 'paraphrase', answers: ['m2'] },
+          { text: 'how many Postgres clusters per region?', kind: 'none', answers: [] },
+          { text: 'what is the parental leave policy?', kind: 'none', answers: [] },
+        ],
+      }),
+    )
+    const report = await runEval({ dataset, modes: ['fulltext'], textWeight: 0.7, embedder: undefined, workDir })
+    const wrong = report.results[0]?.abstention.wrong
+    expect(wrong?.answerableLeftEmpty).toEqual([{ text: 'how do we ship a change?', bestConfidence: 0 }])
+    expect(wrong?.unanswerableAnswered.map(({ text }) => text)).toEqual(['how many Postgres clusters per region?'])
+    expect(wrong?.unanswerableAnswered[0]?.bestConfidence).toBeGreaterThanOrEqual(0.7)
   })
 
   it('a set without unanswerable questions reports no abstention rate', async () => {
