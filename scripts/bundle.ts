@@ -99,6 +99,10 @@ const betterSqliteAddon: Plugin = {
  * comparison of a process sets up ICU's collator, 8-18 ms and 5 MB for one sort of 53 ids.
  * The ids are ASCII (checked below, where the bundle's entry is written), for which comparing
  * code units gives the same order.
+ *
+ * The same module requires tinyglobby (with fdir and picomatch) when it loads, for the `pattern`
+ * command discovery mk does not use (package.json: `explicit`): 3-4 ms of every command. In the
+ * bundle it is required the first time a glob runs.
  */
 const codeUnitCommandOrder: Plugin = {
   name: 'code-unit-command-order',
@@ -107,7 +111,36 @@ const codeUnitCommandOrder: Plugin = {
       const source = await readFile(args.path, 'utf8')
       const byLocale = '.sort((a, b) => a.id.localeCompare(b.id))'
       if (!source.includes(byLocale)) throw new Error(`${args.path} no longer sorts commands as expected: review the code-unit-command-order bundle plugin`)
-      return { contents: source.replace(byLocale, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))'), loader: 'js' }
+      const eagerGlob = 'const tinyglobby_1 = require("tinyglobby");'
+      if (!source.includes(eagerGlob) || source.split('tinyglobby_1.').length !== 2)
+        throw new Error(`${args.path} no longer requires tinyglobby as expected: review the code-unit-command-order bundle plugin`)
+      return {
+        contents: source
+          .replace(byLocale, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))')
+          .replace(eagerGlob, 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob } };'),
+        loader: 'js',
+      }
+    })
+  },
+}
+
+/**
+ * oclif's performance module requires node:perf_hooks when it loads, which it uses only when
+ * performance tracking is on (OCLIF_PERF): 1 ms of every command for a Node module nothing else
+ * on a short command's path loads. In the bundle it is required when tracking first uses it.
+ */
+const lazyOclifPerfHooks: Plugin = {
+  name: 'lazy-oclif-perf-hooks',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]@oclif[/\\]core[/\\]lib[/\\]performance\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = 'const node_perf_hooks_1 = require("node:perf_hooks");'
+      const uses = source.match(/node_perf_hooks_1\.\w+/g) ?? []
+      if (!source.includes(eager) || uses.some((use) => use !== 'node_perf_hooks_1.performance' && use !== 'node_perf_hooks_1.PerformanceObserver'))
+        throw new Error(`${args.path} no longer uses node:perf_hooks as expected: review the lazy-oclif-perf-hooks bundle plugin`)
+      const lazy =
+        'const node_perf_hooks_1 = { get performance() { return require("node:perf_hooks").performance }, get PerformanceObserver() { return require("node:perf_hooks").PerformanceObserver } };'
+      return { contents: source.replace(eager, lazy), loader: 'js' }
     })
   },
 }
@@ -193,7 +226,7 @@ async function bundleEntry(source: string, target: string): Promise<void> {
     platform: 'node',
     target: 'node20',
     external,
-    plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder],
+    plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder, lazyOclifPerfHooks],
     alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
     // The sources are ES modules; in the bundle, import.meta.url is the bundle's own URL.
     define: { 'import.meta.url': '__mkBundleUrl' },
