@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { appendFileSync, readFileSync } from 'node:fs'
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchGit, clearScanCache } from './check-scale.js'
@@ -159,16 +159,20 @@ const check: Workload = {
   },
 }
 
-/** `mk memory add` as a whole process, in an empty workspace. */
+/**
+ * `mk memory add` as a whole process, each build in an empty workspace of its own: in one shared
+ * workspace each build found the other's index version and memories, and rebuilt (CPU doubled).
+ */
 const memoryAdd: Workload = {
   defaultSizes: [0],
   sized: false,
   async run(_, { builds, rounds }) {
     return inScratch(async (dir) => {
       const figure = emptyFigure('ms')
+      for (const side of sides) await mkdir(join(dir, `workspace-${side}`))
       for (let round = 0; round <= rounds; round++) {
         for (const side of sides) {
-          const sample = runMk(builds[side], ['memory', 'add', `bench fact number ${round} of ${side} ${Date.now()}`], dir, {
+          const sample = runMk(builds[side], ['memory', 'add', `bench fact number ${round} of ${side} ${Date.now()}`], join(dir, `workspace-${side}`), {
             MK_HOME: join(dir, `home-${side}`),
           })
           // The first round creates the workspace's folders and index.
