@@ -44,14 +44,14 @@ export interface TableChange {
 
 /**
  * Stored vectors side by side in one block of WebAssembly memory, each row padded to a multiple
- * of four floats, after the query and before the results: a search writes the query, the kernel
+ * of 16 floats, after the query and before the results: a search writes the query, the kernel
  * compares it with every row at once, and only the ranking is left to JavaScript. A table is
  * changed in place (see apply): rebuilding it on every write of a busy server copied every
  * vector again for each search after a write.
  */
 export class VectorTable {
   private readonly kernel: DotKernel = dotKernel()
-  /** Floats per row: the dimensions, padded for the kernel's four lanes. */
+  /** Floats per row: the dimensions, padded with zeros for the kernel's 16 floats a step. */
   private readonly stride: number
   /** The query comes first, so growing the rows never moves it. */
   private readonly queryAt = 0
@@ -66,7 +66,7 @@ export class VectorTable {
     readonly dimensions: number,
     rows: readonly { rowid: number; vector: Float32Array; norm?: number | undefined }[],
   ) {
-    this.stride = Math.max(4, Math.ceil(dimensions / 4) * 4)
+    this.stride = Math.max(16, Math.ceil(dimensions / 16) * 16)
     this.rowsAt = this.stride * 4
     this.reserve(rows.length)
     const floats = new Float32Array(this.kernel.memory.buffer)
