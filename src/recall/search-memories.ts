@@ -85,6 +85,7 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
   }
   const { store } = place
   const index = await store.index.open(warn)
+  index.expectQuery?.(request.query)
   await store.index.refresh({ identity, folders, knowledge: false, warn })
   const { searchMode, pendingEmbeddings } = await store.index.embedPending({ warn, progress: place.progress, signal: place.signal })
   // Ranked past the limit, so that copies of one fact in several layers collapse into one

@@ -10,6 +10,7 @@ type Awaitable<F> = F extends (...args: infer A) => infer R ? (...args: A) => R 
  * filters and by a query, with the engine's fusion and calibration. The SQLite index is one; a
  * store on a database answers the same calls from its own tables (src/stores/index-store.ts).
  */
-export type DocumentIndex = Pick<SearchIndex, 'search' | 'nearDuplicates' | 'embedderWarm' | 'canSearchVectors' | 'effectiveMode' | 'embeddingModel'> & {
-  [K in Reads]: Awaitable<SearchIndex[K]>
-}
+export type DocumentIndex = Pick<SearchIndex, 'search' | 'nearDuplicates' | 'embedderWarm' | 'canSearchVectors' | 'effectiveMode' | 'embeddingModel'> &
+  Partial<Pick<SearchIndex, 'expectQuery'>> & {
+    [K in Reads]: Awaitable<SearchIndex[K]>
+  }

@@ -3,7 +3,7 @@ import { filterClause, hasNarrowingFilter } from './filters.js'
 import { fuse, type Scored } from './fusion.js'
 import { textEvidence, type TextEvidence } from './text-evidence.js'
 import type { DocumentHead, SearchFilters, SearchHit, SearchRequest } from './types.js'
-import { vectorCalibration } from './vector-evidence.js'
+import { backgroundSize, vectorCalibration } from './vector-evidence.js'
 import { hasPartitions, nearestVectors } from './vector-partitions.js'
 import { statement } from './statements.js'
 import { matrixForSearch, type VectorMatrix } from './vector-matrix.js'
@@ -113,7 +113,7 @@ async function vectorCandidates(
   filters: SearchFilters | undefined,
   limit: number,
   matrix: VectorMatrix | undefined,
-): Promise<{ query: Float32Array | undefined; scored: Scored[] }> {
+): Promise<{ query: Float32Array | undefined; scored: Scored[]; firstDots?: number[] }> {
   if (embed === undefined || text.trim() === '') return { query: undefined, scored: [] }
   const [query] = await embed([text], 'query')
   if (query === undefined) return { query: undefined, scored: [] }
@@ -128,7 +128,7 @@ async function vectorCandidates(
     ).all(query, ...where.params, limit) as Scored[]
   // Without partitions every vector is compared anyway: in memory, against the documents the
   // filters allow, or in the one statement for a connection's first search.
-  if (matrix !== undefined) return { query, scored: matrix.nearest(query, filters, limit) }
+  if (matrix !== undefined) return { query, ...matrix.nearest(query, filters, limit, backgroundSize) }
   if (!hasPartitions(db)) return { query, scored: exact() }
   const k = Math.min(maxKnn, hasNarrowingFilter(filters) ? limit * 4 : limit)
   const nearest = nearestVectors(db, query, k)
@@ -152,6 +152,6 @@ async function vectorEvidence(
   const nearest = await vectorCandidates(db, embed, text, filters, limit, matrix)
   if (nearest.query === undefined) return []
   if (embed === undefined) return []
-  const calibrate = await vectorCalibration(db, embed, nearest.query, matrix?.firstVectors)
+  const calibrate = await vectorCalibration(db, embed, nearest.query, nearest.firstDots)
   return nearest.scored.map(({ rowid, score }) => ({ rowid, score: calibrate(score) }))
 }

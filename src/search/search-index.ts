@@ -222,6 +222,18 @@ export class SearchIndex {
     return this.embedder === undefined || !this.vectorTableReady ? undefined : { modelId: this.embedder.modelId, dimensions: this.embedder.dimensions }
   }
 
+  /**
+   * Starts embedding a question a search is about to ask, so that the embedding thread works on
+   * it while this thread brings the index up to date; the search then waits for the same vector
+   * (withQueryCache keeps it). A hint: errors are the search's to report. Only once the model is
+   * warm: a one-shot command embeds on its own thread, where starting early gains nothing and
+   * measured slower (the model's load moved ahead of the refresh).
+   */
+  expectQuery(text: string): void {
+    if (this.embed === undefined || !this.vectorTableReady || !this.embedderWarm || text.trim() === '') return
+    this.embed([text], 'query').catch(() => undefined)
+  }
+
   async search(request: SearchRequest): Promise<SearchHit[]> {
     const { queryVector } = request
     const embed = this.embed

@@ -35,19 +35,21 @@ async function backgroundVectors(db: Database.Database, embed: Embed): Promise<F
  * encoder have no common floor (unrelated texts reach 0.6 for some queries and 0.1 for others),
  * and min-max scaling made the nearest document of a nonsense query 1.0. The background is the
  * first vectors of the index by rowid, so the same query on the same index scores the same; a
- * small store adds a fixed set of sentences about nothing in particular.
+ * small store adds a fixed set of sentences about nothing in particular. `firstDots` are the
+ * query's dot products with those first vectors, for a caller that compared them already (the
+ * in-memory matrix compares every vector in one pass).
  */
 export async function vectorCalibration(
   db: Database.Database,
   embed: Embed,
   query: Float32Array,
-  firstVectors?: (count: number) => Float32Array[],
+  firstDots?: readonly number[],
 ): Promise<(cosine: number) => number> {
-  const sample =
-    firstVectors?.(backgroundSize) ??
-    (statement(db, 'SELECT embedding FROM vectors ORDER BY rowid LIMIT ?', 'pluck').all(backgroundSize) as Buffer[]).map(asVector)
-  if (sample.length < smallStore) sample.push(...(await backgroundVectors(db, embed)))
-  return calibrationFrom(query, sample)
+  const similarities =
+    firstDots ??
+    (statement(db, 'SELECT embedding FROM vectors ORDER BY rowid LIMIT ?', 'pluck').all(backgroundSize) as Buffer[]).map((blob) => dot(query, asVector(blob)))
+  if (similarities.length >= smallStore) return calibrationOfSimilarities(similarities)
+  return calibrationOfSimilarities([...similarities, ...(await backgroundVectors(db, embed)).map((vector) => dot(query, vector))])
 }
 
 /** The calibration of vectorCalibration, from the sample a store drew (its first `backgroundSize` vectors, the background sentences' added below `smallStore`). */

@@ -30,10 +30,17 @@ const mostChangedRows = 2048
 export interface VectorMatrix {
   /** Every document's head by rowid, with or without a vector. */
   heads: Map<number, DocumentHead>
-  /** The first vectors by rowid, as the calibration's background samples them. */
-  firstVectors(count: number): Float32Array[]
-  /** The `limit` documents the filters allow nearest to the query (see VectorTable.nearest). */
-  nearest(query: Float32Array, filters: SearchFilters | undefined, limit: number): { rowid: number; score: number }[]
+  /**
+   * The `limit` documents the filters allow nearest to the query (see VectorTable.nearest), and
+   * the query's dot products with the first `first` vectors by rowid, whatever the filters: the
+   * sample vectorCalibration draws, from the same pass over the vectors.
+   */
+  nearest(
+    query: Float32Array,
+    filters: SearchFilters | undefined,
+    limit: number,
+    first: number,
+  ): { scored: { rowid: number; score: number }[]; firstDots: number[] }
 }
 
 interface Kept extends VectorMatrix {
@@ -179,16 +186,12 @@ function readMatrix(db: Database.Database, version: string, model: string | unde
     model,
     changeSeq,
     heads,
-    firstVectors: (count) => Array.from({ length: Math.min(count, table.size) }, (_, position) => table.vector(position).slice()),
-    nearest(query, filters, limit) {
+    nearest(query, filters, limit, first) {
       const { positions, expiresAt, expiring } = allowedBy(filters)
-      if (!expiring || filters?.includeExpired === true) return table.nearest(query, limit, positions)
       const now = filters?.now ?? Date.now()
-      return table.nearest(
-        query,
-        limit,
-        positions.filter((_, n) => unexpired(expiresAt[n] as number, now)),
-      )
+      const allowedNow = !expiring || filters?.includeExpired === true ? positions : positions.filter((_, n) => unexpired(expiresAt[n] as number, now))
+      const found = table.nearestAndFirst(query, limit, allowedNow, first)
+      return { scored: found.nearest, firstDots: found.firstDots }
     },
     follow(changed) {
       if (changed.length === 0) return true

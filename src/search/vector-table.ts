@@ -44,14 +44,14 @@ export interface TableChange {
 
 /**
  * Stored vectors side by side in one block of WebAssembly memory, each row padded to a multiple
- * of four floats, after the query and before the results: a search writes the query, the kernel
+ * of 16 floats, after the query and before the results: a search writes the query, the kernel
  * compares it with every row at once, and only the ranking is left to JavaScript. A table is
  * changed in place (see apply): rebuilding it on every write of a busy server copied every
  * vector again for each search after a write.
  */
 export class VectorTable {
   private readonly kernel: DotKernel = dotKernel()
-  /** Floats per row: the dimensions, padded for the kernel's four lanes. */
+  /** Floats per row: the dimensions, padded with zeros for the kernel's 16 floats a step. */
   private readonly stride: number
   /** The query comes first, so growing the rows never moves it. */
   private readonly queryAt = 0
@@ -66,7 +66,7 @@ export class VectorTable {
     readonly dimensions: number,
     rows: readonly { rowid: number; vector: Float32Array; norm?: number | undefined }[],
   ) {
-    this.stride = Math.max(4, Math.ceil(dimensions / 4) * 4)
+    this.stride = Math.max(16, Math.ceil(dimensions / 16) * 16)
     this.rowsAt = this.stride * 4
     this.reserve(rows.length)
     const floats = new Float32Array(this.kernel.memory.buffer)
@@ -194,13 +194,28 @@ export class VectorTable {
    * positions given (every row without them); equal similarities in row id order.
    */
   nearest(query: Float32Array, limit: number, positions?: ArrayLike<number>): { rowid: number; score: number }[] {
+    return this.nearestAndFirst(query, limit, positions, 0).nearest
+  }
+
+  /**
+   * nearest, and the query's dot products with the first `first` rows, whatever the positions
+   * given: the kernel compares every row anyway, and vectorCalibration samples the first ones.
+   */
+  nearestAndFirst(
+    query: Float32Array,
+    limit: number,
+    positions: ArrayLike<number> | undefined,
+    first: number,
+  ): { nearest: { rowid: number; score: number }[]; firstDots: number[] } {
     const count = positions?.length ?? this.size
-    if (limit <= 0 || count === 0 || query.length !== this.dimensions) return []
+    if (query.length !== this.dimensions || this.size === 0) return { nearest: [], firstDots: [] }
     const buffer = this.kernel.memory.buffer
     const resultsAt = this.rowsAt + this.capacity * this.stride * 4
     new Float32Array(buffer, this.queryAt, this.stride).set(query)
     this.kernel.dots(this.rowsAt, this.size, this.stride * 4, this.queryAt, resultsAt)
     const dots = new Float32Array(buffer, resultsAt, this.size)
+    const firstDots = Array.from(dots.subarray(0, Math.min(first, this.size)))
+    if (limit <= 0 || count === 0) return { nearest: [], firstDots }
     const queryNorm = lengthOf(query)
     const at = new Int32Array(count)
     const scores = new Float64Array(count)
@@ -216,7 +231,8 @@ export class VectorTable {
     const order: number[] = []
     for (let candidate = 0; candidate < count; candidate++) if ((scores[candidate] as number) >= cutoff) order.push(candidate)
     order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || this.rowidAt(at, a) - this.rowidAt(at, b))
-    return order.slice(0, limit).map((candidate) => ({ rowid: this.rowidAt(at, candidate), score: scores[candidate] as number }))
+    const nearest = order.slice(0, limit).map((candidate) => ({ rowid: this.rowidAt(at, candidate), score: scores[candidate] as number }))
+    return { nearest, firstDots }
   }
 
   private rowidAt(positions: Int32Array, candidate: number): number {

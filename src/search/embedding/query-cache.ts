@@ -49,22 +49,41 @@ export function withQueryCache(provider: EmbeddingProvider, dir: string): Embedd
     }
   }
 
+  /** Queries being embedded now: a search that posted its question ahead (SearchIndex.expectQuery) and then asks for it waits for the same answer. */
+  const inFlight = new Map<string, Promise<Float32Array>>()
+
+  function startEmbedding(missing: readonly string[]): void {
+    const fresh = provider
+      .embed(missing, 'query')
+      .then((vectors) => {
+        missing.forEach((text, index) => {
+          const vector = vectors[index] as Float32Array
+          remember(text, vector)
+          writeFileAtomicSync(pathOf(text), new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength))
+        })
+        return vectors
+      })
+      .finally(() => {
+        for (const text of missing) inFlight.delete(text)
+      })
+    missing.forEach((text, index) =>
+      inFlight.set(
+        text,
+        fresh.then((vectors) => vectors[index] as Float32Array),
+      ),
+    )
+  }
+
   return {
     modelId: provider.modelId,
     dimensions: provider.dimensions,
     async embed(texts, kind) {
       if (kind !== 'query') return provider.embed(texts, kind)
       const cached = texts.map(read)
-      const missing = texts.filter((_, index) => cached[index] === undefined)
-      if (missing.length === 0) return cached as Float32Array[]
-      const fresh = await provider.embed(missing, 'query')
-      missing.forEach((text, index) => {
-        const vector = fresh[index] as Float32Array
-        remember(text, vector)
-        writeFileAtomicSync(pathOf(text), new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength))
-      })
-      let next = 0
-      return cached.map((vector) => vector ?? (fresh[next++] as Float32Array))
+      const missing = [...new Set(texts.filter((text, index) => cached[index] === undefined && !inFlight.has(text)))]
+      if (missing.length > 0) startEmbedding(missing)
+      // Copies: a vector several callers wait for must not change under one of them.
+      return Promise.all(texts.map(async (text, index) => cached[index] ?? (await (inFlight.get(text) as Promise<Float32Array>)).slice()))
     },
     ...(provider.close === undefined ? {} : { close: () => provider.close?.() ?? Promise.resolve() }),
   }

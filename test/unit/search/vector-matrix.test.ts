@@ -71,6 +71,21 @@ describe('vectors compared in memory', () => {
     index.close()
   })
 
+  it.each([texts.length, 80])('calibrate the same in SQL and in memory (%i documents, the background sentences joining a small store)', async (count) => {
+    const writer = openIndex(path, { embedder })
+    writer.upsert(Array.from({ length: count }, (_, n) => memory(`m${n}`, `${texts[n % texts.length] ?? ''} note ${n}`)))
+    await writer.embedPending()
+    writer.close()
+    const index = openIndex(path, { embedder })
+    const search = async () =>
+      (await index.search({ text: 'who owns the database backups', mode: 'vector', limit: 20 })).map((hit) => ({ id: hit.id, vector: hit.scores.vector }))
+    const inSql = await search()
+    const inMemory = await search()
+    expect(inMemory.map((hit) => hit.id)).toEqual(inSql.map((hit) => hit.id))
+    inMemory.forEach((hit, n) => expect(Math.abs((hit.vector as number) - (inSql[n]?.vector as number))).toBeLessThan(1e-5))
+    index.close()
+  })
+
   it('follow this connection’s writes: a changed text, a removal, a new document', async () => {
     const index = openIndex(path, { embedder })
     index.upsert(texts.map((content, n) => memory(`m${n}`, content)))

@@ -58,6 +58,16 @@ describe('query vector cache', () => {
     expect(Array.from(again ?? [])).toEqual([13, 1, 0])
   })
 
+  it('embeds a query asked again while it is being embedded once, and gives each caller its own copy', async () => {
+    const provider = counting()
+    const cached = withQueryCache(provider, dir)
+    const [ahead, asked] = await Promise.all([cached.embed(['what database'], 'query'), cached.embed(['what database', 'who'], 'query')])
+    expect(provider.embedded).toEqual(['what database', 'who'])
+    ahead[0]?.fill(0)
+    expect(Array.from(asked[0] ?? [])).toEqual([13, 1, 0])
+    expect(asked.map((vector) => vector[0])).toEqual([13, 3])
+  })
+
   it('keeps models apart', async () => {
     await withQueryCache(counting('model-a'), dir).embed(['q'], 'query')
     const other = counting('model-b')
