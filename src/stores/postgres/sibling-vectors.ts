@@ -23,6 +23,8 @@ type Message =
   | { type: 'failed'; key: string; readFrom: number }
   /** A thread heard of a change of the scope (or lost its listener: every scope) at `at`. */
   | { type: 'dropped'; key: string | undefined; at: number }
+  /** A thread that just started asks for the snapshots the others hold (a channel does not replay what was posted before). */
+  | { type: 'hello' }
 
 /** How long a thread waits for a sibling's read of the same scope before reading it itself. */
 const siblingWaitMs = 60_000
@@ -48,11 +50,16 @@ export class SiblingVectors {
     this.channel = new BroadcastChannel(`mk-held-vectors-${sha256Hex(database).slice(0, 24)}`)
     this.channel.unref()
     this.channel.onmessage = (event: unknown) => this.receive((event as { data: Message }).data)
+    this.post({ type: 'hello' })
   }
 
   private receive(message: Message): void {
     if (message.type === 'dropped') {
       this.forget(message.key, message.at)
+      return
+    }
+    if (message.type === 'hello') {
+      for (const snapshot of this.offered.values()) this.post({ type: 'vectors', ...snapshot })
       return
     }
     if (message.type === 'loading') {
@@ -135,7 +142,10 @@ export class SiblingVectors {
       norms[position] = table.norm(position)
       floats.set(table.vector(position), position * dimensions)
     }
-    this.post({ type: 'vectors', key, readFrom, dimensions, rowids, norms, floats } satisfies Message)
+    const snapshot = { key, readFrom, dimensions, rowids, norms, floats }
+    // Kept to offer again to a thread that starts later (the memory is the siblings' copy: shared, not another one).
+    this.offered.set(key, snapshot)
+    this.post({ type: 'vectors', ...snapshot })
   }
 
   /** This thread heard of a change of the scope (undefined: lost its listener, every scope): no snapshot read before now is taken, in any thread. */

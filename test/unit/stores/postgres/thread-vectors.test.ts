@@ -54,8 +54,10 @@ describe.skipIf(noPostgres !== undefined)('the threads of one replica read a sco
     return { pool, vectors, place, index: new PostgresDocumentIndex(place, vectors, embedder) }
   }
 
+  let url = ''
+
   beforeAll(async () => {
-    const url = postgres.cluster().createDatabase()
+    url = postgres.cluster().createDatabase()
     const first = await openPool({ url, poolSize: 1 })
     await migrate(first)
     await first.end()
@@ -95,6 +97,21 @@ describe.skipIf(noPostgres !== undefined)('the threads of one replica read a sco
       expect(Array.from(taken.table.vector(position))).toEqual(Array.from(read.table.vector(position)))
       expect(taken.table.norm(position)).toBe(read.table.norm(position))
     }
+  })
+
+  it('a thread started after the read takes it too', async () => {
+    const late = await replica(url, url)
+    replicas.push(late)
+    const queries = countQueries(late.pool)
+    let taken
+    try {
+      // The new thread's hello is answered while it opens its listener.
+      taken = await late.vectors.of(late.place)
+    } finally {
+      queries.stop()
+    }
+    expect(queries.sent.filter((sql) => /embedding/.test(sql))).toEqual([])
+    expect(taken.table.size).toBe(40)
   })
 
   it('a thread that heard of a change does not take a snapshot read before it', async () => {
