@@ -59,7 +59,7 @@ export class SiblingVectors {
       return
     }
     if (message.type === 'hello') {
-      for (const snapshot of this.offered.values()) this.post({ type: 'vectors', ...snapshot })
+      for (const snapshot of this.offered.values()) if (snapshot.readFrom > this.trustedAfter(snapshot.key)) this.post({ type: 'vectors', ...snapshot })
       return
     }
     if (message.type === 'loading') {
@@ -129,20 +129,12 @@ export class SiblingVectors {
 
   /** Give the siblings what this thread read (or that its read failed). */
   read(key: string, readFrom: number, table: VectorTable | undefined): void {
-    if (table === undefined || table.size === 0) {
+    // A read a change overtook is not offered: a thread that starts later could not tell.
+    const snapshot = table === undefined || table.size === 0 || readFrom <= this.trustedAfter(key) ? undefined : snapshotOf(key, readFrom, table)
+    if (snapshot === undefined) {
       this.post({ type: 'failed', key, readFrom } satisfies Message)
       return
     }
-    const { dimensions, size } = table
-    const rowids = new Float64Array(new SharedArrayBuffer(size * 8))
-    const norms = new Float64Array(new SharedArrayBuffer(size * 8))
-    const floats = new Float32Array(new SharedArrayBuffer(size * dimensions * 4))
-    for (let position = 0; position < size; position++) {
-      rowids[position] = table.rowids[position] as number
-      norms[position] = table.norm(position)
-      floats.set(table.vector(position), position * dimensions)
-    }
-    const snapshot = { key, readFrom, dimensions, rowids, norms, floats }
     // Kept to offer again to a thread that starts later (the memory is the siblings' copy: shared, not another one).
     this.offered.set(key, snapshot)
     this.post({ type: 'vectors', ...snapshot })
@@ -166,5 +158,24 @@ export class SiblingVectors {
     for (const waiting of this.loading.values()) waiting.settle()
     this.loading.clear()
     this.channel.close()
+  }
+}
+
+/** The table's rows in shared memory; undefined when the process cannot spare it (the siblings read for themselves). */
+function snapshotOf(key: string, readFrom: number, table: VectorTable): Snapshot | undefined {
+  const { dimensions, size } = table
+  try {
+    const rowids = new Float64Array(new SharedArrayBuffer(size * 8))
+    const norms = new Float64Array(new SharedArrayBuffer(size * 8))
+    const floats = new Float32Array(new SharedArrayBuffer(size * dimensions * 4))
+    for (let position = 0; position < size; position++) {
+      rowids[position] = table.rowids[position] as number
+      norms[position] = table.norm(position)
+      floats.set(table.vector(position), position * dimensions)
+    }
+    return { key, readFrom, dimensions, rowids, norms, floats }
+  } catch (error) {
+    if (error instanceof RangeError) return undefined
+    throw error
   }
 }
