@@ -115,24 +115,27 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
   }))
   const collapsed = collapseAcrossLayers(found)
   const page = collapsed.slice(0, request.limit)
-  const documents = new Map((await index.getMany(page.map((result) => result.memoryId))).map((doc) => [doc.id, doc]))
+  // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
+  const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
+  // The page's documents and its refs are read at once (on a database, two round trips in parallel, not one after the other).
+  const [pageDocuments, reasons] = await Promise.all([
+    index.getMany(page.map((result) => result.memoryId)),
+    staleReasons(
+      workspace,
+      store.memories,
+      page.flatMap((result) => {
+        const folder = folderByKey.get(result.source ?? '')
+        return folder === undefined ? [] : [{ id: result.memoryId, folder }]
+      }),
+      () => store.index.knowledgeStatus(identity, warn),
+    ),
+  ])
+  const documents = new Map(pageDocuments.map((doc) => [doc.id, doc]))
   const results = page.flatMap(({ memoryId, layer, score, scores, shadows }) => {
     const doc = documents.get(memoryId)
     return doc === undefined ? [] : [{ memoryId, content: doc.content, layer, score, scores, tags: [...doc.tags], shadows }]
   })
   const totalCount = collapsed.length
-  // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
-  const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
-  const sourceOf = new Map(page.map((result) => [result.memoryId, result.source]))
-  const reasons = await staleReasons(
-    workspace,
-    store.memories,
-    results.flatMap((result) => {
-      const folder = folderByKey.get(sourceOf.get(result.memoryId) ?? '')
-      return folder === undefined ? [] : [{ id: result.memoryId, folder }]
-    }),
-    () => store.index.knowledgeStatus(identity, warn),
-  )
   const marked = results.map((result) => {
     const staleReason = reasons.get(result.memoryId)
     return { ...result, stale: staleReason !== undefined, ...(staleReason === undefined ? {} : { staleReason }) }

@@ -35,7 +35,7 @@ export function postgresDatabase(url: string, poolSize: number): PostgresDatabas
     })
     return current
   }
-  const database = { url, pool, vectors: new ReplicaVectors(pool) }
+  const database = { url, pool, vectors: new ReplicaVectors(pool, url) }
   databases.set(url, database)
   return database
 }

@@ -20,7 +20,7 @@ import type {
   StoreIndex,
 } from '../index-store.js'
 import type { StoreResources } from '../store.js'
-import { removeDocuments, upsertDocuments } from './documents.js'
+import { announceChange, removeDocuments, upsertDocuments } from './documents.js'
 import { PostgresDocumentIndex, readState, writeState } from './document-index.js'
 import { newestSchema, schemaVersion } from './migrations.js'
 import { indexedDimensions, vectorPath, type VectorPath } from './pgvector.js'
@@ -65,14 +65,17 @@ export class PostgresIndex implements StoreIndex {
       }
       this.dimensions = embedder?.dimensions
       this.path = await vectorPath(await this.place.pool())
-      await this.place.run(async (client) => {
+      const modelChanged = await this.place.run(async (client) => {
         // Vectors of another model mean nothing to this one: they are embedded again.
         const model = embedder?.modelId ?? ''
-        if (((await readState(client, this.place.scope, 'model')) ?? '') === model) return
+        if (((await readState(client, this.place.scope, 'model')) ?? '') === model) return false
         await client.query('UPDATE mk_documents SET embedding = NULL WHERE scope = $1 AND embedding IS NOT NULL', [this.place.scope])
         await writeState(client, this.place.scope, 'model', model)
+        await announceChange(client, this.place.scope)
+        return true
       })
-      this.vectors.forget(this.place)
+      // Opening changes nothing held unless the model did (forgetting would also make the other threads read the vectors again).
+      if (modelChanged) this.vectors.forget(this.place)
       return new PostgresDocumentIndex(this.place, this.vectors, embedder)
     })
   }

@@ -4,6 +4,7 @@ import { VectorTable } from '../../search/vector-table.js'
 import { openListener, retryableOrSame } from './connection.js'
 import { documentsChannel } from './documents.js'
 import { preparedRead, type TenantScope } from './place.js'
+import { SiblingVectors } from './sibling-vectors.js'
 
 /**
  * One scope's stored vectors as this replica holds them, in storage order (what calibration samples
@@ -51,8 +52,16 @@ export class ReplicaVectors {
   /** Per scope, its first vectors in storage order: the calibration sample of a search whose database ranks the vectors (pgvector). */
   private readonly samples = new Map<string, Promise<Float32Array[]>>()
   private listener: Promise<Client> | undefined
+  /** The other threads of this process on the same database, when `database` names it. */
+  private readonly siblings: SiblingVectors | undefined
 
-  constructor(private readonly pool: () => Promise<Pool>) {}
+  /** `database` (its URL): share what is read with the process's other threads on it (mk serve's tool threads). */
+  constructor(
+    private readonly pool: () => Promise<Pool>,
+    database?: string,
+  ) {
+    this.siblings = database === undefined ? undefined : new SiblingVectors(database)
+  }
 
   /** The scope's vectors, read from the database when this replica holds none that are current. */
   async of(place: TenantScope): Promise<HeldVectors> {
@@ -61,13 +70,28 @@ export class ReplicaVectors {
     const key = `${place.tenantId}/${place.scope}`
     let vectors = this.held.get(key)
     if (vectors === undefined) {
-      vectors = place
-        .read<{ n: string; embedding: Buffer }>(vectorsStatement, [place.scope])
-        .then((rows) => ({ table: VectorTable.of(rows.map((row) => ({ rowid: Number(row.n), vector: asVector(row.embedding) }))) }))
+      vectors = this.read(place, key)
       this.held.set(key, vectors)
       vectors.catch(() => this.held.delete(key))
     }
     return vectors
+  }
+
+  /** The scope's vectors from a sibling thread that read them since the last change heard here, else from the database (told to the siblings). */
+  private async read(place: TenantScope, key: string): Promise<HeldVectors> {
+    const shared = await this.siblings?.table(key)
+    if (shared !== undefined) return { table: shared }
+    // Before the read is sent: the read holds every change committed before this instant.
+    const readFrom = Date.now()
+    this.siblings?.reading(key, readFrom)
+    let table: VectorTable | undefined
+    try {
+      const rows = await place.read<{ n: string; embedding: Buffer }>(vectorsStatement, [place.scope])
+      table = VectorTable.of(rows.map((row) => ({ rowid: Number(row.n), vector: asVector(row.embedding) })))
+      return { table }
+    } finally {
+      this.siblings?.read(key, readFrom, table)
+    }
   }
 
   /**
@@ -115,12 +139,19 @@ export class ReplicaVectors {
   }
 
   private drop(key: string): void {
+    this.siblings?.dropped(key)
     this.held.delete(key)
     this.corpora.delete(key)
     this.samples.delete(key)
   }
 
+  /** The listener was lost: nothing held is trusted, here or in the siblings (changes may have gone unheard). */
   private dropAll(): void {
+    this.siblings?.dropped(undefined)
+    this.clear()
+  }
+
+  private clear(): void {
     this.held.clear()
     this.corpora.clear()
     this.samples.clear()
@@ -170,7 +201,8 @@ export class ReplicaVectors {
   async close(): Promise<void> {
     const listener = this.listener
     this.listener = undefined
-    this.dropAll()
+    this.clear()
+    this.siblings?.close()
     const client = await listener?.catch(() => undefined)
     await client?.end().catch(() => undefined)
   }

@@ -78,6 +78,28 @@ describe.skipIf(noPostgres !== undefined)('the round trips of a memory search on
     expect(queries.sent).toHaveLength(3)
     for (const sent of queries.sent) expect(sent).toMatch(/^BEGIN READ ONLY; SELECT set_config\('mk\.tenant', 'acme', true\);\n/)
   })
+
+  // They were read one after the other: three waits for the database a search, now two.
+  it('reads the page shown and its refs at once, after the ranking', async () => {
+    const pool = await postgresDatabase(url, 4).pool()
+    let busy = 0
+    let mostAtOnce = 0
+    const acquired = (): void => {
+      busy += 1
+      mostAtOnce = Math.max(mostAtOnce, busy)
+    }
+    const released = (): void => {
+      busy -= 1
+    }
+    expect((await search('deploy approvals')).results.length).toBeGreaterThan(0)
+    pool.on('acquire', acquired).on('release', released)
+    try {
+      expect((await search('deploy approvals')).results.length).toBeGreaterThan(0)
+    } finally {
+      pool.removeListener('acquire', acquired).removeListener('release', released)
+    }
+    expect(mostAtOnce).toBe(2)
+  })
 })
 
 const doc = (text: string, n: number): IndexDocument => ({
