@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { toPosix, walkFiles } from '../fs/walk.js'
@@ -26,14 +26,31 @@ export function knowledgeDocument(item: KnowledgeItem): IndexDocument {
   }
 }
 
-/** Every knowledge file's path, size and modification time, hashed: a change anywhere changes it. */
-export async function knowledgeSignature(workspace: Workspace): Promise<string> {
+/** A knowledge file's content hash, kept while its size and modification time stay the same. */
+const contentHashes = new Map<string, { size: number; mtimeMs: number; hash: string }>()
+
+function contentHash(path: string, size: number, mtimeMs: number): string {
+  const known = contentHashes.get(path)
+  if (known !== undefined && known.size === size && known.mtimeMs === mtimeMs) return known.hash
+  const hash = createHash('sha256').update(readFileSync(path)).digest('hex')
+  contentHashes.set(path, { size, mtimeMs, hash })
+  return hash
+}
+
+/**
+ * Every knowledge file's path, size and modification time, hashed: a change anywhere changes it.
+ * `portable` signs the files' paths within their sources and their contents instead, so replicas
+ * of the PostgreSQL store, each with its own copy of the knowledge, agree on one signature per
+ * scope; a file's content is read again only when its size or modification time changes.
+ */
+export async function knowledgeSignature(workspace: Workspace, options: { portable?: boolean } = {}): Promise<string> {
+  const portable = options.portable === true
   const hash = createHash('sha256')
   // Directives store their topics by this vocabulary: a change to it reads the knowledge again.
   hash.update(`rules ${JSON.stringify([workspace.config.rules.topics, workspace.config.rules.layers, directiveExtraction])}\n`)
   const memoryDir = join(workspace.root, workspace.config.memory.dir)
   for (const source of resolveSources(workspace)) {
-    hash.update(`source ${source.name} ${source.directory}\n`)
+    hash.update(portable ? `source ${source.name}\n` : `source ${source.name} ${source.directory}\n`)
     if (!existsSync(source.directory)) continue
     const memoryInSource = toPosix(relative(source.directory, memoryDir))
     const files = walkFiles(source.directory, {
@@ -41,8 +58,10 @@ export async function knowledgeSignature(workspace: Workspace): Promise<string> 
     })
     // Synchronous, like the walk: a thousand stats through libuv's pool cost 13 ms of CPU on every search.
     for (const file of files) {
-      const info = statSync(`${source.directory}/${file}`, { throwIfNoEntry: false })
-      hash.update(`${file} ${info?.size ?? -1} ${info?.mtimeMs ?? -1}\n`)
+      const path = `${source.directory}/${file}`
+      const info = statSync(path, { throwIfNoEntry: false })
+      if (portable) hash.update(`${file} ${info === undefined ? '-' : contentHash(path, info.size, info.mtimeMs)}\n`)
+      else hash.update(`${file} ${info?.size ?? -1} ${info?.mtimeMs ?? -1}\n`)
     }
   }
   return hash.digest('hex')

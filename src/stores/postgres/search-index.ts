@@ -27,6 +27,9 @@ import { indexedDimensions, vectorPath, type VectorPath } from './pgvector.js'
 import type { TenantScope } from './place.js'
 import type { ReplicaVectors } from './vectors.js'
 
+/** Replicas hold their own copies of a tenant's knowledge, written at their own times: they sign its content, not where and when it was written. */
+const portableSignature = { portable: true }
+
 /** Where the index is, as messages say it: the database without credentials, and the tenant's scope. */
 export function describeDatabase(url: string): string {
   try {
@@ -89,7 +92,7 @@ export class PostgresIndex implements StoreIndex {
 
   private async refreshKnowledge(force: boolean): Promise<{ reloaded: boolean; removed: number; problems: KnowledgeProblem[]; documents: number }> {
     const { workspace, scope } = this.place
-    const signature = await knowledgeSignature(workspace)
+    const signature = await knowledgeSignature(workspace, portableSignature)
     const stored = await this.place.run(async (client) => ({
       signature: await readState(client, scope, 'knowledge'),
       problems: await readState(client, scope, 'knowledge:problems'),
@@ -175,7 +178,7 @@ export class PostgresIndex implements StoreIndex {
     if (version < newestSchema) return { state: 'damaged', problem: `the database schema is at version ${version} of ${newestSchema}: run mk serve --migrate` }
     const stored = await this.place.run((client) => readState(client, this.place.scope, 'knowledge'))
     if (stored === undefined) return { state: 'missing' }
-    return stored === (await knowledgeSignature(this.place.workspace)) ? { state: 'current' } : { state: 'behind' }
+    return stored === (await knowledgeSignature(this.place.workspace, portableSignature)) ? { state: 'current' } : { state: 'behind' }
   }
 
   where(): string {
@@ -192,12 +195,12 @@ export class PostgresIndex implements StoreIndex {
 
   async knowledgeMark(): Promise<string | undefined> {
     const stored = await this.place.run((client) => readState(client, this.place.scope, 'knowledge'))
-    return stored === undefined ? undefined : knowledgeSignature(this.place.workspace)
+    return stored === undefined ? undefined : knowledgeSignature(this.place.workspace, portableSignature)
   }
 
   async applyKnowledge(change: KnowledgeChange): Promise<KnowledgeReindex> {
     const { scope } = this.place
-    const signature = await knowledgeSignature(this.place.workspace)
+    const signature = await knowledgeSignature(this.place.workspace, portableSignature)
     const outcome = await this.place.run(async (client) => {
       await this.place.lockFolder(client, 'knowledge')
       const wasFresh = (await readState(client, scope, 'knowledge')) === change.mark
