@@ -8,6 +8,7 @@ import { makeCheckWorkspace } from './check-workspace.js'
 import type { MkBuild } from './compare-build.js'
 import { connectMkTransport, timed } from './mcp-client.js'
 import { memoryWorkspace } from './mcp-search.js'
+import { cpuMsOf } from './measure.js'
 import { load, ready, search, startServe } from './serve.js'
 
 /** One measurement of one side: a time or a rate, with the peak memory and CPU time of the process when known. */
@@ -57,18 +58,6 @@ function runMk(build: MkBuild, args: readonly string[], cwd: string, env: NodeJS
   if (!withTime) return { value }
   const [peakKb, user, system] = (result.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number)
   return { value, peakKb, cpuMs: ((user ?? 0) + (system ?? 0)) * 1000 }
-}
-
-/** CPU time (user + system) a running process has used so far, in ms (Linux, in clock ticks of 10 ms). */
-function cpuMsOf(pid: number | null | undefined): number | undefined {
-  if (pid === null || pid === undefined) return undefined
-  try {
-    // The fields after the command name, which may hold spaces: utime and stime are the 12th and 13th of them.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? []
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return undefined
-  }
 }
 
 /** The peak RSS of a running process so far (Linux), for long-lived servers. */

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 export const mkBin = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
@@ -77,4 +78,16 @@ export function nodeStartupMs(runs = 9): number {
     if (run > 0) times.push(performance.now() - started)
   }
   return round(median(times))
+}
+
+/** CPU time (user + system) a running process has used so far, in ms (Linux, in clock ticks of 10 ms). */
+export function cpuMsOf(pid: number | null | undefined): number | undefined {
+  if (pid === null || pid === undefined) return undefined
+  try {
+    // The fields after the command name, which may hold spaces: utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
 }

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { largeRulesDocuments } from './large-rules.js'
 import { benchMemoryContent, memoryWorkspace } from './mcp-search.js'
-import { median, mkBin, round, timeMk } from './measure.js'
+import { cpuMsOf, median, mkBin, round, timeMk } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
 import { postgresFullText } from './postgres.js'
 
@@ -154,6 +154,30 @@ export async function load(url: string, requests: autocannon.Request[], clients 
   }
 }
 
+/**
+ * A load against a running server, with the server's own CPU time per answered request (every
+ * thread: tool threads, GC, main): on a shared machine the wall figures move with the neighbours,
+ * this one much less. The load average is the minute before the load ended.
+ */
+async function serverLoad(server: Started, requests: autocannon.Request[], clients = connections): Promise<Record<string, unknown>> {
+  const before = cpuMsOf(server.pid)
+  const answeredBefore = server.log().length
+  const figures = await load(server.url, requests, clients)
+  const after = cpuMsOf(server.pid)
+  const answered = server.log().length - answeredBefore
+  const cpu = before === undefined || after === undefined || answered === 0 ? {} : { server_cpu_ms_per_request: round((after - before) / answered, 2) }
+  return { ...figures, ...cpu, load_average_1m: round(loadavg()[0] ?? 0, 2) }
+}
+
+let asked = 0
+/** A question never asked before on every call: no cached question vector, the embedding model runs each time. */
+const newQuestion: autocannon.Request = {
+  method: 'POST',
+  path: search('').path,
+  headers: json,
+  setupRequest: (request) => ({ ...request, body: JSON.stringify({ query: `which service ${++asked} needs two approvals to deploy` }) }),
+}
+
 const quotaRps = 20
 const quotaSeconds = 5
 
@@ -232,7 +256,8 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
     const queries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
     // One client: the latency of a warm search with nothing queued before it.
     const oneClient = await load(server.url, queries.map(search), 1)
-    const searchOnly = await load(server.url, queries.map(search))
+    const searchOnly = await serverLoad(server, queries.map(search))
+    const newQuestions = await serverLoad(server, [newQuestion])
     // A thread's first write loads what writing needs (git, the secret rules): timed on its own,
     // then the mix warms every thread before it is measured.
     const firstAddStarted = performance.now()
@@ -241,11 +266,12 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
     await load(server.url, [...queries.map(search), add], mixedConnections, 2)
     await drained(server)
     const before = server.log().length
-    const mixed = await load(server.url, [...queries.map(search), add], mixedConnections)
+    const mixed = await serverLoad(server, [...queries.map(search), add], mixedConnections)
     const figures = {
       memories: count,
       memory_search_1_client: oneClient,
       memory_search_10_connections: searchOnly,
+      memory_search_new_questions_10_connections: newQuestions,
       first_memory_add_ms: firstAddMs,
       search_80_add_20_50_connections: {
         ...mixed,
@@ -268,7 +294,7 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
 async function independentMixLoad(server: Started, queries: readonly string[]): Promise<Record<string, unknown>> {
   await drained(server)
   const before = server.log().length
-  const mixed = await load(server.url, independentMix(queries), mixedConnections)
+  const mixed = await serverLoad(server, independentMix(queries), mixedConnections)
   const lines = server.log().slice(before)
   return { ...mixed, memory_add_on_server: serverTimes(lines, 'memory_add'), memory_search_on_server: serverTimes(lines, 'memory_search') }
 }
