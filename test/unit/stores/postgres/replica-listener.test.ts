@@ -1,7 +1,6 @@
 import type { Pool } from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Workspace } from '../../../../src/config/workspace.js'
-import type { IndexDocument } from '../../../../src/search/types.js'
 import { openPool } from '../../../../src/stores/postgres/connection.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
@@ -10,18 +9,11 @@ import { TenantScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import { countQueries, noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 import { wordEmbedder } from '../../../helpers/word-embedder.js'
+import { projectMemoryDocument } from '../../../helpers/index-document.js'
 
 const postgres = throwawayCluster()
 
-const doc = (text: string, n: number): IndexDocument => ({
-  id: `mem_${String(n).padStart(26, '0')}`,
-  kind: 'memory',
-  layer: 'project',
-  content: text,
-  tags: [],
-  source: 'project',
-  updatedAt: n,
-})
+const doc = projectMemoryDocument
 
 /** Two replicas of one database, each with a pool of ONE connection (MK_STORE_POOL_SIZE=1). */
 describe.skipIf(noPostgres !== undefined)('replicas whose pool holds one connection', () => {

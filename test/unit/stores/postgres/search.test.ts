@@ -5,7 +5,7 @@ import type { Pool } from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Workspace } from '../../../../src/config/workspace.js'
 import { openIndex, type SearchIndex } from '../../../../src/search/search-index.js'
-import type { IndexDocument, SearchMode } from '../../../../src/search/types.js'
+import type { SearchMode } from '../../../../src/search/types.js'
 import { openPool } from '../../../../src/stores/postgres/connection.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
@@ -14,6 +14,7 @@ import { TenantScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import { countQueries, noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 import { wordEmbedder } from '../../../helpers/word-embedder.js'
+import { projectMemoryDocument } from '../../../helpers/index-document.js'
 
 const postgres = throwawayCluster()
 
@@ -31,15 +32,7 @@ const texts = [
   // FTS5 holds the parts of a camelCase word and every word of a path: "user", "session", "sh".
   'The gateway handler reads sessionUserId from scripts/auth-token.sh',
 ]
-const doc = (text: string, n: number): IndexDocument => ({
-  id: `mem_${String(n).padStart(26, '0')}`,
-  kind: 'memory',
-  layer: 'project',
-  content: text,
-  tags: [],
-  source: 'project',
-  updatedAt: n,
-})
+const doc = projectMemoryDocument
 const questions = [
   'when are releases cut',
   'how do I deploy',
