@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 
 import { walkFiles } from '../src/fs/walk.js'
-import { ownBundles } from '../src/hosts/cli/load-bundle.js'
 import { tokenizerFile } from '../src/token-count.js'
 
 /**
@@ -152,9 +151,8 @@ const bundleFile = 'dist/bundle/mk.cjs'
  * The bundle's entry: the process entry, the library's, and oclif's command registry
  * (`explicit` command discovery) with a getter per command, so that a
  * command's modules are evaluated only when oclif asks for that command.
- * A command's own bundle (`library` false) holds the process entry and that command only.
  */
-function entrySource(commandFiles: readonly string[], { library }: { library: boolean }): string {
+function entrySource(commandFiles: readonly string[]): string {
   const ids = commandFiles.map((file) =>
     file
       .replace(/\.js$/, '')
@@ -169,13 +167,9 @@ function entrySource(commandFiles: readonly string[], { library }: { library: bo
     "exports.run = require('./src/hosts/cli/main.js').run",
     "Object.defineProperty(exports, 'commandNotFound', { get: () => require('./src/hosts/cli/command-not-found.js').default })",
     // The library's entry (dist/library/index.js, ADR 0016): the same modules as the CLI's, loaded when asked for.
-    ...(library
-      ? [
-          "Object.defineProperty(exports, 'openMk', { get: () => require('./src/hosts/library/open.js').openMk })",
-          "Object.defineProperty(exports, 'MkError', { get: () => require('./src/errors.js').MkError })",
-          "Object.defineProperty(exports, 'errorCodes', { get: () => require('./src/errors.js').errorCodes })",
-        ]
-      : []),
+    "Object.defineProperty(exports, 'openMk', { get: () => require('./src/hosts/library/open.js').openMk })",
+    "Object.defineProperty(exports, 'MkError', { get: () => require('./src/errors.js').MkError })",
+    "Object.defineProperty(exports, 'errorCodes', { get: () => require('./src/errors.js').errorCodes })",
     'exports.commands = {',
     ...getters,
     '}',
@@ -197,9 +191,30 @@ const external = [
 const dist = fileURLToPath(new URL('dist/', root))
 const commands = walkFiles(`${dist}commands`).filter((file) => file.endsWith('.js'))
 const outfile = fileURLToPath(new URL(bundleFile, root))
+const built = `${outfile}.building`
 // Emptied first: a code cache left beside an older bundle must never be read.
 await rm(dirname(outfile), { recursive: true, force: true })
 await mkdir(dirname(outfile), { recursive: true })
+const entry = `${dist}bundle-entry.cjs`
+await writeFile(entry, entrySource(commands))
+const { metafile } = await build({
+  entryPoints: [entry],
+  outfile: built,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external,
+  plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder, lazyOclifPerfHooks],
+  alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
+  // The sources are ES modules; in the bundle, import.meta.url is the bundle's own URL.
+  define: { 'import.meta.url': '__mkBundleUrl' },
+  banner: { js: "const __mkBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Whitespace and comments were a third of the bytes Node reads and decodes at every start; names stay, for stack traces.
+  minifyWhitespace: true,
+  metafile: true,
+  logLevel: 'warning',
+})
 
 /** Whether Node loads the file as an ES module: `.mjs`, or `.js` in a package whose type is module. */
 function isEsModule(file: string): boolean {
@@ -211,70 +226,32 @@ function isEsModule(file: string): boolean {
   return false
 }
 
-const requireFrom = createRequire(fileURLToPath(new URL('package.json', root)))
-
-/** Bundle an entry (entrySource) into `target`, named by its build line. */
-async function bundleEntry(source: string, target: string): Promise<void> {
-  const built = `${target}.building`
-  const entry = `${dist}bundle-entry.cjs`
-  await writeFile(entry, source)
-  const { metafile } = await build({
-    entryPoints: [entry],
-    outfile: built,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    external,
-    plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder, lazyOclifPerfHooks],
-    alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
-    // The sources are ES modules; in the bundle, import.meta.url is the bundle's own URL.
-    define: { 'import.meta.url': '__mkBundleUrl' },
-    banner: { js: "const __mkBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    // Whitespace and comments were a third of the bytes Node reads and decodes at every start; names stay, for stack traces.
-    minifyWhitespace: true,
-    metafile: true,
-    logLevel: 'warning',
-  })
-  await rm(entry)
-
-  /**
-   * What the bundle require()s at run time must be CommonJS: Node 20 before
-   * 20.19 cannot require an ES module, and none can when it uses top-level await
-   * (ink). Such packages are imported with importPackage() (src/import-package.ts).
-   */
-  const required = Object.values(metafile.outputs).flatMap((output) =>
-    output.imports.filter(
-      (imported) => imported.external && imported.kind !== 'dynamic-import' && !isBuiltin(imported.path) && !developmentOnly.includes(imported.path),
-    ),
-  )
-  const esModules = [...new Set(required.map((imported) => imported.path))].filter((specifier) => isEsModule(requireFrom.resolve(specifier)))
-  if (esModules.length > 0)
-    throw new Error(`the bundle would require() ES modules: ${esModules.join(', ')}; import them with importPackage() from src/import-package.ts`)
-
-  /**
-   * esbuild escapes non-ASCII text except inside regular expression literals. One
-   * such character makes V8 hold the whole 2.6 MB source as two-byte text, which
-   * took 20 ms to read at every start; `\uXXXX` means the same in strings,
-   * regular expressions and identifiers.
-   */
-  const ascii = (await readFile(built, 'utf8')).replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  // The first line names the build: src/hosts/cli/load-bundle.ts keys the code cache by it. Renamed into place, so a starting mk never reads half a bundle.
-  await writeFile(built, `//mk-build:${createHash('sha256').update(ascii).digest('hex').slice(0, 16)}\n${ascii}`)
-  await rename(built, target)
-}
-
-await bundleEntry(entrySource(commands, { library: true }), outfile)
 /**
- * The commands with a bundle of their own (src/hosts/cli/load-bundle.ts): the modules one command
- * needs, not every command's. A short command spent a fifth of its time reading mk's whole bundle
- * and defining its modules, almost all of which it never runs.
+ * What the bundle require()s at run time must be CommonJS: Node 20 before
+ * 20.19 cannot require an ES module, and none can when it uses top-level await
+ * (ink). Such packages are imported with importPackage() (src/import-package.ts).
  */
-for (const [command, file] of ownBundles) {
-  const commandFile = `${command.replace(' ', '/')}.js`
-  if (!commands.includes(commandFile)) throw new Error(`${command} has a bundle of its own but no command file ${commandFile}`)
-  await bundleEntry(entrySource([commandFile], { library: false }), join(dirname(outfile), file))
-}
+const requireFrom = createRequire(fileURLToPath(new URL('package.json', root)))
+const required = Object.values(metafile.outputs).flatMap((output) =>
+  output.imports.filter(
+    (imported) => imported.external && imported.kind !== 'dynamic-import' && !isBuiltin(imported.path) && !developmentOnly.includes(imported.path),
+  ),
+)
+const esModules = [...new Set(required.map((imported) => imported.path))].filter((specifier) => isEsModule(requireFrom.resolve(specifier)))
+if (esModules.length > 0)
+  throw new Error(`the bundle would require() ES modules: ${esModules.join(', ')}; import them with importPackage() from src/import-package.ts`)
+
+/**
+ * esbuild escapes non-ASCII text except inside regular expression literals. One
+ * such character makes V8 hold the whole 2.6 MB source as two-byte text, which
+ * took 20 ms to read at every start; `\uXXXX` means the same in strings,
+ * regular expressions and identifiers.
+ */
+const ascii = (await readFile(built, 'utf8')).replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+// The first line names the build: src/hosts/cli/load-bundle.ts keys the code cache by it. Renamed into place, so a starting mk never reads half a bundle.
+await writeFile(built, `//mk-build:${createHash('sha256').update(ascii).digest('hex').slice(0, 16)}\n${ascii}`)
+await rename(built, outfile)
+await rm(entry)
 
 /**
  * The launcher's loader (src/hosts/cli/load-bundle.ts) as CommonJS for bin/run.js, which is CommonJS

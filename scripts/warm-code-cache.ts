@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bundleFileFor, codeCacheFileFor } from '../src/hosts/cli/load-bundle.js'
+import { codeCacheName } from '../src/hosts/cli/load-bundle.js'
 
 /**
  * Write the bundle's V8 code caches at build time (src/hosts/cli/load-bundle.ts). The shared
@@ -17,12 +17,12 @@ const folder = `${root}dist/bundle`
 const mk = join(root, 'bin', 'run.js')
 /** Generous: a loaded build machine starts the server in a few seconds. */
 const serverStartMs = 120_000
-const mkBundle = join(folder, 'mk.cjs')
+const bundle = await readFile(join(folder, 'mk.cjs'), 'latin1')
+const buildId = bundle.slice('//mk-build:'.length, bundle.indexOf('\n'))
 
 /** The file name of a command's code cache in `folder` (src/hosts/cli/load-bundle.ts). */
-async function cacheOf(command: readonly string[]): Promise<string> {
-  const bundleFile = bundleFileFor(mkBundle, command)
-  return basename(codeCacheFileFor(mkBundle, bundleFile, await readFile(bundleFile, 'latin1'), command))
+function cacheOf(command: readonly string[]): string {
+  return `mk.cjs.${buildId}${codeCacheName(command)}.code-cache`
 }
 
 function fail(message: string, run?: SpawnSyncReturns<string>): never {
@@ -45,7 +45,7 @@ try {
   await writeFile(join(workspace, '.mkrc'), 'search:\n  embedding:\n    provider: none\n')
   for (const content of ['The staging database is read-only on Fridays', 'Deploys to staging need a green pipeline']) {
     // The first add also creates MK_HOME's memory history, which no later add does: its cache is not kept.
-    await rm(join(folder, await cacheOf(['memory', 'add'])), { force: true })
+    await rm(join(folder, cacheOf(['memory', 'add'])), { force: true })
     const add = spawnSync(process.execPath, [mk, 'memory', 'add', content], { cwd: workspace, env, encoding: 'utf8' })
     if (add.status !== 0) fail(`mk memory add exited ${add.status}`, add)
   }
@@ -60,8 +60,7 @@ for (const command of [
   ['memory', 'add'],
   ['memory', 'search'],
 ]) {
-  const cache = await cacheOf(command)
-  if (!written.includes(cache)) fail(`mk ${command.join(' ')} wrote no code cache ${cache} in ${folder}`)
+  if (!written.includes(cacheOf(command))) fail(`mk ${command.join(' ')} wrote no code cache ${cacheOf(command)} in ${folder}`)
 }
 
 /** `mk memory search` as a terminal runs it beside `mk daemon start`: the client's side of the socket. */

@@ -40,7 +40,6 @@ describe('the packed package', () => {
         'bin/run.js',
         'bin/package.json',
         'dist/bundle/mk.cjs',
-        'dist/bundle/mk-memory-add.cjs',
         'dist/bundle/load-bundle.cjs',
         'oclif.manifest.json',
         'dist/library/index.js',

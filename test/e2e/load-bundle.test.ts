@@ -61,28 +61,6 @@ describe('loadBundle', () => {
     ])
   })
 
-  it("runs a command's own bundle beside the whole one, as the instance require() returns for either, with its one cache", async () => {
-    const own = join(folder, 'mk-memory-add.cjs')
-    await writeFile(
-      own,
-      `//mk-build:0002
-exports.run = async () => {
-  console.log(JSON.stringify({ own: true, sameInstance: require(${JSON.stringify(bundle)}) === module.exports && require(__filename) === module.exports }))
-  process.exit()
-}
-`,
-    )
-    const add = launch(['memory', 'add', 'a fact'])
-    expect(add.status).toBe(0)
-    expect(JSON.parse(add.stdout)).toEqual({ own: true, sameInstance: true })
-    launch(['memory', 'add', 'a fact', '--help'])
-    expect(JSON.parse(launch(['memory', 'list']).stdout)).toMatchObject({ sameInstance: true })
-    expect((await readdir(folder)).filter((name) => name.endsWith('.code-cache')).sort()).toEqual([
-      'bundle.cjs.0001.code-cache',
-      'mk-memory-add.cjs.0002.code-cache',
-    ])
-  })
-
   it('replaces a damaged cache and still runs the bundle', async () => {
     const cache = `${bundle}.0001.code-cache`
     await writeFile(cache, 'not a V8 code cache')

@@ -1,6 +1,6 @@
-import { accessSync, constants as fsConstants, existsSync, readFileSync, realpathSync } from 'node:fs'
+import { accessSync, constants as fsConstants, readFileSync, realpathSync } from 'node:fs'
 import { Module, createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import { Script } from 'node:vm'
 import { writeFileAtomicSync } from '../../fs/atomic-write.js'
 import { lentImport } from '../../import-package.js'
@@ -43,35 +43,12 @@ function buildIdOf(source: string): string {
  */
 const ownCodeCaches: ReadonlySet<string> = new Set(['memory add', 'memory search'])
 
-/**
- * Commands with a bundle of their own beside mk.cjs (scripts/bundle.ts), holding only the modules
- * they need: reading mk's whole bundle and defining all its modules cost `mk memory add` ~15 ms.
- */
-export const ownBundles: ReadonlyMap<string, string> = new Map([['memory add', 'mk-memory-add.cjs']])
-
-/** The command (`memory add`) a command line runs, or undefined for help, version and the overview. */
-function commandOf(args: readonly string[]): string | undefined {
-  const invocation = invocationOf(args)
-  return invocation.kind === 'command' ? invocation.argv.slice(0, 2).join(' ') : undefined
-}
-
-/** The name part of the code cache a command line reads from mk's whole bundle: its command's own, or '' for the shared one. */
+/** The name part of the code cache a command line reads: its command's own, or '' for the shared one. */
 export function codeCacheName(args: readonly string[]): string {
-  const command = commandOf(args)
-  return command !== undefined && ownCodeCaches.has(command) ? `.${command.replace(' ', '-')}` : ''
-}
-
-/** The bundle file a command line runs: its command's own beside `file` (mk.cjs) when it was built, else `file`. */
-export function bundleFileFor(file: string, args: readonly string[]): string {
-  const own = ownBundles.get(commandOf(args) ?? '')
-  const ownFile = own === undefined ? undefined : join(dirname(file), own)
-  return ownFile !== undefined && existsSync(ownFile) ? ownFile : file
-}
-
-/** The code cache a command line reads beside the bundle file it runs (bundleFileFor(file, args)), whose text is `source`. */
-export function codeCacheFileFor(file: string, bundleFile: string, source: string, args: readonly string[]): string {
-  // A command's own bundle runs that command only: its one cache is the command's.
-  return `${bundleFile}.${buildIdOf(source)}${bundleFile === file ? codeCacheName(args) : ''}.code-cache`
+  const invocation = invocationOf(args)
+  if (invocation.kind !== 'command') return ''
+  const command = invocation.argv.slice(0, 2).join(' ')
+  return ownCodeCaches.has(command) ? `.${command.replace(' ', '-')}` : ''
 }
 
 /**
@@ -81,8 +58,7 @@ export function codeCacheFileFor(file: string, bundleFile: string, source: strin
  * missing or rejected cache (another Node version) is written when the process
  * exits. The cache's name carries the bundle's hash, so a cache written by an
  * older bundle (a long-running `mk mcp` across a rebuild) is never read, and
- * the command when it has a cache of its own (codeCacheName). A command with a
- * bundle of its own (ownBundles) runs that bundle, registered under mk.cjs's name.
+ * the command when it has a cache of its own (codeCacheName).
  *
  * Code read from a cache has no module loader for import() in Node 20, so the
  * bundle imports packages through this module's import() (src/import-package.ts).
@@ -90,23 +66,21 @@ export function codeCacheFileFor(file: string, bundleFile: string, source: strin
 export function loadBundle(path: string, args: readonly string[] = []): BundleExports {
   // require() resolves symbolic links: the module cache must hold the bundle under the name oclif will ask for.
   const file = realpathSync(path)
-  const bundleFile = bundleFileFor(file, args)
   // scripts/bundle.ts writes ASCII only, which Latin-1 decodes to the same text without UTF-8's validation: 3 ms less per start.
-  const source = readFileSync(bundleFile, 'latin1')
+  const source = readFileSync(file, 'latin1')
   // V8 checks only that a cache was made from a source of the same length: the name carries the bundle's hash.
-  const cacheFile = codeCacheFileFor(file, bundleFile, source, args)
+  const cacheFile = `${file}.${buildIdOf(source)}${codeCacheName(args)}.code-cache`
   const cachedData = readOptional(cacheFile)
-  const script = new Script(Module.wrap(source), { filename: bundleFile, ...(cachedData === undefined ? {} : { cachedData }) })
+  const script = new Script(Module.wrap(source), { filename: file, ...(cachedData === undefined ? {} : { cachedData }) })
   if (cachedData === undefined || script.cachedDataRejected === true) process.once('exit', () => writeCodeCache(cacheFile, script))
   ;(globalThis as { [lentImport]?: (specifier: string) => Promise<unknown> })[lentImport] = (specifier) => import(specifier)
-  const bundle = new Module(bundleFile)
-  bundle.filename = bundleFile
-  const require = createRequire(bundleFile)
-  // oclif requires mk.cjs for its commands (package.json oclif.commands): it must get this instance, not a second copy.
+  const bundle = new Module(file)
+  bundle.filename = file
+  const require = createRequire(file)
+  // oclif requires this file for its commands (package.json oclif.commands): it must get this instance, not a second copy.
   require.cache[file] = bundle
-  require.cache[bundleFile] = bundle
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void
-  wrapper.call(bundle.exports, bundle.exports, require, bundle, bundleFile, dirname(bundleFile))
+  wrapper.call(bundle.exports, bundle.exports, require, bundle, file, dirname(file))
   bundle.loaded = true
   return bundle.exports as BundleExports
 }
