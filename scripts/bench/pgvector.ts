@@ -12,7 +12,7 @@ import { PostgresDocumentIndex } from '../../src/stores/postgres/document-index.
 import { upsertDocuments } from '../../src/stores/postgres/documents.js'
 import { migrate } from '../../src/stores/postgres/migrations.js'
 import { vectorPath } from '../../src/stores/postgres/pgvector.js'
-import { TenantScope } from '../../src/stores/postgres/place.js'
+import { replicaScope } from '../../src/stores/postgres/place.js'
 import { asBytes, ReplicaVectors } from '../../src/stores/postgres/vectors.js'
 import { startVectorDatabase, type VectorDatabase } from '../pglite-server.js'
 import { benchMemoryDocument } from './mcp-search.js'
@@ -55,13 +55,7 @@ async function open(path: Side['path'], embedder: EmbeddingProvider, vectorsOf: 
   const found = await vectorPath(pool)
   if (found.kind !== path) throw new Error(`expected the ${path} path, the database has ${found.kind}`)
   const vectors = new ReplicaVectors(async () => pool)
-  const place = new TenantScope(
-    async () => pool,
-    'bench',
-    'default',
-    {} as Workspace,
-    (changed) => vectors.forget(changed),
-  )
+  const place = replicaScope({ pool: async () => pool, vectors: vectors }, 'bench', 'default', {} as Workspace)
   for (let start = 0; start < count; start += 500) {
     const documents = Array.from({ length: Math.min(500, count - start) }, (_, offset) => doc(start + offset))
     await place.run(async (client) => {

@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from '../../search/embedding/provider.js'
 import type { IndexDocument, SearchHit, SearchRequest } from '../../search/types.js'
 import { PostgresDocumentIndex } from './document-index.js'
 import { upsertDocuments } from './documents.js'
-import { TenantScope } from './place.js'
+import { replicaScope } from './place.js'
 import type { PostgresDatabase } from './postgres-store.js'
 
 /** What an evaluation asks of one group's index (src/eval/run.ts's EvalIndex). */
@@ -31,7 +31,7 @@ export function postgresScratchIndexes(
   const run = randomBytes(4).toString('hex')
   return (number, embedder) => {
     const scope = `eval-${run}-${number}`
-    const place = new TenantScope(database.pool, tenantId, scope, workspace, (changed) => database.vectors.forget(changed))
+    const place = replicaScope(database, tenantId, scope, workspace)
     const index = new PostgresDocumentIndex(place, database.vectors, embedder)
     return {
       upsert: (documents) => place.run((client) => upsertDocuments(client, scope, documents)),

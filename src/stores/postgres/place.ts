@@ -44,3 +44,18 @@ export class TenantScope {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended(current_setting('mk.tenant', true) || '/' || $1 || '/' || $2, 0))", [this.scope, folder])
   }
 }
+
+/** The vectors a replica holds in memory, as a scope sees them: dropped for a scope whose documents changed. */
+interface HeldVectors {
+  forget(place: TenantScope): void
+}
+
+/** A tenant's scope on this replica: a transaction that changes its documents makes the replica drop the vectors it held of them. */
+export function replicaScope(
+  database: { pool: () => Promise<Pool>; vectors: HeldVectors },
+  tenantId: string,
+  scope: string,
+  workspace: Workspace,
+): TenantScope {
+  return new TenantScope(database.pool, tenantId, scope, workspace, (changed) => database.vectors.forget(changed))
+}

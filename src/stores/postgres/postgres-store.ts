@@ -2,7 +2,7 @@ import type { Pool } from 'pg'
 import type { Store, StorePlace } from '../store.js'
 import { PostgresActivations, PostgresGraph, PostgresOutcomes, PostgresReceipts, PostgresTiers } from './ledgers.js'
 import { PostgresMemories } from './memories.js'
-import { TenantScope } from './place.js'
+import { replicaScope } from './place.js'
 import { bypassWarning, connectionRole } from './role.js'
 import { PostgresIndex } from './search-index.js'
 import type { ReplicaVectors } from './vectors.js'
@@ -21,7 +21,7 @@ export interface PostgresDatabase {
  * row-level security; the tenant's workspace still supplies configuration and knowledge files.
  */
 export function openPostgresStore(database: PostgresDatabase, place: StorePlace & { tenantId: string; scope: string }): Store {
-  const scope = new TenantScope(database.pool, place.tenantId, place.scope, place.workspace, (changed) => database.vectors.forget(changed))
+  const scope = replicaScope(database, place.tenantId, place.scope, place.workspace)
   const memories = new PostgresMemories(scope)
   return {
     kind: 'postgres',

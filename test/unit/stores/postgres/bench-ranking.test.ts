@@ -11,7 +11,7 @@ import { openPool } from '../../../../src/stores/postgres/connection.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
 import { migrate } from '../../../../src/stores/postgres/migrations.js'
-import { TenantScope } from '../../../../src/stores/postgres/place.js'
+import { replicaScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import { noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 import { wordEmbedder } from '../../../helpers/word-embedder.js'
@@ -41,13 +41,7 @@ describe.skipIf(noPostgres !== undefined)("the bench's questions on PostgreSQL a
     pool = await openPool({ url: postgres.cluster().createDatabase(), poolSize: 4 })
     await migrate(pool)
     vectors = new ReplicaVectors(async () => pool)
-    const place = new TenantScope(
-      async () => pool,
-      'bench',
-      'default',
-      {} as Workspace,
-      (changed) => vectors.forget(changed),
-    )
+    const place = replicaScope({ pool: async () => pool, vectors: vectors }, 'bench', 'default', {} as Workspace)
     index = new PostgresDocumentIndex(place, vectors, embedder)
     await place.run((client) => upsertDocuments(client, 'default', documents))
     await index.embedPending()

@@ -7,7 +7,7 @@ import type { EmbeddingProvider } from '../../../../src/search/embedding/provide
 import { dot } from '../../../../src/search/vector-evidence.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
-import { TenantScope } from '../../../../src/stores/postgres/place.js'
+import { replicaScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import { throwawayVectorDatabase, vectorPool } from '../../../helpers/pglite.js'
 import { countQueries } from '../../../helpers/postgres.js'
@@ -70,13 +70,7 @@ describe('pgvector under row-level security', () => {
     pool = await vectorPool(database.database().url)
     vectors = new ReplicaVectors(async () => pool)
     for (const [tenant, size] of Object.entries(sizes)) {
-      const place = new TenantScope(
-        async () => pool,
-        tenant,
-        'default',
-        {} as Workspace,
-        (changed) => vectors.forget(changed),
-      )
+      const place = replicaScope({ pool: async () => pool, vectors: vectors }, tenant, 'default', {} as Workspace)
       const index = new PostgresDocumentIndex(place, vectors, embedder)
       await place.run((client) =>
         upsertDocuments(

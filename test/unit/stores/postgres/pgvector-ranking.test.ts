@@ -11,7 +11,7 @@ import { dot } from '../../../../src/search/vector-evidence.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
 import { vectorPath } from '../../../../src/stores/postgres/pgvector.js'
-import { TenantScope } from '../../../../src/stores/postgres/place.js'
+import { replicaScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import { throwawayVectorDatabase, vectorPool } from '../../../helpers/pglite.js'
 import { wordEmbedder } from '../../../helpers/word-embedder.js'
@@ -51,14 +51,7 @@ describe("the bench's questions on pgvector and on the file store's index", () =
     await sqlite.embedPending()
     pool = await vectorPool(database.database().url)
     vectors = new ReplicaVectors(async () => pool)
-    const place = (tenant: string) =>
-      new TenantScope(
-        async () => pool,
-        tenant,
-        'default',
-        {} as Workspace,
-        (changed) => vectors.forget(changed),
-      )
+    const place = (tenant: string) => replicaScope({ pool: async () => pool, vectors: vectors }, tenant, 'default', {} as Workspace)
     index = new PostgresDocumentIndex(place('bench'), vectors, embedder)
     await place('bench').run((client) => upsertDocuments(client, 'default', documents))
     await index.embedPending()

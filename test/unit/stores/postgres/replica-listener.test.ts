@@ -5,7 +5,7 @@ import { openPool } from '../../../../src/stores/postgres/connection.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
 import { migrate } from '../../../../src/stores/postgres/migrations.js'
-import { TenantScope } from '../../../../src/stores/postgres/place.js'
+import { replicaScope, TenantScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import { countQueries, noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 import { wordEmbedder } from '../../../helpers/word-embedder.js'
@@ -27,13 +27,7 @@ describe.skipIf(noPostgres !== undefined)('replicas whose pool holds one connect
     await migrate(pools[0] as Pool)
     replicas = pools.map((pool) => {
       const vectors = new ReplicaVectors(async () => pool)
-      const place = new TenantScope(
-        async () => pool,
-        'acme',
-        'default',
-        {} as Workspace,
-        (changed) => vectors.forget(changed),
-      )
+      const place = replicaScope({ pool: async () => pool, vectors: vectors }, 'acme', 'default', {} as Workspace)
       return { vectors, place, index: new PostgresDocumentIndex(place, vectors, embedder) }
     })
     const [first] = replicas

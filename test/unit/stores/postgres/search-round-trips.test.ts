@@ -12,7 +12,7 @@ import { inTenant } from '../../../../src/stores/postgres/connection.js'
 import { closeDatabases, postgresDatabase } from '../../../../src/stores/postgres/databases.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
-import { TenantScope } from '../../../../src/stores/postgres/place.js'
+import { replicaScope, TenantScope } from '../../../../src/stores/postgres/place.js'
 import { openPostgresStore } from '../../../../src/stores/postgres/postgres-store.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import type { Store } from '../../../../src/stores/store.js'
@@ -120,13 +120,7 @@ describe.skipIf(noPostgres !== undefined)("a replica's count of a scope behind a
   beforeAll(async () => {
     pool = await postgresDatabase(postgres.cluster().createDatabase(), 4).pool()
     vectors = new ReplicaVectors(async () => pool)
-    place = new TenantScope(
-      async () => pool,
-      'stale',
-      'default',
-      {} as Workspace,
-      (changed) => vectors.forget(changed),
-    )
+    place = replicaScope({ pool: async () => pool, vectors: vectors }, 'stale', 'default', {} as Workspace)
   })
   afterAll(() => vectors.close())
 

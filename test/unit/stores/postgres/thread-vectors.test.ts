@@ -5,7 +5,7 @@ import { openPool } from '../../../../src/stores/postgres/connection.js'
 import { PostgresDocumentIndex } from '../../../../src/stores/postgres/document-index.js'
 import { upsertDocuments } from '../../../../src/stores/postgres/documents.js'
 import { migrate } from '../../../../src/stores/postgres/migrations.js'
-import { TenantScope } from '../../../../src/stores/postgres/place.js'
+import { replicaScope, TenantScope } from '../../../../src/stores/postgres/place.js'
 import { ReplicaVectors } from '../../../../src/stores/postgres/vectors.js'
 import { countQueries, noPostgres, throwawayCluster } from '../../../helpers/postgres.js'
 import { wordEmbedder } from '../../../helpers/word-embedder.js'
@@ -36,13 +36,7 @@ describe.skipIf(noPostgres !== undefined)('the threads of one replica read a sco
   const replica = async (url: string, shareAs: string | undefined): Promise<Replica> => {
     const pool = await openPool({ url, poolSize: 2 })
     const vectors = new ReplicaVectors(async () => pool, shareAs)
-    const place = new TenantScope(
-      async () => pool,
-      'acme',
-      'default',
-      {} as Workspace,
-      (changed) => vectors.forget(changed),
-    )
+    const place = replicaScope({ pool: async () => pool, vectors: vectors }, 'acme', 'default', {} as Workspace)
     return { pool, vectors, place, index: new PostgresDocumentIndex(place, vectors, embedder) }
   }
 
