@@ -26,7 +26,7 @@ export function rank(db: Database.Database, embed: Embed | undefined, request: S
   const matrix = heldVectors(db, embed, request.mode)
   return rankFrom(
     {
-      text: (text, filters, limit) => textEvidence(db, text, filters, limit),
+      text: (text, filters, limit) => textEvidence(db, text, filters, limit, matrix?.heads),
       vector: (text, filters, limit) => vectorEvidence(db, embed, text, filters, limit, matrix),
       heads: (rows) => headsOfRows(db, rows, matrix),
     },
@@ -50,7 +50,8 @@ export async function rankFrom(source: CandidateSource, request: SearchRequest):
   const [textList, vectorList] = await Promise.all([text, vectors])
   const textWeight = mode === 'fulltext' ? 1 : mode === 'vector' ? 0 : (request.textWeight ?? 0.8)
   const fused = fuse(textList, vectorList, textWeight).slice(0, request.limit)
-  const headOf = new Map(textList.map((evidence) => [evidence.rowid, evidence.head]))
+  const headOf = new Map<number, DocumentHead>()
+  for (const { rowid, head } of textList) if (head !== undefined) headOf.set(rowid, head)
   const unread = fused.filter((hit) => !headOf.has(hit.rowid))
   if (unread.length > 0) for (const [rowid, head] of await source.heads(unread)) headOf.set(rowid, head)
   // Plain object literals: a thousand hits built by spreading cost milliseconds a search.
@@ -89,12 +90,20 @@ export async function nearDuplicates(
  * search ranks up to a thousand, and callers group and page them without reading whole documents.
  */
 function headsOfRows(db: Database.Database, rows: readonly { rowid: number }[], matrix: VectorMatrix | undefined): Map<number, DocumentHead> {
-  // The vectors were compared in memory, and the matrix knows every document's head.
-  if (matrix !== undefined) return new Map(rows.map(({ rowid }) => [rowid, matrix.heads.get(rowid) as DocumentHead]))
+  // The matrix knows the head of every document it was read with; a row written since is read below.
+  const known = new Map<number, DocumentHead>()
+  const unknown: { rowid: number }[] = []
+  for (const row of rows) {
+    const head = matrix?.heads.get(row.rowid)
+    if (head === undefined) unknown.push(row)
+    else known.set(row.rowid, head)
+  }
+  if (unknown.length === 0) return known
   const heads = statement(db, 'SELECT rowid, id, layer, source, dedup_key FROM docs WHERE rowid IN (SELECT value FROM json_each(?))', 'raw').all(
-    JSON.stringify(rows.map((row) => row.rowid)),
+    JSON.stringify(unknown.map((row) => row.rowid)),
   ) as [number, string, string, string | null, string][]
-  return new Map(heads.map(([rowid, id, layer, source, dedupKey]) => [rowid, { id, layer, source: source ?? undefined, dedupKey }]))
+  for (const [rowid, id, layer, source, dedupKey] of heads) known.set(rowid, { id, layer, source: source ?? undefined, dedupKey })
+  return known
 }
 
 /** Which of these documents the filters allow, in one statement. */
