@@ -157,6 +157,30 @@ describe('vectors compared in memory, following the index row by row', () => {
     reader.close()
   })
 
+  it('give hybrid hits the same heads from the matrix as a fresh connection reads in SQL, after another connection’s commits', async () => {
+    const hits = async (index: ReturnType<typeof openIndex>, query: string) =>
+      // Vector scores in SQL and in memory agree to float precision (see above), the heads exactly.
+      (await index.search({ text: query, mode: 'hybrid', limit: 100, filters: { kind: 'memory' } })).map(
+        (hit) => `${hit.id} ${hit.layer} ${hit.source ?? ''} ${hit.dedupKey} ${hit.score.toFixed(5)} ${hit.scores.text?.toFixed(5) ?? ''}`,
+      )
+    const writer = openIndex(path, { embedder })
+    writer.upsert(Array.from({ length: 40 }, (_, n) => ({ ...memory(`m${n}`, pick(n, 4)), layer: n % 2 === 0 ? 'user' : 'project', source: `s${n % 3}` })))
+    await writer.embedPending()
+    const reader = openIndex(path, { embedder })
+    for (const query of queries) await hits(reader, query)
+    writer.upsert([{ ...memory('late', `${pick(3, 3)} backup`), layer: 'project', source: 's9' }])
+    await writer.embedPending()
+    for (const query of queries) {
+      const fresh = openIndex(path, { embedder })
+      // The fresh connection's first search reads the heads with its full-text rows; the reader's come from its matrix.
+      expect(await hits(reader, query)).toEqual(await hits(fresh, query))
+      fresh.close()
+    }
+    expect((await hits(reader, 'backup')).some((hit) => hit.startsWith('late project s9 '))).toBe(true)
+    writer.close()
+    reader.close()
+  })
+
   it('read everything again when it fell further behind than the change log keeps', async () => {
     const reader = openIndex(path, { embedder })
     reader.upsert(texts.map((content, n) => memory(`m${n}`, content)))
