@@ -7,7 +7,7 @@ import { benchGit, clearScanCache } from './check-scale.js'
 import { makeCheckWorkspace } from './check-workspace.js'
 import type { MkBuild } from './compare-build.js'
 import { connectMkTransport, timed } from './mcp-client.js'
-import { memoryWorkspace } from './mcp-search.js'
+import { benchQuestion, memoryWorkspace } from './mcp-search.js'
 import { cpuMsOf } from './measure.js'
 import { load, ready, search, startServe } from './serve.js'
 
@@ -16,6 +16,14 @@ export interface Sample {
   value: number
   peakKb?: number
   cpuMs?: number
+  /** Whether a search returned any result: a search that returns nothing skips reading and packing rows. */
+  answered?: boolean
+}
+
+/** The results a memory_search returned, from its structured output (0 when it has none). */
+function resultCount(output: unknown): number {
+  const results = typeof output === 'object' && output !== null ? (output as { results?: unknown }).results : undefined
+  return Array.isArray(results) ? results.length : 0
 }
 
 /** The samples of one figure, old and new, taken in turn: old[i] and new[i] are a pair. */
@@ -180,8 +188,6 @@ const questions = [
   'when does on-call escalate',
   'search latency budget',
 ]
-/** A question no earlier call asked, so no cache of query vectors answers it. */
-const newQuestion = (run: number, side: Side): string => `${questions[run % questions.length] ?? ''} ${side} question ${run}`
 
 /**
  * Search at a number of memories: whole `mk memory search` processes (cold) and memory_search
@@ -206,9 +212,7 @@ const searchWorkload: Workload = {
       }
       for (let round = 0; round < rounds; round++) {
         for (const side of sides) {
-          cold[side].push(
-            runMk(builds[side], ['memory', 'search', newQuestion(round, side)], workspaces[side], { MK_HOME: join(workspaces[side], '.mk-home') }),
-          )
+          cold[side].push(runMk(builds[side], ['memory', 'search', benchQuestion(round)], workspaces[side], { MK_HOME: join(workspaces[side], '.mk-home') }))
         }
       }
       const servers = {
@@ -216,13 +220,19 @@ const searchWorkload: Workload = {
         new: await connectMkTransport(workspaces.new, builds.new.bin),
       }
       try {
-        const ask = (side: Side, query: string): Promise<number> =>
-          timed(() => servers[side].client.callTool({ name: 'memory_search', arguments: { query } }, undefined, { timeout: 1_800_000 }))
+        const ask = async (side: Side, query: string): Promise<Sample> => {
+          let answered = false
+          const value = await timed(async () => {
+            const result = await servers[side].client.callTool({ name: 'memory_search', arguments: { query } }, undefined, { timeout: 1_800_000 })
+            answered = resultCount(result.structuredContent) > 0
+          })
+          return { value, answered }
+        }
         for (const side of sides) await ask(side, 'staging database')
         const calls = Math.max(30, rounds * 6)
         const cpuBefore = { old: cpuMsOf(servers.old.transport.pid), new: cpuMsOf(servers.new.transport.pid) }
         for (let run = 0; run < calls; run++) {
-          for (const side of sides) warm[side].push({ value: await ask(side, newQuestion(1000 + run, side)) })
+          for (const side of sides) warm[side].push(await ask(side, benchQuestion(rounds + run)))
         }
         for (const side of sides) {
           // A call takes less than a clock tick of CPU: the server's CPU time over all calls, per call, on every sample.

@@ -61,6 +61,10 @@ function summarise(figure: Figure): Record<string, unknown> {
     const known = samples.flatMap((sample) => (sample.cpuMs === undefined ? [] : [sample.cpuMs]))
     return known.length === 0 ? undefined : round(median(known))
   }
+  const answered = (samples: readonly Sample[]): number | undefined => {
+    const known = samples.flatMap((sample) => (sample.answered === undefined ? [] : [sample.answered]))
+    return known.length === 0 ? undefined : round(known.filter(Boolean).length / known.length, 2)
+  }
   const oldMedian = median(values(figure.old))
   const newMedian = median(values(figure.new))
   return {
@@ -75,6 +79,7 @@ function summarise(figure: Figure): Record<string, unknown> {
     new_peak_mb: peak(figure.new) ?? null,
     old_cpu_ms: cpu(figure.old) ?? null,
     new_cpu_ms: cpu(figure.new) ?? null,
+    ...(answered(figure.new) === undefined ? {} : { old_answered_share: answered(figure.old) ?? null, new_answered_share: answered(figure.new) ?? null }),
   }
 }
 

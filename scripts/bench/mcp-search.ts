@@ -32,6 +32,34 @@ export function benchMemoryContent(index: number): string {
   return `Memory ${index}: ${subjects[index % subjects.length]} ${facts[(index * 7) % facts.length]} (note ${index % 97}).`
 }
 
+/**
+ * Questions each bench memory answers: the memories pair subject k with fact 7k mod 8, so the
+ * k-th group asks about subject k's one fact, in words the memory does not all share.
+ */
+const answerable = [
+  ['when is the staging database read-only', 'which database is read-only', 'can I write to the staging database on Friday'],
+  ['who is the author of the deploy pipeline', 'is the deploy pipeline written by its author'],
+  ['when do the CI runners page the secondary', 'how long before the CI runners page the secondary'],
+  ['what latency must the billing service stay under', 'how fast must the billing service be'],
+  ['when was code review migrated', 'was code review migrated'],
+  ['who owns the search index', 'which team owns the search index'],
+  ['how many cores does the on-call rota run on', 'what does the on-call rota run on'],
+  ['how many approvals do release notes need', 'who approves release notes'],
+].flat()
+const askedAs = ['', 'remind me, ', 'do you know ', 'I forgot ', 'also, ']
+
+/**
+ * The bench's question number `number`: one the memories answer, worded differently from every
+ * lower number, so no cache of question vectors answers it and the search returns a page (its
+ * rows read, its results packed) as an agent's real question does.
+ */
+export function benchQuestion(number: number): string {
+  const question = answerable[number % answerable.length] ?? ''
+  const asked = askedAs[Math.floor(number / answerable.length) % askedAs.length] ?? ''
+  const round = Math.floor(number / (answerable.length * askedAs.length))
+  return `${asked}${question}${round === 0 ? '' : ` (${round})`}`
+}
+
 /** The bench's memory `index` as the search index holds it, for benches and tests that fill an index directly. */
 export function benchMemoryDocument(index: number): IndexDocument {
   return {

@@ -1,0 +1,41 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { benchMemoryDocument, benchQuestion } from '../../../scripts/bench/mcp-search.js'
+import { defaultThreshold } from '../../../src/search/calibration.js'
+import { createBundledProvider } from '../../../src/search/embedding/bundled.js'
+import { openIndex, type SearchIndex } from '../../../src/search/search-index.js'
+
+/** As many questions as a compare of 10 rounds asks: 10 cold, 60 warm. */
+const asked = 70
+
+// A warm search that returns nothing never reads or packs a row: the bench's new questions must be ones the memories answer.
+describe("the bench's new questions", () => {
+  let base: string
+  let index: SearchIndex
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'mk-bench-questions-'))
+    index = openIndex(join(base, 'index.db'), { embedder: createBundledProvider() })
+    index.upsert(Array.from({ length: 64 }, (_, n) => benchMemoryDocument(n)))
+    await index.embedPending()
+  }, 120_000)
+  afterAll(async () => {
+    index.close()
+    await rm(base, { recursive: true, force: true })
+  })
+
+  it('are each worded differently, so no cache of question vectors answers one', () => {
+    const questions = Array.from({ length: asked * 4 }, (_, n) => benchQuestion(n))
+    expect(new Set(questions).size).toBe(questions.length)
+  })
+
+  it('are answered by the bench memories at the default threshold', async () => {
+    const unanswered: string[] = []
+    for (let n = 0; n < asked; n++) {
+      const hits = await index.search({ text: benchQuestion(n), mode: 'hybrid', limit: 10 })
+      if (!hits.some((hit) => hit.confidence >= defaultThreshold)) unanswered.push(benchQuestion(n))
+    }
+    expect(unanswered).toEqual([])
+  }, 120_000)
+})
