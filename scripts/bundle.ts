@@ -124,23 +124,32 @@ const codeUnitCommandOrder: Plugin = {
 }
 
 /**
- * oclif's performance module requires node:perf_hooks when it loads, which it uses only when
- * performance tracking is on (OCLIF_PERF): 1 ms of every command for a Node module nothing else
- * on a short command's path loads. In the bundle it is required when tracking first uses it.
+ * Node modules oclif requires when its modules load but uses only on paths a short command never
+ * takes, each about 1 ms of every command: node:perf_hooks when performance tracking is on
+ * (OCLIF_PERF), node:readline to read an argument given as `-` from stdin. In the bundle each is
+ * required when first used.
  */
-const lazyOclifPerfHooks: Plugin = {
-  name: 'lazy-oclif-perf-hooks',
+const lazyOclifBuiltins: readonly { file: string; module: string; members: readonly string[] }[] = [
+  { file: 'performance.js', module: 'perf_hooks', members: ['performance', 'PerformanceObserver'] },
+  { file: 'parser/parse.js', module: 'readline', members: ['createInterface'] },
+]
+
+const lazyOclifModules: Plugin = {
+  name: 'lazy-oclif-modules',
   setup(build) {
-    build.onLoad({ filter: /[/\\]@oclif[/\\]core[/\\]lib[/\\]performance\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8')
-      const eager = 'const node_perf_hooks_1 = require("node:perf_hooks");'
-      const uses = source.match(/node_perf_hooks_1\.\w+/g) ?? []
-      if (!source.includes(eager) || uses.some((use) => use !== 'node_perf_hooks_1.performance' && use !== 'node_perf_hooks_1.PerformanceObserver'))
-        throw new Error(`${args.path} no longer uses node:perf_hooks as expected: review the lazy-oclif-perf-hooks bundle plugin`)
-      const lazy =
-        'const node_perf_hooks_1 = { get performance() { return require("node:perf_hooks").performance }, get PerformanceObserver() { return require("node:perf_hooks").PerformanceObserver } };'
-      return { contents: source.replace(eager, lazy), loader: 'js' }
-    })
+    for (const { file, module, members } of lazyOclifBuiltins) {
+      const path = `@oclif/core/lib/${file}`.split('/').map((part) => part.replaceAll('.', '\\.'))
+      build.onLoad({ filter: new RegExp(`[/\\\\]${path.join('[/\\\\]')}$`) }, async (args) => {
+        const source = await readFile(args.path, 'utf8')
+        const name = `node_${module}_1`
+        const eager = `const ${name} = require("node:${module}");`
+        const uses = source.match(new RegExp(`${name}\\.\\w+`, 'g')) ?? []
+        if (!source.includes(eager) || uses.some((use) => !members.includes(use.slice(name.length + 1))))
+          throw new Error(`${args.path} no longer uses node:${module} as expected: review the lazy-oclif-modules bundle plugin`)
+        const getters = members.map((member) => `get ${member}() { return require("node:${module}").${member} }`)
+        return { contents: source.replace(eager, `const ${name} = { ${getters.join(', ')} };`), loader: 'js' }
+      })
+    }
   },
 }
 
@@ -205,7 +214,7 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder, lazyOclifPerfHooks],
+  plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder, lazyOclifModules],
   alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
   // The sources are ES modules; in the bundle, import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__mkBundleUrl' },

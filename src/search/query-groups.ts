@@ -25,7 +25,10 @@ const synonymSets = technologies.synonyms as string[][]
 const wordsOf = (phrase: string): string[] => phrase.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
 
 function containsPhrase(words: readonly string[], phrase: readonly string[]): boolean {
-  for (let start = 0; start + phrase.length <= words.length; start++) {
+  const [first] = phrase
+  if (first === undefined) return true
+  // Tried only where its first word stands: every query is held against the hundreds of phrases of the vocabulary.
+  for (let start = words.indexOf(first); start !== -1 && start + phrase.length <= words.length; start = words.indexOf(first, start + 1)) {
     if (phrase.every((word, offset) => words[start + offset] === word)) return true
   }
   return false

@@ -99,10 +99,16 @@ function logCall(ctx: CallerContext, entry: { request_id: string; tool: string; 
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`)
 }
 
+/**
+ * Milliseconds on a monotonic clock. Not `performance.now()`: Node loads node:perf_hooks the first
+ * time the `performance` global is read, about 1 ms of every short command, for one duration.
+ */
+const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6
+
 /** Every caller (CLI, MCP, programmatic) runs tools through here. */
 export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerContext): Promise<DispatchOutcome> {
   const requestId = randomUUID()
-  const started = performance.now()
+  const started = monotonicMs()
   const warnings: string[] = []
   const controller = new AbortController()
   const { cancel, displayOnly, database, timeoutMs, ...callerContext } = caller
@@ -130,7 +136,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     const running: Promise<ToolResult<unknown>> = tool.run(parsed.data, ctx)
     const result = await withTimeout(running, timeoutOf(tool, timeoutMs), controller, tool.name)
     const output = displayOnly === true ? undefined : checkedOutput(tool, result.output)
-    logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(performance.now() - started), status: 'ok' })
+    logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(monotonicMs() - started), status: 'ok' })
     const display = result.display ?? tool.render?.(result.output, ctx.style) ?? ''
     return {
       ok: true,
@@ -146,7 +152,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     logCall(caller, {
       request_id: requestId,
       tool: tool.name,
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: Math.round(monotonicMs() - started),
       status: cancelled ? 'cancelled' : 'error',
       error_code: error.errorCode,
     })

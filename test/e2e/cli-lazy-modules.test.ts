@@ -81,31 +81,56 @@ Intl.Collator = function (...args) {
   appendFileSync(process.env.MK_TEST_LOCALE, 'Intl.Collator' + new Error().stack.split('\\n')[2] + '\\n')
   return new Collator(...args)
 }
-process.on('exit', () => appendFileSync(process.env.MK_TEST_REQUIRED, Object.keys(require.cache).join('\\n') + '\\n'))
+process.on('exit', () => {
+  appendFileSync(process.env.MK_TEST_REQUIRED, Object.keys(require.cache).join('\\n') + '\\n')
+  const builtins = process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice('NativeModule '.length))
+  appendFileSync(process.env.MK_TEST_BUILTINS, process.argv.slice(2, 4).join(' ') + ': ' + builtins.join(' ') + '\\n')
+})
 `
 
 /** Runs the built mk as a person would: mk -v, then an add and a search in a fresh workspace; returns what the probe recorded. */
-async function probeBuiltMk(): Promise<{ localeCalls: string; required: string[] }> {
+async function probeBuiltMk(): Promise<{ localeCalls: string; required: string[]; builtins: Map<string, string[]> }> {
   const probeFile = join(folder, 'probe.cjs')
   const localeCalls = join(folder, 'locale.txt')
   const required = join(folder, 'required.txt')
+  const builtins = join(folder, 'builtins.txt')
   const workspace = join(folder, 'workspace')
   await mkdir(join(workspace, 'knowledge', 'memory'), { recursive: true })
   await writeFile(probeFile, probe)
   await writeFile(localeCalls, '')
   await writeFile(required, '')
-  const env = { ...process.env, MK_HOME: join(folder, 'home'), MK_TEST_LOCALE: localeCalls, MK_TEST_REQUIRED: required, NO_COLOR: '1' }
+  await writeFile(builtins, '')
+  const env = {
+    ...process.env,
+    // vitest sets NODE_ENV=test, under which oclif loads TypeScript to run sources: a person's mk never does.
+    NODE_ENV: undefined,
+    MK_HOME: join(folder, 'home'),
+    MK_TEST_LOCALE: localeCalls,
+    MK_TEST_REQUIRED: required,
+    MK_TEST_BUILTINS: builtins,
+    NO_COLOR: '1',
+  }
   for (const args of [['-v'], ['memory', 'add', 'The staging database is read-only on Fridays'], ['memory', 'search', 'staging database']]) {
     const run = spawnSync(process.execPath, ['--require', probeFile, mkBin, ...args], { cwd: workspace, env, encoding: 'utf8' })
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
   }
-  return { localeCalls: await readFile(localeCalls, 'utf8'), required: (await readFile(required, 'utf8')).split('\n') }
+  const byCommand = (await readFile(builtins, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line): [string, string[]] => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2).split(' ')])
+  return { localeCalls: await readFile(localeCalls, 'utf8'), required: (await readFile(required, 'utf8')).split('\n'), builtins: new Map(byCommand) }
 }
 
 describe('what the built mk sets up to start', () => {
   it('compares no strings by locale for mk -v, mk memory add and mk memory search: the collator costs every start milliseconds', async () => {
     expect((await probeBuiltMk()).localeCalls).toBe('')
+  })
+
+  it('loads neither node:readline nor node:perf_hooks for mk memory add: each costs every start about a millisecond', async () => {
+    const added = (await probeBuiltMk()).builtins.get('memory add')
+    expect(added).toContain('fs')
+    expect(added?.filter((builtin) => builtin === 'readline' || builtin === 'perf_hooks')).toEqual([])
   })
 
   it("reads better-sqlite3's JavaScript from the bundle and only its native addon from the package", async () => {

@@ -1,8 +1,32 @@
 import { z } from 'zod'
 import { defineTool } from '../define.js'
+import { lazy } from '../../lazy.js'
 import { plural } from '../../text.js'
 import { memoryLanes } from '../../memory/model.js'
 import { identityFields, identityOf, maxContentLength, memoryExtraLimits, memoryLayerSchema } from './schemas.js'
+
+/** Built when asked for: the CLI without --json never checks its output against it. */
+const memoryAddOutput = lazy(() =>
+  z.strictObject({
+    success: z.literal(true),
+    memoryId: z.string(),
+    message: z.string(),
+    deduplicated: z.boolean().describe('True when the same content was already stored in this layer; nothing was written'),
+    redactions: z.array(z.strictObject({ kind: z.string(), count: z.number().int() })).describe('Secrets replaced by [REDACTED:kind]'),
+    similar: z
+      .array(z.strictObject({ memoryId: z.string(), content: z.string(), score: z.number() }))
+      .describe('Existing memories of the layer that restate this one (mk memory consolidate can merge them)'),
+    contradicts: z
+      .array(z.strictObject({ memoryId: z.string(), content: z.string(), reason: z.string() }))
+      .describe('Existing memories that look like this one but disagree with it: never merged; review which is true'),
+    commit: z
+      .string()
+      .optional()
+      .describe(
+        'The $MK_HOME history commit of a private memory; a project (or wider) memory is a file in the repository, left for you to commit with your change',
+      ),
+  }),
+)
 
 export const memoryAdd = defineTool({
   name: 'memory_add',
@@ -55,25 +79,9 @@ export const memoryAdd = defineTool({
     owner_team_id: z.string().min(1).optional().describe('The team a private memory of a shared layer belongs to (its agents see it)'),
     ...identityFields,
   }),
-  output: z.strictObject({
-    success: z.literal(true),
-    memoryId: z.string(),
-    message: z.string(),
-    deduplicated: z.boolean().describe('True when the same content was already stored in this layer; nothing was written'),
-    redactions: z.array(z.strictObject({ kind: z.string(), count: z.number().int() })).describe('Secrets replaced by [REDACTED:kind]'),
-    similar: z
-      .array(z.strictObject({ memoryId: z.string(), content: z.string(), score: z.number() }))
-      .describe('Existing memories of the layer that restate this one (mk memory consolidate can merge them)'),
-    contradicts: z
-      .array(z.strictObject({ memoryId: z.string(), content: z.string(), reason: z.string() }))
-      .describe('Existing memories that look like this one but disagree with it: never merged; review which is true'),
-    commit: z
-      .string()
-      .optional()
-      .describe(
-        'The $MK_HOME history commit of a private memory; a project (or wider) memory is a file in the repository, left for you to commit with your change',
-      ),
-  }),
+  get output() {
+    return memoryAddOutput()
+  },
   examples: [
     {
       title: 'Remember a project fact',

@@ -80,7 +80,7 @@ describe('artifacts', () => {
         typeof output === 'object' && output !== null && 'applied' in output ? { ...output, applied: true } : output
       const reported = (tool?.examples ?? []).flatMap((example) => artifactsOf(name, example.input, applied(example.output)))
       expect(reported.length, `${name}: no example reports an artifact; does the reader still match the output?`).toBeGreaterThan(0)
-      for (const artifact of reported) expect(artifactSchema.safeParse(artifact).success, name).toBe(true)
+      for (const artifact of reported) expect(artifactSchema().safeParse(artifact).success, name).toBe(true)
     }
   })
 })
