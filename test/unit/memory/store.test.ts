@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { validateConfig } from '../../../src/config/load.js'
 import type { Workspace } from '../../../src/config/workspace.js'
 import { newMemoryId } from '../../../src/memory/ids.js'
@@ -103,6 +103,24 @@ describe('memory store', () => {
       expect(restored.record).toEqual(stored.record)
       expect(existsSync(stored.file)).toBe(true)
       await expect(restoreMemory(workspace, nobody, stored.record.id, () => undefined)).rejects.toThrow(/exists already/)
+    }
+  })
+
+  it("sweeps a folder for dead writers' temporary files at most every 10 s in one process", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const folder = folderForLayer(workspace, nobody, 'project')
+      const abandoned = (n: number): string => join(folder.dir, `.mem_${n}.md.999999999.0123abcd.tmp`)
+      await addMemory(workspace, folder, record('first'), noHooks)
+      await writeFile(abandoned(1), 'half a memory')
+      await addMemory(workspace, folder, record('second'), noHooks)
+      // The folder was listed for them a moment ago: a burst of writes does not list it on each one.
+      expect(existsSync(abandoned(1))).toBe(true)
+      vi.setSystemTime(Date.now() + 10_001)
+      await addMemory(workspace, folder, record('third'), noHooks)
+      expect(existsSync(abandoned(1))).toBe(false)
+    } finally {
+      vi.useRealTimers()
     }
   })
 
