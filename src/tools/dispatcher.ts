@@ -28,6 +28,8 @@ export type CallerContext = Omit<ToolContext, 'signal' | 'requestId' | 'warn' | 
   displayOnly?: boolean
   /** The limit for a tool that sets none of its own (a team server's MK_SERVE_TOOL_TIMEOUT_MS); absent: 30 s. */
   timeoutMs?: number | undefined
+  /** The server's own call (its warm-up, which may embed a whole index): no time limit, not even the tool's. No request sets it. */
+  unbounded?: boolean | undefined
   /** The tenant's rows in a database store (a team server's --store); absent: the files store. */
   database?: DatabasePlace | undefined
 }
@@ -111,7 +113,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
   const started = monotonicMs()
   const warnings: string[] = []
   const controller = new AbortController()
-  const { cancel, displayOnly, database, timeoutMs, ...callerContext } = caller
+  const { cancel, displayOnly, database, timeoutMs, unbounded, ...callerContext } = caller
   cancel?.addEventListener('abort', () => controller.abort(cancel.reason), { once: true })
   if (cancel?.aborted === true) controller.abort(cancel.reason)
   const ctx: ToolContext = {
@@ -134,7 +136,7 @@ export async function dispatch(tool: AnyTool, rawInput: unknown, caller: CallerC
     // Cancelled while it waited for approval: never start it.
     if (cancel?.aborted === true) throw cancelledError(tool, cancel)
     const running: Promise<ToolResult<unknown>> = tool.run(parsed.data, ctx)
-    const result = await withTimeout(running, timeoutOf(tool, timeoutMs), controller, tool.name)
+    const result = unbounded === true ? await running : await withTimeout(running, timeoutOf(tool, timeoutMs), controller, tool.name)
     const output = displayOnly === true ? undefined : checkedOutput(tool, result.output)
     logCall(caller, { request_id: requestId, tool: tool.name, duration_ms: Math.round(monotonicMs() - started), status: 'ok' })
     const display = result.display ?? tool.render?.(result.output, ctx.style) ?? ''

@@ -239,8 +239,9 @@ async function warmUp(
   if (tools.some((tool) => tool.name === 'memory_add')) await runner.warmWrites(writes)
   if (!oneWorkspace || !tools.some((tool) => tool.name === 'memory_search')) return
   const call = { tool: 'memory_search', tenantId: defaultTenant, scope: defaultScope, input: { query: 'warm up', limit: 1 }, runtime }
-  // The first brings the index up to date (embedding what waits); the others then only open it.
-  const first = await runner.run(call, 0)
+  // The first brings the index up to date (embedding what waits, minutes at 10,000 new memories),
+  // so no deadline: past one it would fail, and the server would never be ready. The others then only open it.
+  const first = await runner.run({ ...call, unbounded: true }, 0)
   const others = runner.threaded ? await Promise.all(Array.from({ length: runner.slots - 1 }, (_, slot) => runner.run(call, slot + 1))) : []
   for (const outcome of [first, ...others]) {
     if (!outcome.ok) throw new MkError(outcome.error.errorCode, `warming up failed: ${outcome.error.message}`, { details: outcome.error.details ?? {} })

@@ -13,6 +13,8 @@ export interface ToolCall {
   scope: string
   input: Record<string, unknown>
   runtime: RuntimeEnv
+  /** Set by the server for its own warm-up only (never from a request): the call runs without a deadline. */
+  unbounded?: true
 }
 
 /**
@@ -36,5 +38,15 @@ export async function runToolCall(
     return { ok: false, error: toErrorObject(error), warnings: [] }
   }
   const { workspace, resources, database } = store
-  return dispatch(tool, call.input, { workspace, env, cwd: workspace.root, runtime: call.runtime, style: plainStyle, resources, database, timeoutMs })
+  return dispatch(tool, call.input, {
+    workspace,
+    env,
+    cwd: workspace.root,
+    runtime: call.runtime,
+    style: plainStyle,
+    resources,
+    database,
+    timeoutMs,
+    unbounded: call.unbounded,
+  })
 }

@@ -210,7 +210,8 @@ export function threadRunner(count: number, data: ThreadData, deadlines: CallDea
       await threads[slot]?.warm
       const thread = threads[slot]
       const timeoutMs = deadlines.timeoutMsOf(call.tool)
-      const timer = thread === undefined ? undefined : setTimeout(() => overdue(slot, thread, call, timeoutMs), timeoutMs + deadlines.graceMs)
+      const timer =
+        thread === undefined || call.unbounded === true ? undefined : setTimeout(() => overdue(slot, thread, call, timeoutMs), timeoutMs + deadlines.graceMs)
       try {
         const reply = await send(slot, { id: nextId++, type: 'call', call })
         if ('outcome' in reply) return reply.outcome

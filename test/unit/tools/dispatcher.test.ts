@@ -122,6 +122,16 @@ describe('dispatch', () => {
     expect(aborted).toBe(true)
   })
 
+  it("lets the server's own unbounded call (its warm-up) run past the tool's limit", async () => {
+    const slow = {
+      ...echo,
+      timeoutMs: 20,
+      run: () => new Promise((resolve) => setTimeout(() => resolve({ output: { echoed: 'done' }, display: '' }), 100)),
+    } as unknown as AnyTool
+    expect(await dispatch(slow, { message: 'x' }, caller({ unbounded: true }))).toMatchObject({ ok: true, output: { echoed: 'done' } })
+    expect(await dispatch(slow, { message: 'x' }, caller())).toMatchObject({ ok: false, error: { errorCode: 'TIMEOUT' } })
+  })
+
   it('reports a call its caller cancelled as cancelled (TIMEOUT, details.cancelled), never INTERNAL_ERROR (issue 11.16)', async () => {
     const abortable = {
       ...echo,
