@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { codeCacheName } from '../src/hosts/cli/load-bundle.js'
+import { codeCacheFileFor } from '../src/hosts/cli/load-bundle.js'
 
 /**
  * Write the bundle's V8 code caches at build time (src/hosts/cli/load-bundle.ts). The shared
@@ -17,12 +17,12 @@ const folder = `${root}dist/bundle`
 const mk = join(root, 'bin', 'run.js')
 /** Generous: a loaded build machine starts the server in a few seconds. */
 const serverStartMs = 120_000
-const bundle = await readFile(join(folder, 'mk.cjs'), 'latin1')
-const buildId = bundle.slice('//mk-build:'.length, bundle.indexOf('\n'))
+const bundleFile = join(folder, 'mk.cjs')
+const bundle = await readFile(bundleFile, 'latin1')
 
 /** The file name of a command's code cache in `folder` (src/hosts/cli/load-bundle.ts). */
 function cacheOf(command: readonly string[]): string {
-  return `mk.cjs.${buildId}${codeCacheName(command)}.code-cache`
+  return basename(codeCacheFileFor(bundleFile, bundle, command))
 }
 
 function fail(message: string, run?: SpawnSyncReturns<string>): never {

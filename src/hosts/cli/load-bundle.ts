@@ -51,6 +51,11 @@ export function codeCacheName(args: readonly string[]): string {
   return ownCodeCaches.has(command) ? `.${command.replace(' ', '-')}` : ''
 }
 
+/** The code cache a command line reads beside the bundle `file`, whose text is `source`. */
+export function codeCacheFileFor(file: string, source: string, args: readonly string[]): string {
+  return `${file}.${buildIdOf(source)}${codeCacheName(args)}.code-cache`
+}
+
 /**
  * Load mk's CommonJS bundle (scripts/bundle.ts) with a V8 code cache kept
  * beside it: V8 then reads the bytecode of the functions earlier runs compiled
@@ -69,7 +74,7 @@ export function loadBundle(path: string, args: readonly string[] = []): BundleEx
   // scripts/bundle.ts writes ASCII only, which Latin-1 decodes to the same text without UTF-8's validation: 3 ms less per start.
   const source = readFileSync(file, 'latin1')
   // V8 checks only that a cache was made from a source of the same length: the name carries the bundle's hash.
-  const cacheFile = `${file}.${buildIdOf(source)}${codeCacheName(args)}.code-cache`
+  const cacheFile = codeCacheFileFor(file, source, args)
   const cachedData = readOptional(cacheFile)
   const script = new Script(Module.wrap(source), { filename: file, ...(cachedData === undefined ? {} : { cachedData }) })
   if (cachedData === undefined || script.cachedDataRejected === true) process.once('exit', () => writeCodeCache(cacheFile, script))
