@@ -7,7 +7,7 @@ import { benchGit, clearScanCache } from './check-scale.js'
 import { makeCheckWorkspace } from './check-workspace.js'
 import type { MkBuild } from './compare-build.js'
 import { connectMkTransport, timed } from './mcp-client.js'
-import { benchQuestion, memoryWorkspace } from './mcp-search.js'
+import { benchQuestion, memoryWorkspace, warmQueries } from './mcp-search.js'
 import { cpuMsOf } from './measure.js'
 import { load, ready, search, startServe } from './serve.js'
 
@@ -181,14 +181,6 @@ const memoryAdd: Workload = {
   },
 }
 
-const questions = [
-  'which database is read-only',
-  'who owns billing',
-  'how many cores do the runners have',
-  'when does on-call escalate',
-  'search latency budget',
-]
-
 /**
  * Search at a number of memories: whole `mk memory search` processes (cold) and memory_search
  * calls inside one long-lived `mk mcp` per build (warm, as an agent's host keeps it), every
@@ -266,7 +258,7 @@ const serve: Workload = {
     try {
       const latency = emptyFigure('ms')
       const throughput = emptyFigure('req/s')
-      const requests = questions.map(search)
+      const requests = warmQueries.map(search)
       for (let round = 0; round < rounds; round++) {
         for (const side of sides) {
           const server = await startServe(workspaces[side], ['--port', '0'], {}, builds[side].bin)

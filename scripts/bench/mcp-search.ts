@@ -32,6 +32,11 @@ export function benchMemoryContent(index: number): string {
   return `Memory ${index}: ${subjects[index % subjects.length]} ${facts[(index * 7) % facts.length]} (note ${index % 97}).`
 }
 
+/** The questions the benches ask again and again (after the first time a cached vector answers each), and issue 31's parity tests. */
+export const benchQueries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
+/** benchQueries and one more: the warm searches in turn. */
+export const warmQueries = [...benchQueries, 'search latency budget']
+
 /**
  * Questions each bench memory answers: the memories pair subject k with fact 7k mod 8, so the
  * k-th group asks about subject k's one fact, in words the memory does not all share.
@@ -86,8 +91,6 @@ export async function memoryWorkspace(count: number, provider: 'none' | 'bundled
   return root
 }
 
-const queries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate', 'search latency budget']
-
 /** memory_search inside one long-lived `mk mcp`: the first call (which brings the index up to date) and then warm calls. */
 async function searchInServer(count: number, provider: 'none' | 'bundled'): Promise<Record<string, unknown>> {
   const root = await memoryWorkspace(count, provider)
@@ -96,11 +99,11 @@ async function searchInServer(count: number, provider: 'none' | 'bundled'): Prom
   const first = await timed(() => client.callTool({ name: 'memory_search', arguments: { query: 'staging database' } }, undefined, { timeout: 1_800_000 }))
   const warm: number[] = []
   for (let run = 0; run < 30; run++)
-    warm.push(await timed(() => client.callTool({ name: 'memory_search', arguments: { query: queries[run % queries.length] ?? '' } })))
+    warm.push(await timed(() => client.callTool({ name: 'memory_search', arguments: { query: warmQueries[run % warmQueries.length] ?? '' } })))
   // Recall = the search, reading the seed files, the graph around them and the cited context pack.
   const recall: number[] = []
   for (let run = 0; run < 30; run++)
-    recall.push(await timed(() => client.callTool({ name: 'memory_recall', arguments: { query: queries[run % queries.length] ?? '' } })))
+    recall.push(await timed(() => client.callTool({ name: 'memory_recall', arguments: { query: warmQueries[run % warmQueries.length] ?? '' } })))
   await client.close()
   return {
     memories: count,

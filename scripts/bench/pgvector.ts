@@ -15,7 +15,7 @@ import { vectorPath } from '../../src/stores/postgres/pgvector.js'
 import { replicaScope } from '../../src/stores/postgres/place.js'
 import { asBytes, ReplicaVectors } from '../../src/stores/postgres/vectors.js'
 import { startVectorDatabase, type VectorDatabase } from '../pglite-server.js'
-import { benchMemoryDocument } from './mcp-search.js'
+import { benchMemoryDocument, benchQueries } from './mcp-search.js'
 import { median, round } from './measure.js'
 
 const sizes = (process.env.MK_BENCH_PGVECTOR_SIZES ?? '1000,10000').split(',').map(Number)
@@ -23,7 +23,6 @@ const rounds = Number(process.env.MK_BENCH_PGVECTOR_ROUNDS ?? 3)
 const searchesPerRound = Number(process.env.MK_BENCH_PGVECTOR_SEARCHES ?? 20)
 /** Texts embedded with the bundled model; memory i beyond takes text i mod this one's vector, nudged so no two vectors are equal. */
 const distinctTexts = Number(process.env.MK_BENCH_PGVECTOR_DISTINCT ?? 2000)
-const questions = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
 
 interface Side {
   path: 'pgvector' | 'replica-memory'
@@ -82,10 +81,10 @@ async function searchRound(side: Side, queryVectors: Float32Array[]): Promise<{ 
   const ms: number[] = []
   const cpu = process.cpuUsage()
   for (let n = 0; n < searchesPerRound; n++) {
-    const question = n % questions.length
+    const question = n % benchQueries.length
     const started = performance.now()
     await side.index.search({
-      text: questions[question] ?? '',
+      text: benchQueries[question] ?? '',
       mode: 'hybrid',
       limit: 10,
       queryVector: queryVectors[question],
@@ -112,7 +111,7 @@ export async function benchPgvector(): Promise<Record<string, unknown>> {
     rounds,
     searches_per_round: searchesPerRound,
   }
-  const queryVectors = await embedder.embed(questions, 'query')
+  const queryVectors = await embedder.embed(benchQueries, 'query')
   for (const count of sizes) {
     const texts = Array.from({ length: Math.min(count, distinctTexts) }, (_, n) => searchableText(doc(n)))
     const distinct = await embedder.embed(texts, 'document')

@@ -19,7 +19,7 @@ import { PostgresMemories } from '../../src/stores/postgres/memories.js'
 import { TenantScope } from '../../src/stores/postgres/place.js'
 import { asBytes } from '../../src/stores/postgres/vectors.js'
 import { startCluster, type Cluster } from '../postgres-cluster.js'
-import { benchMemoryContent, memoryWorkspace } from './mcp-search.js'
+import { benchMemoryContent, benchQueries, memoryWorkspace } from './mcp-search.js'
 import { mkBin, round } from './measure.js'
 import { projectMemoryRecord } from './memory-files.js'
 import { load, ready, search, startServe, type Started } from './serve.js'
@@ -39,7 +39,6 @@ const warmUpMs = 600_000
 const seconds = Number(process.env.MK_BENCH_SERVE_SECONDS ?? 10)
 const connections = 10
 const tenant = 'bench'
-const queries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
 const json = { 'content-type': 'application/json' }
 
 /** A process's resident memory in MB, from /proc (Linux). */
@@ -96,7 +95,7 @@ async function searchLoad(replicas: readonly Started[], clients: number): Promis
   const failures = new Failures()
   const results = await Promise.all(
     replicas.map((replica) =>
-      autocannon({ url: replica.url, connections: share, duration: seconds, requests: queries.map((q) => failures.watch(asTenant(search(q)))) }),
+      autocannon({ url: replica.url, connections: share, duration: seconds, requests: benchQueries.map((q) => failures.watch(asTenant(search(q)))) }),
     ),
   )
   const latencies = results.map((result) => result.latency)
@@ -288,8 +287,8 @@ async function filesAt(count: number): Promise<Record<string, unknown>> {
       embedded_per_s: round(count / indexS),
       first_search_ms: round(firstSearchMs),
       server_rss_mb: { started: rssStarted, tenant_held: rssWarm },
-      search_1_client: await load(server.url, queries.map(search), 1, seconds),
-      search_10_connections: await load(server.url, queries.map(search), connections, seconds),
+      search_1_client: await load(server.url, benchQueries.map(search), 1, seconds),
+      search_10_connections: await load(server.url, benchQueries.map(search), connections, seconds),
       load_average: loadavg().map((value) => round(value, 2)),
     }
   } finally {

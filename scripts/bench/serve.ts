@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { largeRulesDocuments } from './large-rules.js'
-import { benchMemoryContent, memoryWorkspace } from './mcp-search.js'
+import { benchMemoryContent, benchQueries, memoryWorkspace } from './mcp-search.js'
 import { cpuMsOf, median, mkBin, round, timeMk } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
 import { postgresFullText } from './postgres.js'
@@ -129,7 +129,7 @@ function seededRandom(seed: number): () => number {
  */
 export function independentMix(queries: readonly string[], seed = 27): autocannon.Request[] {
   const next = seededRandom(seed)
-  const searches = queries.map(search)
+  const searches = benchQueries.map(search)
   return [
     {
       method: 'POST',
@@ -253,20 +253,19 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
   const server = await startServe(root)
   try {
     await ready(server.url)
-    const queries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
     // One client: the latency of a warm search with nothing queued before it.
-    const oneClient = await load(server.url, queries.map(search), 1)
-    const searchOnly = await serverLoad(server, queries.map(search))
+    const oneClient = await load(server.url, benchQueries.map(search), 1)
+    const searchOnly = await serverLoad(server, benchQueries.map(search))
     const newQuestions = await serverLoad(server, [newQuestion])
     // A thread's first write loads what writing needs (git, the secret rules): timed on its own,
     // then the mix warms every thread before it is measured.
     const firstAddStarted = performance.now()
     await fetch(`${server.url}/v1/tools/memory_add`, { method: 'POST', headers: json, body: addBody() }).then((response) => response.text())
     const firstAddMs = round(performance.now() - firstAddStarted)
-    await load(server.url, [...queries.map(search), add], mixedConnections, 2)
+    await load(server.url, [...benchQueries.map(search), add], mixedConnections, 2)
     await drained(server)
     const before = server.log().length
-    const mixed = await serverLoad(server, [...queries.map(search), add], mixedConnections)
+    const mixed = await serverLoad(server, [...benchQueries.map(search), add], mixedConnections)
     const figures = {
       memories: count,
       memory_search_1_client: oneClient,
@@ -278,12 +277,12 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
         memory_add_on_server: serverTimes(server.log().slice(before), 'memory_add'),
         memory_search_on_server: serverTimes(server.log().slice(before), 'memory_search'),
       },
-      search_80_add_20_independent_50_connections: await independentMixLoad(server, queries),
+      search_80_add_20_independent_50_connections: await independentMixLoad(server, benchQueries),
     }
     await server.stop()
     // After mk's server stops, so the two never share the cores.
     const texts = Array.from({ length: count }, (_, index) => benchMemoryContent(index))
-    return { ...figures, postgres_full_text_10_connections: await postgresFullText(texts, queries, connections, seconds) }
+    return { ...figures, postgres_full_text_10_connections: await postgresFullText(texts, benchQueries, connections, seconds) }
   } finally {
     await server.stop()
     await rm(root, { recursive: true, force: true })

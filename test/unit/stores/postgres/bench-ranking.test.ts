@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Pool } from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { benchMemoryDocument } from '../../../../scripts/bench/mcp-search.js'
+import { benchMemoryDocument, benchQueries } from '../../../../scripts/bench/mcp-search.js'
 import type { Workspace } from '../../../../src/config/workspace.js'
 import { openIndex, type SearchIndex } from '../../../../src/search/search-index.js'
 import type { SearchMode } from '../../../../src/search/types.js'
@@ -20,7 +20,6 @@ const postgres = throwawayCluster()
 
 /** The serve-postgres bench's memories (their texts and tags) and its four questions. */
 const memories = 300
-const benchQueries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
 const doc = benchMemoryDocument
 
 // Issue 31: "Same ranking: the 4 bench queries return the same 20 hits and scores to 6 digits", on both stores.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Pool } from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { benchMemoryContent } from '../../../../scripts/bench/mcp-search.js'
+import { benchMemoryContent, benchQueries } from '../../../../scripts/bench/mcp-search.js'
 import type { Workspace } from '../../../../src/config/workspace.js'
 import { openIndex, type SearchIndex } from '../../../../src/search/search-index.js'
 import type { IndexDocument, SearchMode } from '../../../../src/search/types.js'
@@ -21,7 +21,6 @@ const database = throwawayVectorDatabase({ extension: true })
 
 /** The serve-postgres bench's memories (their texts and tags) and its four questions, as bench-ranking.test.ts asks them of the replica-memory path. */
 const memories = 300
-const benchQueries = ['which database is read-only', 'who owns billing', 'how many cores do the runners have', 'when does on-call escalate']
 const doc = (n: number): IndexDocument => ({
   id: `mem_${String(n).padStart(26, '0')}`,
   kind: n % 10 === 9 ? 'knowledge' : 'memory',
