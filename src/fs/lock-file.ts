@@ -5,6 +5,7 @@ import { hostname } from 'node:os'
 import { threadId } from 'node:worker_threads'
 import { MkError, isNodeError } from '../errors.js'
 import { writeFileExclusiveWhole } from './atomic-write.js'
+import { announceReleased } from './lock-released.js'
 import { mayRunMk, pidAlive, processCommand, processStartedAt } from './process-liveness.js'
 
 /**
@@ -222,7 +223,10 @@ export async function removeAbandonedBreakMarkers(path: string): Promise<void> {
 /** Remove the lock file only if it is still ours. */
 export async function release(path: string, content: string): Promise<void> {
   try {
-    if ((await readContent(path)) === content) await rm(path, { force: true })
+    if ((await readContent(path)) === content) {
+      await rm(path, { force: true })
+      announceReleased(path)
+    }
   } finally {
     heldHere.delete(content)
     noteLock?.({ held: false, path, content })

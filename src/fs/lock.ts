@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { removeAbandonedTemporaryFiles } from './atomic-write.js'
 import { MkError } from '../errors.js'
+import { listenForRelease } from './lock-released.js'
 import { newLockContent, refresh, refreshEveryMs, release, removeAbandonedBreakMarkers, tryAcquire, type Holder } from './lock-file.js'
 
 export interface LockOptions {
@@ -21,9 +22,17 @@ export interface LockOptions {
 }
 
 const defaultWaitMs = 60_000
+/** How often a waiter looks again while a thread of this process holds the lock, whose release wakes it anyway. */
+const sameProcessPollMs = 500
 
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+/** `ms` passing or `early` settling, whichever comes first; the timer does not outlive the wait. */
+async function pauseUnless(ms: number, early: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([early, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 function describe(holder: Holder): string {
@@ -78,14 +87,23 @@ export async function withLock<T>(path: string, options: LockOptions, work: () =
   const started = Date.now()
   let holder: Holder | undefined
   for (let attempt = 0; ; attempt++) {
-    const outcome = await tryAcquire(path, content)
-    if (outcome.kind === 'acquired') break
-    if (outcome.kind === 'busy') {
-      if (options.onBusy === 'fail' || outcome.holder.elsewhere || outcome.holder.unrelated !== undefined) throw conflict(path, options, outcome.holder)
-      holder = outcome.holder
+    // Listening from before the attempt: a release between the attempt and the wait is not missed.
+    const release = listenForRelease(path)
+    try {
+      const outcome = await tryAcquire(path, content)
+      if (outcome.kind === 'acquired') break
+      let pauseMs = 5 + Math.random() * Math.min(50, 5 * (attempt + 1))
+      if (outcome.kind === 'busy') {
+        if (options.onBusy === 'fail' || outcome.holder.elsewhere || outcome.holder.unrelated !== undefined) throw conflict(path, options, outcome.holder)
+        holder = outcome.holder
+        // A holder in this process announces its release: the poll is only a safety net.
+        if (holder.pid === process.pid) pauseMs = sameProcessPollMs
+      }
+      if (Date.now() - started > waitMs) throw timedOut(path, options, waitMs, holder)
+      await pauseUnless(pauseMs, release.released)
+    } finally {
+      release.stop()
     }
-    if (Date.now() - started > waitMs) throw timedOut(path, options, waitMs, holder)
-    await pause(5 + Math.random() * Math.min(50, 5 * (attempt + 1)))
   }
   // Lock files are written through temp files: those of holders killed mid-write go here, and so
   // do the markers of breakers killed mid-break.

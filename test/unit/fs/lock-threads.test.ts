@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { withLock } from '../../../src/fs/lock.js'
 
 /*
  * The folder lock between the worker threads of one process, as `mk serve` runs writes: module
@@ -95,6 +96,27 @@ describe('the folder lock between threads of one process', () => {
     expect(await second.next()).toEqual({ done: true })
     expect(existsSync(lock)).toBe(false)
   })
+
+  it('lets a waiting thread in when the holding thread lets go, without waiting for its next poll', async () => {
+    const first = startHolder(lock, 'wait')
+    await first.next()
+    // This thread's timers stand still: polling alone never looks again, the holder's release wakes it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+    try {
+      let inside = ''
+      const waiting = withLock(lock, { what: 'the test', onBusy: 'wait' }, async () => {
+        inside = await readFile(lock, 'utf8')
+      })
+      // Its pause: it found the lock taken and waits.
+      while (vi.getTimerCount() < 1) await new Promise((resolve) => setImmediate(resolve))
+      first.worker.postMessage('let go')
+      await waiting
+      expect(inside.split('\n')[4]).toBe('0')
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(await first.next()).toEqual({ keptIt: true })
+  }, 10_000)
 
   it('takes over a lock of this pid, with no thread recorded, that no thread here holds (an older mk)', async () => {
     await writeFile(lock, `${process.pid}\n${hostname()}\nsomeonesToken\n\n`)

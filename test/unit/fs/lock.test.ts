@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:f
 import { hostname, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { once } from 'node:events'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { withLock } from '../../../src/fs/lock.js'
 import { breakStale } from '../../../src/fs/lock-file.js'
 import { failure } from '../../helpers/errors.js'
@@ -78,6 +78,35 @@ describe('withLock', () => {
     expect(most).toBe(1)
     expect(await readdir(join(base, 'locks'))).toEqual([])
   })
+
+  it('lets a waiter of this process in when the holder lets go, without waiting for its next poll', async () => {
+    // Timers stand still: a waiter that only polls never looks again, one woken by the release goes in.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+    try {
+      const order: string[] = []
+      let letGo = (): void => undefined
+      const holding = new Promise<void>((resolve) => (letGo = resolve))
+      let isHeld = (): void => undefined
+      const held = new Promise<void>((resolve) => (isHeld = resolve))
+      const first = withLock(lock, { what: 'the test', onBusy: 'wait' }, async () => {
+        isHeld()
+        await holding
+        order.push('first out')
+      })
+      await held
+      const second = withLock(lock, { what: 'the test', onBusy: 'wait' }, async () => {
+        order.push('second in')
+      })
+      // The holder's refresh timer, then the waiter's pause: it found the lock taken and waits.
+      while (vi.getTimerCount() < 2) await new Promise((resolve) => setImmediate(resolve))
+      letGo()
+      await Promise.all([first, second])
+      expect(order).toEqual(['first out', 'second in'])
+      expect(await readdir(join(base, 'locks'))).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+  }, 10_000)
 
   it('never lets two processes hold it at once, even while they race to take over a dead holder', async () => {
     if (!existsSync(builtLock)) throw new Error('run npm run build first: the racing processes load dist/src/fs/lock.js')
