@@ -250,9 +250,12 @@ async function drained(server: Started): Promise<void> {
 /** One tenant of `count` memories: one client, 10 clients searching, and 50 clients at 80 % search / 20 % add. */
 async function throughput(count: number): Promise<Record<string, unknown>> {
   const root = await memoryWorkspace(count, 'bundled')
+  const started = performance.now()
   const server = await startServe(root)
   try {
+    // Until /readyz answers 200: the warm-up of every tool thread is done.
     await ready(server.url)
+    const warmUpS = round((performance.now() - started) / 1000, 1)
     // One client: the latency of a warm search with nothing queued before it.
     const oneClient = await load(server.url, benchQueries.map(search), 1)
     const searchOnly = await serverLoad(server, benchQueries.map(search))
@@ -268,6 +271,7 @@ async function throughput(count: number): Promise<Record<string, unknown>> {
     const mixed = await serverLoad(server, [...benchQueries.map(search), add], mixedConnections)
     const figures = {
       memories: count,
+      warm_up_s: warmUpS,
       memory_search_1_client: oneClient,
       memory_search_10_connections: searchOnly,
       memory_search_new_questions_10_connections: newQuestions,
