@@ -111,25 +111,24 @@ export function vectorMatrix(db: Database.Database): VectorMatrix {
 }
 
 /** A document's row id, head and vector (null: none yet), as the matrix reads them. */
-type MatrixRow = [rowid: number, id: string, layer: string, source: string | null, dedupKey: string, embedding: Buffer | null]
-const headOf = ([, id, layer, source, dedupKey]: MatrixRow): DocumentHead => ({ id, layer, source: source ?? undefined, dedupKey })
+type HeadRow = [rowid: number, id: string, layer: string, source: string | null, dedupKey: string]
+type MatrixRow = [...HeadRow, embedding: Buffer | null]
+const headOf = ([, id, layer, source, dedupKey]: HeadRow | MatrixRow): DocumentHead => ({ id, layer, source: source ?? undefined, dedupKey })
 const asVector = (blob: Buffer): Float32Array => new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
 
-/** Every document's head and vector, read whole. */
+/** Every document's head and vector. */
 function readMatrix(db: Database.Database, version: string, model: string | undefined, changeSeq: number | undefined): Kept {
   const heads = new Map<number, DocumentHead>()
-  const listed = statement(
-    db,
-    'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key, v.embedding FROM docs d LEFT JOIN vectors v ON v.rowid = d.rowid ORDER BY d.rowid',
-    'raw',
-  ).all() as MatrixRow[]
-  const rows: { rowid: number; vector: Float32Array }[] = []
-  for (const row of listed) {
-    heads.set(row[0], headOf(row))
-    if (row[5] !== null) rows.push({ rowid: row[0], vector: asVector(row[5]) })
+  const listed = statement(db, 'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key FROM docs d ORDER BY d.rowid', 'raw').all() as HeadRow[]
+  for (const row of listed) heads.set(row[0], headOf(row))
+  // Vectors one row at a time, copied into the table as they come: read whole, their blobs (20 MB
+  // at 10,000 memories) stayed in the process's memory beside the table after they were freed.
+  const vectors = statement(db, 'SELECT v.rowid, v.embedding FROM vectors v JOIN docs d ON d.rowid = v.rowid ORDER BY v.rowid', 'raw')
+  const rows = function* (): Generator<{ rowid: number; vector: Float32Array }> {
+    for (const [rowid, embedding] of vectors.iterate() as IterableIterator<[number, Buffer]>) yield { rowid, vector: asVector(embedding) }
   }
-  // In rowid order, as the listing was: the calibration samples the first, and ties rank by rowid.
-  const table = VectorTable.of(rows)
+  // In rowid order: the calibration samples the first, and ties rank by rowid.
+  const table = VectorTable.of(rows(), listed.length)
   const allowed = new Map<string, Allowed>()
 
   const allowedRows = (where: { sql: string; params: unknown[] }, rowids?: readonly number[]): [number, number | null][] =>

@@ -62,33 +62,32 @@ export class VectorTable {
   private readonly ids: number[] = []
   private positions: Map<number, number> | undefined
 
-  private constructor(
-    readonly dimensions: number,
-    rows: readonly { rowid: number; vector: Float32Array; norm?: number | undefined }[],
-  ) {
+  private constructor(readonly dimensions: number) {
     this.stride = Math.max(16, Math.ceil(dimensions / 16) * 16)
     this.rowsAt = this.stride * 4
-    this.reserve(rows.length)
-    const floats = new Float32Array(this.kernel.memory.buffer)
-    rows.forEach(({ rowid, vector, norm }, position) => {
-      floats.set(vector, this.floatAt(position))
-      this.norms[position] = norm ?? lengthOf(vector)
-      this.ids.push(rowid)
-    })
   }
 
   /**
    * A table of these rows, in the order given; rows whose vector has other dimensions than the
-   * first are left out. A row may bring its vector's length (from the table it was in), else it is computed.
+   * first are left out. A row may bring its vector's length (from the table it was in), else it is
+   * computed. Each vector is copied in as it comes, so a caller that reads rows one at a time
+   * (expecting about `expectedRows`) never holds them all beside the table.
    */
-  static of(rows: Iterable<{ rowid: number; vector: Float32Array; norm?: number | undefined }>): VectorTable {
-    const kept: { rowid: number; vector: Float32Array; norm?: number | undefined }[] = []
-    let dimensions: number | undefined
-    for (const row of rows) {
-      dimensions ??= row.vector.length
-      if (row.vector.length === dimensions) kept.push(row)
+  static of(rows: Iterable<{ rowid: number; vector: Float32Array; norm?: number | undefined }>, expectedRows = 0): VectorTable {
+    let table: VectorTable | undefined
+    for (const { rowid, vector, norm } of rows) {
+      if (table === undefined) {
+        table = new VectorTable(vector.length)
+        table.reserve(expectedRows)
+      }
+      if (vector.length !== table.dimensions) continue
+      const position = table.ids.length
+      table.reserve(position + 1)
+      new Float32Array(table.kernel.memory.buffer).set(vector, table.floatAt(position))
+      table.norms[position] = norm ?? lengthOf(vector)
+      table.ids.push(rowid)
     }
-    return new VectorTable(dimensions ?? 0, kept)
+    return table ?? new VectorTable(0)
   }
 
   /** The row id of each position. */

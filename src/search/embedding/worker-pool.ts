@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
 import { MkError } from '../../errors.js'
 import { packageRoot } from '../../package-root.js'
 import type { EmbedReply, EmbedRequest } from './bundled-worker.js'
@@ -24,12 +24,12 @@ export function workerCount(): number {
   return Math.min(4, availableParallelism())
 }
 
-/** A pool of `size` workers, or undefined where no compiled worker exists (sources run by a test runner): then the caller embeds in its own thread. */
-export function createWorkerPool(size: number): WorkerPool | undefined {
+/** A pool of `size` workers (with these limits on each one's V8 heap), or undefined where no compiled worker exists (sources run by a test runner): then the caller embeds in its own thread. */
+export function createWorkerPool(size: number, resourceLimits?: ResourceLimits): WorkerPool | undefined {
   const file = workerFile()
   if (file === undefined || size < 1) return undefined
   const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(file)
+    const worker = new Worker(file, { resourceLimits })
     // A pool left open must not keep a finished command running.
     worker.unref()
     return worker

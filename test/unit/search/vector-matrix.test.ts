@@ -286,6 +286,16 @@ describe('VectorTable', () => {
     expect(table.nearest(new Float32Array(9), 5)).toEqual([])
   })
 
+  it('ranks rows read one at a time as rows given whole, however many it expected', () => {
+    const rows = Array.from({ length: 200 }, (_, rowid) => ({ rowid, vector: Float32Array.from({ length: 24 }, next) }))
+    const query = Float32Array.from({ length: 24 }, next)
+    const whole = VectorTable.of(rows).nearest(query, 200)
+    const oneByOne = function* () {
+      yield* rows
+    }
+    for (const expected of [0, 10, 200, 5000]) expect(VectorTable.of(oneByOne(), expected).nearest(query, 200)).toEqual(whole)
+  })
+
   it('leaves out rows whose vector has other dimensions than the first', () => {
     const table = VectorTable.of([
       { rowid: 1, vector: Float32Array.of(1, 0, 0, 0) },
