@@ -110,11 +110,12 @@ const fifthHeldOutServedAtLeast = 2
 const fifthHeldOutTasks = await readTasks('tasks-held-out-5.json')
 /**
  * vercel/ai, one AGENTS.md of 320 lines with a testing section, whose tasks were written and committed before mk ran on
- * it (sixth round of issue 29): 3 of 6. 5 of 6 once, in a rules section, a labelled convention that names no path
+ * it (sixth round of issue 29): 3 of 6. 4 of 6 once, in a rules section, a labelled convention that names no path
  * ("Test files: `*.test.ts` alongside source files") is a rule, a change made after reading this set's misses, so it
- * no longer judges unseen work; the other sets stayed as they were.
+ * no longer judges unseen work; the other sets stayed as they were. The Mistral task's `.nullish()` rule sits at the
+ * block's edge: served in 2 of 7 runs, so it is not counted.
  */
-const sixthHeldOutServedAtLeast = 5
+const sixthHeldOutServedAtLeast = 4
 const sixthHeldOutTasks = await readTasks('tasks-held-out-6.json')
 
 /** Each set: its name in the test's title and log, its tasks, how many it must have, and the least number fully served. */
