@@ -102,10 +102,16 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   const trimmed = text.trim()
   if (trimmed === '' || trimmed.endsWith('?') || bareLink.test(trimmed) || table.test(trimmed)) return 'description'
   if (isImportPointer(trimmed)) return 'description'
-  const map = mapEntry.exec(trimmed) ?? labelledValue.exec(trimmed)
+  const pathEntry = mapEntry.exec(trimmed)
+  const map = pathEntry ?? labelledValue.exec(trimmed)
   // A map entry is a rule only when what it says about the path is one ("`packages/types/` — deprecated, never modify").
-  // Nor is a label one, unless it is an instruction itself ("Never upgrade to these versions: `2.x.x`; ...").
-  if (map !== null) return normativeWords.test(trimmed.slice(map[0].length)) || instructingLabel.test(map[0]) ? 'rule' : 'description'
+  // Nor is a label one, unless it is an instruction itself ("Never upgrade to these versions: `2.x.x`; ..."), or, in a
+  // rules section, a convention that names no path ("Test files: `*.test.ts` alongside source files").
+  if (map !== null) {
+    const value = trimmed.slice(map[0].length)
+    const convention = underRulesHeading && pathEntry === null && map[0].endsWith('`') && !(value.split('`', 1)[0] ?? '').includes('/')
+    return normativeWords.test(value) || instructingLabel.test(map[0]) || convention ? 'rule' : 'description'
+  }
   if (exampleLabel.test(trimmed) && !normativeWords.test(trimmed)) return 'description'
   // "Turbopack does NOT support ..." states a fact in capitals; "(NOT `.test.ts`)" insists.
   const insisting = insistingCapitals.test(trimmed.replace(negatedFact, ' '))

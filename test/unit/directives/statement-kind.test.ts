@@ -10,6 +10,14 @@ describe('statementKind', () => {
     expect(statementKind('Use the logger', true)).toBe('rule')
   })
 
+  it('reads a labelled convention of a rules section as a rule, a labelled path or command as a map (vercel/ai AGENTS.md)', () => {
+    expect(statementKind('Test files: `*.test.ts` alongside source files', true)).toBe('rule')
+    expect(statementKind('Type tests: `*.test-d.ts` for type-level tests', true)).toBe('rule')
+    expect(statementKind('Test files: `*.test.ts` alongside source files')).toBe('description')
+    expect(statementKind('Core logic: `packages/node/src/integrations/tracing/{provider}/index.ts`', true)).toBe('description')
+    expect(statementKind('`pnpm test`: run the tests', true)).toBe('description')
+  })
+
   it('tells rules from file maps, command lists, descriptions and links (lines of real rules files)', () => {
     const rules = [
       'Never run `prettier` — use `yarn format` (Oxfmt) instead',
