@@ -7,7 +7,7 @@ import { benchGit, clearScanCache } from './check-scale.js'
 import { makeCheckWorkspace } from './check-workspace.js'
 import type { MkBuild } from './compare-build.js'
 import { connectMkTransport, timed } from './mcp-client.js'
-import { benchQuestion, memoryWorkspace, warmQueries } from './mcp-search.js'
+import { benchQuestion, memoryWorkspace, warmQueries, type BenchTexts } from './mcp-search.js'
 import { cpuMsOf } from './measure.js'
 import { load, ready, search, startServe } from './serve.js'
 
@@ -38,6 +38,8 @@ export interface WorkloadOptions {
   rounds: number
   /** Embedding provider of the search workspaces: bundled (hybrid search, as users run it) or none (full text). */
   provider: 'bundled' | 'none'
+  /** The memories the search workload searches, and the questions it asks of them. */
+  texts: BenchTexts
   /** Seconds of load per round of the server workload. */
   serveSeconds: number
 }
@@ -189,8 +191,8 @@ const memoryAdd: Workload = {
 const searchWorkload: Workload = {
   defaultSizes: [1000, 10_000],
   sized: true,
-  async run(memories, { builds, rounds, provider }) {
-    const root = await memoryWorkspace(memories, provider)
+  async run(memories, { builds, rounds, provider, texts }) {
+    const root = await memoryWorkspace(memories, provider, texts)
     const workspaces = await perSide(root)
     await rm(root, { recursive: true, force: true })
     try {
@@ -204,7 +206,9 @@ const searchWorkload: Workload = {
       }
       for (let round = 0; round < rounds; round++) {
         for (const side of sides) {
-          cold[side].push(runMk(builds[side], ['memory', 'search', benchQuestion(round)], workspaces[side], { MK_HOME: join(workspaces[side], '.mk-home') }))
+          cold[side].push(
+            runMk(builds[side], ['memory', 'search', benchQuestion(round, texts)], workspaces[side], { MK_HOME: join(workspaces[side], '.mk-home') }),
+          )
         }
       }
       const servers = {
@@ -224,7 +228,7 @@ const searchWorkload: Workload = {
         const calls = Math.max(30, rounds * 6)
         const cpuBefore = { old: cpuMsOf(servers.old.transport.pid), new: cpuMsOf(servers.new.transport.pid) }
         for (let run = 0; run < calls; run++) {
-          for (const side of sides) warm[side].push(await ask(side, benchQuestion(rounds + run)))
+          for (const side of sides) warm[side].push(await ask(side, benchQuestion(rounds + run, texts)))
         }
         for (const side of sides) {
           // A call takes less than a clock tick of CPU: the server's CPU time over all calls, per call, on every sample.

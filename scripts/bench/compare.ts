@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url'
 import { currentBuild, refBuild } from './compare-build.js'
 import { workloads, type Figure, type Sample, type WorkloadOptions } from './compare-workloads.js'
 import { calibrationMs, median, round } from './measure.js'
+import type { BenchTexts } from './mcp-search.js'
 
 const repository = fileURLToPath(new URL('../../../', import.meta.url))
 
-const usage = `usage: npm run bench -- compare <git-ref> [--only ${Object.keys(workloads).join(',')}] [--sizes 1000,10000] [--rounds 5] [--provider bundled|none] [--serve-seconds 5]`
+const usage = `usage: npm run bench -- compare <git-ref> [--only ${Object.keys(workloads).join(',')}] [--sizes 1000,10000] [--rounds 5] [--provider bundled|none] [--texts bench|chat] [--serve-seconds 5]`
 
 interface Arguments {
   ref: string
@@ -14,13 +15,14 @@ interface Arguments {
   sizes: number[] | undefined
   rounds: number
   provider: 'bundled' | 'none'
+  texts: BenchTexts
   serveSeconds: number
 }
 
 function parse(args: readonly string[]): Arguments {
   const [ref, ...rest] = args
   if (ref === undefined || ref.startsWith('--')) throw new Error(`name the git ref to compare with\n${usage}`)
-  const parsed: Arguments = { ref, only: Object.keys(workloads), sizes: undefined, rounds: 5, provider: 'bundled', serveSeconds: 5 }
+  const parsed: Arguments = { ref, only: Object.keys(workloads), sizes: undefined, rounds: 5, provider: 'bundled', texts: 'bench', serveSeconds: 5 }
   for (let index = 0; index < rest.length; index += 2) {
     const [flag, value] = [rest[index], rest[index + 1]]
     if (value === undefined) throw new Error(`${flag ?? ''} needs a value\n${usage}`)
@@ -39,6 +41,9 @@ function parse(args: readonly string[]): Arguments {
     else if (flag === '--provider') {
       if (value !== 'bundled' && value !== 'none') throw new Error(`--provider is bundled or none, not ${value}`)
       parsed.provider = value
+    } else if (flag === '--texts') {
+      if (value !== 'bench' && value !== 'chat') throw new Error(`--texts is bench or chat, not ${value}`)
+      parsed.texts = value
     } else throw new Error(`unknown option ${flag ?? ''}\n${usage}`)
   }
   return parsed
@@ -100,12 +105,13 @@ const cell = (value: unknown): string => (value === null || value === undefined 
 export async function compare(args: readonly string[]): Promise<void> {
   const parsed = parse(args)
   const builds = { old: refBuild(repository, parsed.ref), new: currentBuild(repository) }
-  const options: WorkloadOptions = { builds, rounds: parsed.rounds, provider: parsed.provider, serveSeconds: parsed.serveSeconds }
+  const options: WorkloadOptions = { builds, rounds: parsed.rounds, provider: parsed.provider, texts: parsed.texts, serveSeconds: parsed.serveSeconds }
   const results: Record<string, unknown> = {
     ref: parsed.ref,
     builds: Object.fromEntries(Object.entries(builds).map(([side, build]) => [side, { commit: build.commit, bin: build.bin, notes: build.notes }])),
     rounds: parsed.rounds,
     provider: parsed.provider,
+    texts: parsed.texts,
     calibration_ms_before: calibrationMs(),
     load_average_before: load(),
   }

@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { chatMemories, chatQueries } from './chat-memories.js'
 import { connectMk, timed } from './mcp-client.js'
 import { median, round } from './measure.js'
 import { writeProjectMemory } from './memory-files.js'
@@ -54,14 +55,31 @@ const answerable = [
 const askedAs = ['', 'remind me, ', 'do you know ', 'I forgot ', 'also, ']
 
 /**
+ * The memories a bench searches: `bench`, eight facts about eight subjects (every question word
+ * is held by an eighth of the memories, the hardest case for full text), or `chat`, chat-length
+ * memories of one to four sentences drawn from a made-up team's decisions and incidents.
+ */
+export type BenchTexts = 'bench' | 'chat'
+
+/**
+ * The chat questions search answers at the default threshold. Three are left out: "when are we
+ * allowed to deploy", "why is a dependency pinned" and "what caused the connection outage" share
+ * too few words with their answers and abstain (a recall matter, issue 29), and a search that
+ * abstains never reads or packs a row.
+ */
+const abstaining = new Set(['when are we allowed to deploy', 'why is a dependency pinned', 'what caused the connection outage'])
+const chatAnswerable = chatQueries.filter((question) => !abstaining.has(question))
+
+/**
  * The bench's question number `number`: one the memories answer, worded differently from every
  * lower number, so no cache of question vectors answers it and the search returns a page (its
  * rows read, its results packed) as an agent's real question does.
  */
-export function benchQuestion(number: number): string {
-  const question = answerable[number % answerable.length] ?? ''
-  const asked = askedAs[Math.floor(number / answerable.length) % askedAs.length] ?? ''
-  const round = Math.floor(number / (answerable.length * askedAs.length))
+export function benchQuestion(number: number, texts: BenchTexts = 'bench'): string {
+  const questions = texts === 'chat' ? chatAnswerable : answerable
+  const question = questions[number % questions.length] ?? ''
+  const asked = askedAs[Math.floor(number / questions.length) % askedAs.length] ?? ''
+  const round = Math.floor(number / (questions.length * askedAs.length))
   return `${asked}${question}${round === 0 ? '' : ` (${round})`}`
 }
 
@@ -79,14 +97,15 @@ export function benchMemoryDocument(index: number): IndexDocument {
 }
 
 /** A workspace whose project layer holds `count` memory files, written directly as mk writes them. */
-export async function memoryWorkspace(count: number, provider: 'none' | 'bundled'): Promise<string> {
+export async function memoryWorkspace(count: number, provider: 'none' | 'bundled', texts: BenchTexts = 'bench'): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'mk-bench-mcp-search-'))
   const dir = join(root, 'knowledge', 'memory')
   await mkdir(dir, { recursive: true })
   await writeFile(join(root, '.mkrc'), `search:\n  embedding:\n    provider: ${provider}\n`)
   const now = new Date().toISOString()
+  const chat = texts === 'chat' ? chatMemories(count) : []
   for (let index = 0; index < count; index++) {
-    await writeProjectMemory(dir, { content: benchMemoryContent(index), when: now, source: 'cli', tags: [`t${index % 13}`] })
+    await writeProjectMemory(dir, { content: chat[index] ?? benchMemoryContent(index), when: now, source: 'cli', tags: [`t${index % 13}`] })
   }
   return root
 }
