@@ -16,6 +16,8 @@ export interface FreshnessOptions {
 
 export interface FreshnessReport {
   memoriesRead: number
+  /** Memory folders whose names were read from disk; the others were known to be unchanged. */
+  foldersListed: number
   documentsRemoved: number
   knowledgeReloaded: boolean
   knowledgeProblems: KnowledgeProblem[]

@@ -71,7 +71,7 @@ export class FilesMemories implements MemoryStore {
   }
 
   async add(folder: MemoryFolder, record: MemoryRecord, options: AddOptions): Promise<AddOutcome> {
-    const [{ addMemory }, { memoryDocument }, { restrictionOf }, index] = await Promise.all([
+    const [{ addMemory }, { memoryDocument, recordOwnWrite }, { restrictionOf }, index] = await Promise.all([
       fileStore(),
       documents(),
       import('../../memory/visibility.js'),
@@ -95,7 +95,11 @@ export class FilesMemories implements MemoryStore {
           await this.index.refresh({ identity: options.identity, folders: [folder], knowledge: false, warn: options.warn })
           return index.findSameContent(content, [folder.key], restrictionOf(record, folder))?.id
         },
-        written: (stored) => index.upsert([memoryDocument(stored.record, stored.folder)], vectors),
+        // findDuplicate brought the index up to date with the folder under this lock.
+        written: (stored) => {
+          index.upsert([memoryDocument(stored.record, stored.folder)], vectors)
+          recordOwnWrite(index, stored.folder)
+        },
       },
       options.author,
     )

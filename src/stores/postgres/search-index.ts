@@ -84,7 +84,7 @@ export class PostgresIndex implements StoreIndex {
   }
 
   async refresh(options: FreshnessOptions): Promise<FreshnessReport> {
-    const report: FreshnessReport = { memoriesRead: 0, documentsRemoved: 0, knowledgeReloaded: false, knowledgeProblems: [] }
+    const report: FreshnessReport = { memoriesRead: 0, foldersListed: 0, documentsRemoved: 0, knowledgeReloaded: false, knowledgeProblems: [] }
     if (options.knowledge === false) return report
     const knowledge = await this.refreshKnowledge(options.force === true)
     return { ...report, knowledgeReloaded: knowledge.reloaded, documentsRemoved: knowledge.removed, knowledgeProblems: knowledge.problems }

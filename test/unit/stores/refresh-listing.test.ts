@@ -3,8 +3,10 @@ import { rm, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { loadWorkspace } from '../../../src/config/load.js'
+import { folderForLayer } from '../../../src/memory/locations.js'
 import { openFilesStore } from '../../../src/stores/files/files-store.js'
 import { Resources } from '../../../src/tools/context.js'
+import { memoryRecord } from '../../helpers/memory-record.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 const ids = {
@@ -98,5 +100,34 @@ describe('a search that lists a folder changed a moment ago', () => {
     await touch()
     await store.index.refresh({ identity, warn: () => undefined })
     expect(indexedMemories(temp.root)).toEqual([ids.a])
+  })
+
+  // Issue 27: under a stream of adds on the server every search listed the folder (a fifth of a thread's time at 10,000 memories).
+  test("does not list a folder whose last change was mk's own write, yet finds what another hand adds", async () => {
+    temp = await makeWorkspace({
+      '.mkrc': 'search: {embedding: {provider: none}}\n',
+      [`knowledge/memory/${ids.a}.md`]: memory(ids.a, 'Releases are cut on Tuesdays'),
+    })
+    const folder = join(temp.root, 'knowledge', 'memory')
+    const searcher = await openStore(temp.root, temp.mkHome)
+    const writer = await openStore(temp.root, temp.mkHome)
+    const project = folderForLayer(await loadWorkspace({ cwd: temp.root, env: { MK_HOME: temp.mkHome } }), identity, 'project')
+    const listed = async (): Promise<number> =>
+      (await searcher.index.refresh({ identity, folders: [project], knowledge: false, warn: () => undefined })).foldersListed
+    const add = (text: string) => writer.memories.add(project, memoryRecord(project, text), { identity, warn: () => undefined })
+    const now = new Date()
+    await utimes(folder, now, now)
+    expect(await listed()).toBe(1)
+
+    const first = await add('The staging database is read-only on Fridays')
+    expect(await listed()).toBe(0)
+    const second = await add('On-call escalates after 15 minutes')
+    expect(await listed()).toBe(0)
+    const written = [first, second].map((outcome) => (outcome.deduplicated ? outcome.id : outcome.stored.record.id))
+    expect(indexedMemories(temp.root)).toEqual([ids.a, ...written].sort())
+
+    await writeFile(join(folder, `${ids.x}.md`), memory(ids.x, 'Deploys need two approvals'))
+    expect(await listed()).toBe(1)
+    expect(indexedMemories(temp.root)).toContain(ids.x)
   })
 })

@@ -29,11 +29,12 @@ export async function openWorkspaceIndex(workspace: Workspace, warn: (message: s
  * folder, and knowledge files changed since the last search. Unchanged folders cost one stat each.
  */
 export async function ensureFresh(index: SearchIndex, workspace: Workspace, options: FreshnessOptions): Promise<FreshnessReport> {
-  const report: FreshnessReport = { memoriesRead: 0, documentsRemoved: 0, knowledgeReloaded: false, knowledgeProblems: [] }
+  const report: FreshnessReport = { memoriesRead: 0, foldersListed: 0, documentsRemoved: 0, knowledgeReloaded: false, knowledgeProblems: [] }
   if (options.memory !== false) {
     for (const folder of options.folders ?? visibleFolders(workspace, options.identity)) {
       const result = await refreshMemoryFolder(index, workspace, folder, options)
       report.memoriesRead += result.added
+      report.foldersListed += result.foldersListed
       report.documentsRemoved += result.removed
     }
   }
