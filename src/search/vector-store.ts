@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { statement } from './statements.js'
 import { documentCount, searchableText, type DocRow } from './documents.js'
 import type { EmbeddingProvider } from './embedding/provider.js'
 import { readMeta, tableExists, writeMeta } from './meta.js'
@@ -45,7 +46,7 @@ export function prepareVectorTable(db: Database.Database, embedder: EmbeddingPro
 }
 
 export function pendingCount(db: Database.Database): number {
-  return db.prepare('SELECT count(*) FROM docs WHERE embedded = 0').pluck().get() as number
+  return statement(db, 'SELECT count(*) FROM docs WHERE embedded = 0', 'pluck').get() as number
 }
 
 /** Writes a document's vector in place of any it had; vectors added after the partitions were trained go into the nearest list. */
