@@ -73,7 +73,7 @@ export default tseslint.config(
   },
   {
     // The launcher is CommonJS (bin/package.json): an ES module entry costs every command Node's ES module loader.
-    files: ['bin/run.js'],
+    files: ['bin/run.js', 'test/helpers/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -21,14 +21,19 @@ if (!existsSync(loader) || !existsSync(bundle)) {
 }
 const args = process.argv.slice(2)
 const runMk = () => require(loader).loadBundle(bundle, args).run(root)
-const hookFastPath = join(root, 'dist', 'bundle', 'hook-fast-path.cjs')
-// `mk hook claude|cursor` runs before every agent edit: the workspace's local server answers it, when one
-// runs, before mk itself is loaded (src/hosts/cli/hook-fast-path.ts); otherwise mk runs the command.
-if (args[0] === 'hook' && (args[1] === 'claude' || args[1] === 'cursor') && existsSync(hookFastPath)) {
+const fastPath = (name) => join(root, 'dist', 'bundle', `${name}.cjs`)
+// `mk hook claude|cursor` runs before every agent edit, and `mk memory search` is what a terminal runs
+// most: the workspace's local server answers them, when one runs, before mk itself is loaded
+// (src/hosts/cli/hook-fast-path.ts, search-fast-path.ts); otherwise mk runs the command.
+const answerFast =
+  args[0] === 'hook' && (args[1] === 'claude' || args[1] === 'cursor') && existsSync(fastPath('hook-fast-path'))
+    ? () => require(fastPath('hook-fast-path')).answerHookFromLocalServer(args)
+    : args[0] === 'memory' && args[1] === 'search' && existsSync(fastPath('search-fast-path'))
+      ? () => require(fastPath('search-fast-path')).answerSearchFromLocalServer(args)
+      : undefined
+if (answerFast !== undefined) {
   const exitWhenWritten = () => process.stdout.write('', () => process.stderr.write('', () => process.exit()))
-  require(hookFastPath)
-    .answerHookFromLocalServer(args)
-    .then((answered) => (answered ? exitWhenWritten() : runMk()), runMk)
+  answerFast().then((answered) => (answered ? exitWhenWritten() : runMk()), runMk)
 } else {
   runMk()
 }

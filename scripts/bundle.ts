@@ -278,23 +278,26 @@ await build({
 })
 
 /**
- * The agent hooks' fast path (src/hosts/cli/hook-fast-path.ts), which bin/run.js runs before the
- * bundle for `mk hook claude|cursor`: a few Node built-ins and mk's own small modules, so asking
- * the local server costs little more than starting Node. A package in it would undo that.
+ * The fast paths bin/run.js runs before the bundle: `mk hook claude|cursor` (src/hosts/cli/hook-fast-path.ts)
+ * and `mk memory search` (search-fast-path.ts), answered by the workspace's local server when one runs.
+ * A few Node built-ins and mk's own small modules, so asking the local server costs little more than
+ * starting Node. A package in one would undo that.
  */
-const hookBuild = await build({
-  entryPoints: [`${dist}src/hosts/cli/hook-fast-path.js`],
-  outfile: join(dirname(outfile), 'hook-fast-path.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  metafile: true,
-  logLevel: 'warning',
-})
-const hookPackages = Object.keys(hookBuild.metafile.inputs).filter((input) => input.includes('node_modules'))
-if (hookPackages.length > 0) throw new Error(`the hook fast path would carry packages: ${hookPackages.join(', ')}`)
+for (const fastPath of ['hook-fast-path', 'search-fast-path']) {
+  const fastBuild = await build({
+    entryPoints: [`${dist}src/hosts/cli/${fastPath}.js`],
+    outfile: join(dirname(outfile), `${fastPath}.cjs`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    metafile: true,
+    logLevel: 'warning',
+  })
+  const packages = Object.keys(fastBuild.metafile.inputs).filter((input) => input.includes('node_modules'))
+  if (packages.length > 0) throw new Error(`the fast path ${fastPath} would carry packages: ${packages.join(', ')}`)
+}
 
 /**
  * The one tokenizer encoding mk counts with (o200k, src/token-count.ts), as one ES module of about

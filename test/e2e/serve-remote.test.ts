@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { processExists } from '../../src/hosts/http/daemon.js'
 import { runMk, type MkRun } from '../helpers/mk.js'
@@ -152,6 +153,33 @@ describe('local acceleration through mk serve --socket', () => {
     const after = await runMk(commands[0] ?? [], { cwd: local.root, env })
     expect(after.exitCode).toBe(0)
     expect(after.stdout).toContain('Invoices live in Postgres')
+  }, 120_000)
+  // Issue 27 / DESIGN.md's 150 ms: most of a search through the socket was loading mk's bundle.
+  it('answers memory search from the socket before mk is loaded, as mk itself would, and leaves what it does not read to mk', async () => {
+    local = await makeWorkspace(files)
+    const env = { MK_HOME: local.mkHome }
+    expect((await runMk(['memory', 'add', 'Orders live in Postgres', '--layer', 'project'], { cwd: local.root, env })).exitCode).toBe(0)
+    server = await startServe({ cwd: local.root, args: ['--socket', '.mk/serve.sock'], env })
+    const report = join(local.root, 'loaded.json')
+    const preload = fileURLToPath(new URL('../helpers/report-loaded-files.cjs', import.meta.url))
+    const traced = async (args: readonly string[]): Promise<{ run: MkRun; loaded: string[] }> => {
+      const run = await runMk(args, { cwd: local?.root ?? '', env: { ...env, NODE_OPTIONS: `--require ${preload}`, MK_TEST_LOADED_FILES: report } })
+      const loaded = (JSON.parse(await readFile(report, 'utf8')) as string[]).map((file) => file.slice(file.lastIndexOf('/') + 1))
+      return { run, loaded }
+    }
+    for (const flags of [['--json'], [], ['--limit', '0', '--json'], ['--layer', 'project', '--threshold', '0']]) {
+      const fast = await traced(['memory', 'search', 'where do orders live', ...flags])
+      expect(fast.loaded, flags.join(' ')).toContain('search-fast-path.cjs')
+      expect(fast.loaded, flags.join(' ')).not.toContain('load-bundle.cjs')
+      // --cwd is left to mk, which asks the same server through its own client.
+      const slow = await traced(['memory', 'search', 'where do orders live', ...flags, '--cwd', local.root])
+      expect(slow.loaded).toContain('load-bundle.cjs')
+      expect(comparable(fast.run, local.root), flags.join(' ')).toEqual(comparable(slow.run, local.root))
+    }
+    const rejected = await traced(['memory', 'search', 'orders', '--limit', 'many'])
+    expect(rejected.loaded).toContain('load-bundle.cjs')
+    expect(rejected.run.exitCode).toBe(2)
+    expect(rejected.run.stderr).toContain('--limit')
   }, 120_000)
 })
 
