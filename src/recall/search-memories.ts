@@ -113,8 +113,7 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
     score: round(hit.confidence),
     scores: roundScores(hit.scores),
   }))
-  const collapsed = collapseAcrossLayers(found)
-  const page = collapsed.slice(0, request.limit)
+  const { page, total: totalCount } = collapseAcrossLayers(found, request.limit)
   // sync: a memory whose refs point at retired knowledge or a deleted file is flagged stale.
   const folderByKey = new Map(folders.map((folder) => [folder.key, folder]))
   // The page's documents and its refs are read at once (on a database, two round trips in parallel, not one after the other).
@@ -135,7 +134,6 @@ export async function searchMemories(request: MemorySearchRequest, place: Memory
     const doc = documents.get(memoryId)
     return doc === undefined ? [] : [{ memoryId, content: doc.content, layer, score, scores, tags: [...doc.tags], shadows }]
   })
-  const totalCount = collapsed.length
   const marked = results.map((result) => {
     const staleReason = reasons.get(result.memoryId)
     return { ...result, stale: staleReason !== undefined, ...(staleReason === undefined ? {} : { staleReason }) }

@@ -26,7 +26,7 @@ export function rank(db: Database.Database, embed: Embed | undefined, request: S
   const matrix = heldVectors(db, embed, request.mode)
   return rankFrom(
     {
-      text: (text, filters, limit) => textEvidence(db, text, filters, limit, matrix?.heads),
+      text: (text, filters, limit) => textEvidence(db, text, filters, limit, matrix),
       vector: (text, filters, limit) => vectorEvidence(db, embed, text, filters, limit, matrix),
       heads: (rows) => headsOfRows(db, rows, matrix),
     },

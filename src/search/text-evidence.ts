@@ -3,6 +3,7 @@ import { filterClause } from './filters.js'
 import { queryGroups, type QueryGroup } from './query-groups.js'
 import { statement } from './statements.js'
 import type { DocumentHead, SearchFilters } from './types.js'
+import { largest } from './vector-table.js'
 
 export interface TextEvidence {
   rowid: number
@@ -13,6 +14,16 @@ export interface TextEvidence {
    * the caller holds the heads (a long-lived connection's vector matrix) and the row is not there.
    */
   head: DocumentHead | undefined
+}
+
+/**
+ * What a long-lived connection holds of every document (see vector-matrix.ts): its head, and which
+ * documents filters allow, so that a search filters and ranks its full-text matches without
+ * reading the documents' rows.
+ */
+export interface HeldDocuments {
+  heads: ReadonlyMap<number, DocumentHead>
+  allows(filters: SearchFilters | undefined): (rowid: number) => boolean
 }
 
 /** FTS5's BM25 idf, floored as FTS5 floors it. */
@@ -33,40 +44,21 @@ const isOwnWord = (group: QueryGroup): boolean => group.full.length === 1 && gro
  * (what a document holding every word once at average length scores), capped at 1. Products
  * count by weight, not BM25, or "which database" would favour the rarest database named.
  */
-export function textEvidence(
-  db: Database.Database,
-  text: string,
-  filters: SearchFilters | undefined,
-  limit: number,
-  heads?: ReadonlyMap<number, DocumentHead>,
-): TextEvidence[] {
+export function textEvidence(db: Database.Database, text: string, filters: SearchFilters | undefined, limit: number, held?: HeldDocuments): TextEvidence[] {
   const groups = queryGroups(text)
   if (groups.length === 0) return []
   const matching = statement(db, 'SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?', 'pluck')
   const holdersOf = (phrases: readonly string[]): Set<number> =>
     phrases.length === 0 ? new Set() : new Set(matching.all(phrases.map(quoted).join(' OR ')) as number[])
-  const documents = statement(db, 'SELECT count(*) FROM docs', 'pluck').get() as number
-  const held = groups.map((group) => {
+  // The held heads are every document's, brought up to date before this search.
+  const documents = held?.heads.size ?? (statement(db, 'SELECT count(*) FROM docs', 'pluck').get() as number)
+  const holding = groups.map((group) => {
     const [full, partial] = [holdersOf(group.full), holdersOf(group.partial)]
     return { full, partial, holders: new Set([...full, ...partial]).size }
   })
-  const where = filterClause(filters)
   const { phrases: allPhrases, ownWords: ownPhrases } = queryPhrases(groups)
   const phrases = allPhrases.map(quoted).join(' OR ')
-  const matched = (columns: string): unknown[] =>
-    statement(
-      db,
-      `SELECT d.rowid, -bm25(docs_fts)${columns} FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
-       WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
-      'raw',
-    ).all(phrases, ...where.params, limit)
-  // With the heads at hand the statement returns no strings: a quarter of its time at 10,000 memories.
-  const rows: { rowid: number; bm25: number; head: DocumentHead | undefined }[] =
-    heads === undefined
-      ? (matched(', d.id, d.layer, d.source, d.dedup_key') as [number, number, string, string, string | null, string][]).map(
-          ([rowid, bm25, id, layer, source, dedupKey]) => ({ rowid, bm25, head: { id, layer, source: source ?? undefined, dedupKey } }),
-        )
-      : (matched('') as [number, number][]).map(([rowid, bm25]) => ({ rowid, bm25, head: heads.get(rowid) }))
+  const rows = held === undefined ? matchedRows(db, phrases, filters, limit) : heldMatches(db, phrases, held, filters, limit)
   const ownWords = ownPhrases.map(quoted).join(' OR ')
   // BM25 depends on the query and the whole index, not on which rows are read: when the query is
   // its own words alone (no category, no synonym) the candidates' BM25 is already the one wanted.
@@ -78,7 +70,46 @@ export function textEvidence(
             ? []
             : (statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(ownWords) as [number, number][]),
         )
-  return scoreTextEvidence(groups, held, documents, rows, ownBm25)
+  return scoreTextEvidence(groups, holding, documents, rows, ownBm25)
+}
+
+type Match = { rowid: number; bm25: number; head: DocumentHead | undefined }
+
+/** The `limit` documents the filters allow that match best by BM25, with their heads, in one statement. */
+function matchedRows(db: Database.Database, phrases: string, filters: SearchFilters | undefined, limit: number): Match[] {
+  const where = filterClause(filters)
+  const rows = statement(
+    db,
+    `SELECT d.rowid, -bm25(docs_fts), d.id, d.layer, d.source, d.dedup_key FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
+     WHERE docs_fts MATCH ? AND ${where.sql} ORDER BY bm25(docs_fts) LIMIT ?`,
+    'raw',
+  ).all(phrases, ...where.params, limit) as [number, number, string, string, string | null, string][]
+  return rows.map(([rowid, bm25, id, layer, source, dedupKey]) => ({ rowid, bm25, head: { id, layer, source: source ?? undefined, dedupKey } }))
+}
+
+/**
+ * matchedRows for a connection that holds every document's head and the filters' allowed rows:
+ * FTS5 alone, neither joining the documents' rows nor sorting, then the allowed ones ranked here
+ * (half of the full-text time at 10,000 memories). Equal BM25 in row id order, as SQLite's
+ * sort kept them.
+ */
+function heldMatches(db: Database.Database, phrases: string, held: HeldDocuments, filters: SearchFilters | undefined, limit: number): Match[] {
+  const allows = held.allows(filters)
+  const rowids: number[] = []
+  const scores: number[] = []
+  for (const [rowid, bm25] of statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(phrases) as [number, number][]) {
+    if (!allows(rowid)) continue
+    rowids.push(rowid)
+    scores.push(bm25)
+  }
+  const cutoff = limit >= scores.length ? -Infinity : largest(Float64Array.from(scores), limit)
+  const order: number[] = []
+  for (let n = 0; n < scores.length; n++) if ((scores[n] as number) >= cutoff) order.push(n)
+  order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || (rowids[a] as number) - (rowids[b] as number))
+  return order.slice(0, Math.max(0, limit)).map((n) => {
+    const rowid = rowids[n] as number
+    return { rowid, bm25: scores[n] as number, head: held.heads.get(rowid) }
+  })
 }
 
 /** The phrases a query's groups match (each once), and those that are the query's own words. */

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import { filterClause, unexpired } from './filters.js'
 import { readMeta } from './meta.js'
 import { statement } from './statements.js'
+import type { HeldDocuments } from './text-evidence.js'
 import type { DocumentHead, SearchFilters } from './types.js'
 import { VectorTable } from './vector-table.js'
 
@@ -14,6 +15,9 @@ import { VectorTable } from './vector-table.js'
 
 /** Which documents the filters allow, read once per filter and brought up to date row by row as the index changes. */
 interface Allowed {
+  /** Every document allowed, with or without a vector, and its expiry (Infinity for none). */
+  rows: Map<number, number>
+  /** The positions in the table of those with a vector, and their expiries. */
   positions: Int32Array
   /** Each position's expiry (Infinity for none): the one part of the filters that changes with the clock. */
   expiresAt: Float64Array
@@ -27,7 +31,7 @@ const mostAllowed = 32
 /** Past this many rows changed at once, reading everything again costs less than row by row. */
 const mostChangedRows = 2048
 
-export interface VectorMatrix {
+export interface VectorMatrix extends HeldDocuments {
   /** Every document's head by rowid, with or without a vector. */
   heads: Map<number, DocumentHead>
   /**
@@ -139,20 +143,27 @@ function readMatrix(db: Database.Database, version: string, model: string | unde
           ...where.params,
         ) as [number, number | null][])
 
-  /** A reading's positions and expiries: those kept, then the rows read now that the table holds. */
-  const reading = (keptPositions: number[], keptExpiries: number[], rows: readonly [number, number | null][]): Allowed => {
+  /** A reading of these allowed rows: the positions and expiries of those the table holds. */
+  const reading = (rows: Map<number, number>): Allowed => {
+    const positions: number[] = []
+    const expiries: number[] = []
     for (const [rowid, expires] of rows) {
       const position = table.positionOf(rowid)
       if (position === undefined) continue
-      keptPositions.push(position)
-      keptExpiries.push(expires ?? Infinity)
+      positions.push(position)
+      expiries.push(expires)
     }
     return {
-      positions: Int32Array.from(keptPositions),
-      expiresAt: Float64Array.from(keptExpiries),
-      expiring: keptExpiries.some(Number.isFinite),
+      rows,
+      positions: Int32Array.from(positions),
+      expiresAt: Float64Array.from(expiries),
+      expiring: expiries.some(Number.isFinite),
       stale: new Set(),
     }
+  }
+  const rowsOf = (read: readonly [number, number | null][], into = new Map<number, number>()): Map<number, number> => {
+    for (const [rowid, expires] of read) into.set(rowid, expires ?? Infinity)
+    return into
   }
 
   const allowedBy = (filters: SearchFilters | undefined): Allowed => {
@@ -163,18 +174,12 @@ function readMatrix(db: Database.Database, version: string, model: string | unde
     if (known !== undefined && known.stale.size === 0) return known
     let fresh: Allowed
     if (known === undefined) {
-      fresh = reading([], [], allowedRows(where))
+      fresh = reading(rowsOf(allowedRows(where)))
       if (allowed.size >= mostAllowed) allowed.clear()
     } else {
-      // Only the changed rows are read again; the others keep their place and expiry.
-      const positions: number[] = []
-      const expiries: number[] = []
-      known.positions.forEach((position, n) => {
-        if (known.stale.has(table.rowids[position] as number)) return
-        positions.push(position)
-        expiries.push(known.expiresAt[n] as number)
-      })
-      fresh = reading(positions, expiries, allowedRows(where, [...known.stale]))
+      // Only the changed rows are read again; the others keep their expiry.
+      for (const rowid of known.stale) known.rows.delete(rowid)
+      fresh = reading(rowsOf(allowedRows(where, [...known.stale]), known.rows))
     }
     allowed.set(key, fresh)
     return fresh
@@ -191,6 +196,15 @@ function readMatrix(db: Database.Database, version: string, model: string | unde
       const allowedNow = !expiring || filters?.includeExpired === true ? positions : positions.filter((_, n) => unexpired(expiresAt[n] as number, now))
       const found = table.nearestAndFirst(query, limit, allowedNow, first)
       return { scored: found.nearest, firstDots: found.firstDots }
+    },
+    allows(filters) {
+      const { rows } = allowedBy(filters)
+      const now = filters?.now ?? Date.now()
+      const includeExpired = filters?.includeExpired === true
+      return (rowid) => {
+        const expires = rows.get(rowid)
+        return expires !== undefined && (includeExpired || unexpired(expires, now))
+      }
     },
     follow(changed) {
       if (changed.length === 0) return true

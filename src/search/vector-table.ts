@@ -81,11 +81,8 @@ export class VectorTable {
         table.reserve(expectedRows)
       }
       if (vector.length !== table.dimensions) continue
-      const position = table.ids.length
-      table.reserve(position + 1)
-      new Float32Array(table.kernel.memory.buffer).set(vector, table.floatAt(position))
-      table.norms[position] = norm ?? lengthOf(vector)
-      table.ids.push(rowid)
+      table.reserve(table.size + 1)
+      table.place(rowid, vector, norm ?? lengthOf(vector))
     }
     return table ?? new VectorTable(0)
   }
@@ -142,14 +139,17 @@ export class VectorTable {
     if (removed.size > 0) this.closeUp(removed)
     appended.sort((a, b) => a.rowid - b.rowid)
     this.reserve(this.size + appended.length)
-    for (const { rowid, vector } of appended) {
-      const position = this.ids.length
-      floats().set(vector, this.floatAt(position))
-      this.norms[position] = lengthOf(vector)
-      this.ids.push(rowid)
-      this.positions?.set(rowid, position)
-    }
+    for (const { rowid, vector } of appended) this.place(rowid, vector, lengthOf(vector))
     return { applied: true, moved: removed.size > 0 }
+  }
+
+  /** Copy a row in after the last one, in room already reserved. */
+  private place(rowid: number, vector: Float32Array, norm: number): void {
+    const position = this.ids.length
+    new Float32Array(this.kernel.memory.buffer).set(vector, this.floatAt(position))
+    this.norms[position] = norm
+    this.ids.push(rowid)
+    this.positions?.set(rowid, position)
   }
 
   /** Remove rows, moving each later row down over the gaps. */
