@@ -3,6 +3,7 @@ import { isStopWord } from '../search/query-text.js'
 import { stem, words } from '../words.js'
 import { matchTerms, pathsIn, termKey } from './terms.js'
 import { modes, type ModeSlug } from './modes.js'
+import { taskHeadNoun } from './task-intent.js'
 import shipped from './vocabulary.json' with { type: 'json' }
 
 /** `.mkrc` rules.topics / rules.layers: a name and its keywords; an entry with `/` or `*` is a path glob. */
@@ -22,6 +23,8 @@ export interface DetectedContext {
   /** Every layer with at least half the evidence of the first: a task can span persistence and application. */
   layers: string[]
   topics: string[]
+  /** The topics of the noun the task's verb acts on ("tests" of "Write tests for ..."): the kind of work, not its subject. */
+  intentTopics: string[]
   /** The task's most specific technical words. */
   keywords: string[]
   /** 0–1: how much vocabulary evidence the detection rests on. */
@@ -178,6 +181,7 @@ export function detectContext(text: string, vocabulary: ContextVocabulary, modeS
     detectedLayer: layers[0],
     layers: layers.filter((layer) => (layerCounts.get(layer) ?? 0) * 2 >= top),
     topics: rankedNames(topicCounts),
+    intentTopics: topicsOf(taskHeadNoun(prose) ?? '', vocabulary),
     keywords: specificKeywords(text, vocabulary, 8),
     confidence: Math.round((1 - 0.6 ** evidence) * 100) / 100,
     paths,

@@ -13,6 +13,8 @@ export interface RankableDirective {
   ownTopics: ReadonlySet<string>
   /** Declared topics and tags of its item and the topics of the item's title: true of every directive in it. */
   itemTopics: ReadonlySet<string>
+  /** Vocabulary topics of the headings it sits under and of its item's title: the kind of work its section is about ("Testing"). */
+  sectionTopics: ReadonlySet<string>
   authoritativeFor: ReadonlySet<string>
   /** applies_to entries that are architecture layers. */
   appliesToLayers: readonly string[]
@@ -49,6 +51,7 @@ export function prepareDirective(directive: Directive, vocabulary: ContextVocabu
     directive,
     ownTopics: new Set(topics.ownTopics),
     itemTopics: new Set(topics.itemTopics),
+    sectionTopics: new Set(topicsOf([directive.itemTitle, ...headingsUnderTitle(directive)].join('. '), vocabulary)),
     authoritativeFor: new Set(lower(directive.authoritativeFor)),
     appliesToLayers: lower(directive.appliesTo).filter((entry) => vocabulary.layers.has(entry)),
     appliesToGlobs: directive.appliesTo.filter((entry) => entry.includes('/') || entry.includes('*')).map((entry) => new Minimatch(entry, { dot: true })),
@@ -120,10 +123,19 @@ const bandWidth = 0.1
 const nearestConventions = 0.2
 
 /**
+ * A rule in a section on the kind of work the task is ("Testing" for "Write a test for the stdio
+ * client timeout"): how the repository wants that work done. A tenth, like a topic of the task:
+ * twice that put a seen set's test-writing task behind other testing rules and let "endpoint" of
+ * "Add a public API endpoint" pull a whole playbook in (issue 29, ADR 0034).
+ */
+const taskKindWeight = 0.1
+
+/**
  * How relevant a rule is to the task, in bands: its similarity to the task (words and meaning), a
  * tenth for each topic of the task its own words name (at most two), half that for one it has from
- * its item, a tenth when a file the task names matches its file globs, a tenth for being among the
- * rules closest to the task in meaning, and half a tenth for authority on a topic of the task.
+ * its item, a tenth for sitting in a section on the task's kind of work, a tenth when a file the
+ * task names matches its file globs, a tenth for being among the rules closest to the task in
+ * meaning, and half a tenth for authority on a topic of the task.
  * So authority tips rules that are about as relevant, and never puts a rule on the task's topic in
  * general before one about the task itself; severity breaks the ties left.
  */
@@ -136,6 +148,8 @@ interface Evidence {
   nearest: boolean
   authority: boolean
   close: boolean
+  /** It sits in a section on the kind of work the task is ("Testing", for "Write tests for ..."). */
+  intent: boolean
   /** 2: the rule names a file the task touches; 1: a folder holding one. */
   mention: number
   /** A rule an agent requests, whose description fits the task. */
@@ -149,6 +163,7 @@ function relevanceBand(evidence: Evidence): number {
     evidence.score +
     0.1 * Math.min(2, evidence.ownTopics) +
     0.05 * Math.min(2, evidence.itemTopics) +
+    (evidence.intent ? taskKindWeight : 0) +
     (evidence.fileMatch ? 0.1 : 0) +
     (evidence.nearest ? (evidence.underRulesHeading ? nearestConventions : 0.05) : 0) +
     (evidence.authority ? 0.05 : 0) +
@@ -217,6 +232,7 @@ export function rankDirectives(
   meaning: ReadonlyMap<string, number> = new Map(),
 ): { ranked: RankedDirective[]; considered: number; droppedByLayer: number; droppedByScope: number; duplicates: number } {
   const topics = new Set(context.topics)
+  const intentTopics = new Set(context.intentTopics)
   const layers = new Set(context.layers)
   const scored: RankedDirective[] = []
   const closest = closestInMeaning(candidates, meaning, options)
@@ -286,6 +302,7 @@ export function rankDirectives(
           score,
           ownTopics: ownOverlap.length,
           itemTopics: itemOverlap.length,
+          intent: [...candidate.sectionTopics].some((topic) => intentTopics.has(topic)),
           fileMatch,
           nearest,
           authority: authority.length > 0,

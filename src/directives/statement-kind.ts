@@ -109,7 +109,9 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   // rules section, a convention that names no path ("Test files: `*.test.ts` alongside source files").
   if (map !== null) {
     const value = trimmed.slice(map[0].length)
-    const convention = underRulesHeading && pathEntry === null && map[0].endsWith('`') && !(value.split('`', 1)[0] ?? '').includes('/')
+    // The label's match ends with the code span's opening backtick, so the value up to the next backtick is the span's text.
+    const labelledCode = map[0].endsWith('`') ? value.split('`', 1)[0] : undefined
+    const convention = underRulesHeading && pathEntry === null && labelledCode !== undefined && !labelledCode.includes('/')
     return normativeWords.test(value) || instructingLabel.test(map[0]) || convention ? 'rule' : 'description'
   }
   if (exampleLabel.test(trimmed) && !normativeWords.test(trimmed)) return 'description'

@@ -72,8 +72,10 @@ async function score(set: readonly Task[]): Promise<{ served: number; report: st
  * 15 once the nearest file's conventions count as much as naming the task's file, a heading's "Handling" meets a
  * task's "handle" and a file name written alone (`index.ts`) names every file of that name (ADR 0034); 16, the issue's
  * target, once a file a rule names beside the task's file, in its feature's folder, names the task's folder (round 4).
+ * 17 (two runs) once a rule in a section on the task's kind of work ("Testing" for "Fix the flaky ... test") counts
+ * (rules7; the held-out sets stayed as they were).
  */
-const fullyServedAtLeast = 16
+const fullyServedAtLeast = 17
 /**
  * 3 of 6 before and after the changes of ADR 0034; 4 of 6 after the second round, which was made after reading these
  * tasks' misses, so the set no longer judges unseen work.

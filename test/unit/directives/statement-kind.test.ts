@@ -16,6 +16,8 @@ describe('statementKind', () => {
     expect(statementKind('Test files: `*.test.ts` alongside source files')).toBe('description')
     expect(statementKind('Core logic: `packages/node/src/integrations/tracing/{provider}/index.ts`', true)).toBe('description')
     expect(statementKind('`pnpm test`: run the tests', true)).toBe('description')
+    // Only the labelled code span's own text decides: a path later in the sentence does not make it a map entry.
+    expect(statementKind('Snapshots: `toMatchSnapshot()` with files in `src/__snapshots__/`', true)).toBe('rule')
   })
 
   it('tells rules from file maps, command lists, descriptions and links (lines of real rules files)', () => {
