@@ -59,8 +59,8 @@ function statPath(path: string): PathStat {
   return { stamp: `${info.ino}:${info.mtimeMs}`, recent: Date.now() - info.mtimeMs < settledAfterMs }
 }
 
-function pathSignature(path: string): string {
-  const stat = statPath(path)
+/** What a path's refresh state records: its stamp, or 'unsettled' while that is too recent to trust. */
+function signatureOf(stat: PathStat): string {
   return stat.recent ? 'unsettled' : stat.stamp
 }
 
@@ -202,7 +202,7 @@ export async function refreshMemoryFolder(index: SearchIndex, workspace: Workspa
  */
 async function followTierTable(index: SearchIndex, workspace: Workspace, folder: MemoryFolder): Promise<void> {
   const stateKey = `tiers:${folder.key}`
-  const signature = pathSignature(tierTableFile(folder))
+  const signature = signatureOf(statPath(tierTableFile(folder)))
   if (signature !== 'unsettled' && index.state(stateKey) === signature) return
   const table = await readTierTable(folder)
   const updates: { id: string; status: string }[] = []
@@ -228,7 +228,7 @@ async function refreshMemoryFiles(index: SearchIndex, workspace: Workspace, fold
   const force = options.force === true
   // Taken before listing: a file added while we list changes the folder again and is picked up next time.
   const folderStat = statPath(folder.dir)
-  const signature = folderStat.recent ? 'unsettled' : folderStat.stamp
+  const signature = signatureOf(folderStat)
   const unchanged = folderStat.recent ? lastChangedByMk(index, folder, folderStat.stamp) : index.state(stateKey) === signature
   if (!force && unchanged) return retryUnreadable(index, workspace, folder, unreadableKey, options)
   const listedAt = Date.now()
