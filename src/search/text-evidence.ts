@@ -62,18 +62,16 @@ export function textEvidence(db: Database.Database, text: string, filters: Searc
   const ownWords = ownPhrases.map(quoted).join(' OR ')
   // BM25 depends on the query and the whole index, not on which rows are read: when the query is
   // its own words alone (no category, no synonym) the candidates' BM25 is already the one wanted.
-  const ownBm25 =
-    ownWords === phrases
-      ? new Map(rows.map(({ rowid, bm25 }) => [rowid, bm25]))
-      : new Map(
-          ownWords === ''
-            ? []
-            : (statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(ownWords) as [number, number][]),
-        )
+  const ownBm25 = ownWords === phrases ? new Map(rows.map(({ rowid, bm25 }) => [rowid, bm25])) : new Map(ownWords === '' ? [] : bm25OfMatches(db, ownWords))
   return scoreTextEvidence(groups, holding, documents, rows, ownBm25)
 }
 
 type Match = { rowid: number; bm25: number; head: DocumentHead | undefined }
+
+/** Every document matching an FTS5 query, with its BM25 (higher is better), in row id order. */
+function bm25OfMatches(db: Database.Database, query: string): [number, number][] {
+  return statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(query) as [number, number][]
+}
 
 /** The `limit` documents the filters allow that match best by BM25, with their heads, in one statement. */
 function matchedRows(db: Database.Database, phrases: string, filters: SearchFilters | undefined, limit: number): Match[] {
@@ -97,7 +95,7 @@ function heldMatches(db: Database.Database, phrases: string, held: HeldDocuments
   const allows = held.allows(filters)
   const rowids: number[] = []
   const scores: number[] = []
-  for (const [rowid, bm25] of statement(db, 'SELECT rowid, -bm25(docs_fts) FROM docs_fts WHERE docs_fts MATCH ?', 'raw').all(phrases) as [number, number][]) {
+  for (const [rowid, bm25] of bm25OfMatches(db, phrases)) {
     if (!allows(rowid)) continue
     rowids.push(rowid)
     scores.push(bm25)
