@@ -14,8 +14,8 @@ import { hookAnswerTimeoutMs, hookToolNames, localServerAsked, trustedHookAnswer
 import type { LocalCaller } from './remote-client.js'
 import { remoteServerFrom, type RemoteServer } from './remote-server.js'
 import { plainStyle } from '../../style.js'
-import { processTerminal, renderError, renderOutcome, writeText } from './render.js'
-import { displayStyle, terminalStyle } from './style.js'
+import { processTerminal, renderError, renderOutcome, writeWarning } from './render.js'
+import { displayStyle } from './style.js'
 import { stripTerminalControls } from './terminal-controls.js'
 
 export interface GlobalFlags {
@@ -53,7 +53,7 @@ export abstract class MkCommand extends Command {
   protected async callTool(tool: AnyTool, input: Record<string, unknown>, flags: GlobalFlags, options: CallOptions = {}): Promise<void> {
     const terminal = processTerminal()
     const style = flags.json ? plainStyle : displayStyle(terminal.stdout, terminal.env)
-    const warn = (message: string): void => writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
+    const warn = (message: string): void => writeWarning(terminal, message)
     const resources = new Resources()
     try {
       const call = dropUndefined(input)

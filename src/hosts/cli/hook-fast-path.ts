@@ -6,8 +6,7 @@ import { hookAnswerTimeoutMs, noteLocalServerAsked, trustedHookAnswer } from './
 import { hookProjectFolder, type HookAgent } from './hook-input.js'
 import { readJsonObjectFile, readStdin } from './json-input.js'
 import { callSocketTool } from './remote-client.js'
-import { processTerminal, renderOutcome, writeText } from './render.js'
-import { terminalStyle } from './style.js'
+import { processTerminal, renderOutcome, writeWarning } from './render.js'
 
 interface HookFlags {
   json: boolean
@@ -74,7 +73,7 @@ export async function answerHookFromLocalServer(argv: readonly string[]): Promis
   const outcome = await callSocketTool(socket, `hook_${agent}`, input, runtimeEnvFrom(process.env), { timeoutMs: hookAnswerTimeoutMs })
   if (!trustedHookAnswer(outcome)) return false
   const terminal = processTerminal()
-  for (const message of outcome.warnings) writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
+  for (const message of outcome.warnings) writeWarning(terminal, message)
   process.exitCode = renderOutcome(outcome, flags.json, terminal)
   return true
 }

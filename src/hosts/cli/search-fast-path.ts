@@ -2,8 +2,7 @@ import { locateWorkspace } from '../../config/locate.js'
 import { runtimeEnvFrom } from '../../config/workspace.js'
 import { localSocketPath } from '../http/socket.js'
 import { callSocketTool } from './remote-client.js'
-import { processTerminal, renderOutcome, writeText } from './render.js'
-import { terminalStyle } from './style.js'
+import { processTerminal, renderOutcome, writeWarning } from './render.js'
 
 /** The flags of `mk memory search` that take one value each, and the tool's input field each fills. */
 const singleValued = {
@@ -86,7 +85,7 @@ export async function answerSearchFromLocalServer(argv: readonly string[]): Prom
   const outcome = await callSocketTool(socket, 'memory_search', invocation.input, runtimeEnvFrom(process.env))
   if (outcome === undefined) return false
   const terminal = processTerminal()
-  for (const message of outcome.warnings) writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
+  for (const message of outcome.warnings) writeWarning(terminal, message)
   process.exitCode = renderOutcome(outcome, invocation.json, terminal)
   return true
 }
