@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import type { Workspace } from '../../config/workspace.js'
 import { MkError } from '../../errors.js'
 import type { KnowledgeProblem } from '../../knowledge/model.js'
@@ -20,6 +20,30 @@ const mostRefsKept = 20_000
 
 // Loaded on first use: a command that reads no memory never pays for the memory modules.
 const fileStore = () => import('../../memory/store.js')
+const memoryFormat = () => import('../../memory/format.js')
+
+/**
+ * The refs a memory file names: none when its text never says "refs" (most memories, whose
+ * frontmatter leaves the key out), without parsing it; none when it cannot be read or parsed.
+ * Reading each file of a search's page whole, with its tier, was 1.7 ms of a 18 ms warm search
+ * at 10,000 memories.
+ */
+async function refsOfFile(file: string): Promise<string[]> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return []
+  }
+  if (!text.includes('refs')) return []
+  const { parseMemory, MemoryFormatError } = await memoryFormat()
+  try {
+    return parseMemory(text).refs
+  } catch (error) {
+    if (error instanceof MemoryFormatError) return []
+    throw error
+  }
+}
 const documents = () => import('./indexing/refresh.js')
 
 /** Memories as Markdown files per folder; private folders' changes are commits of MK_HOME's git history. Every write keeps the index in step. */
@@ -52,8 +76,7 @@ export class FilesMemories implements MemoryStore {
       const signature = `${info.ino}:${info.size}:${info.mtimeMs}`
       let known = refsByFile.get(file)
       if (known?.signature !== signature) {
-        const read = await this.read(folder, id)
-        known = { signature, refs: read !== undefined && 'record' in read ? read.record.refs : [] }
+        known = { signature, refs: await refsOfFile(file) }
         if (refsByFile.size >= mostRefsKept) refsByFile.clear()
         refsByFile.set(file, known)
       }

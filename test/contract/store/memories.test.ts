@@ -81,8 +81,10 @@ describe.each(storeFactories)('the $name store: memories and their history', (fa
     })
     if (outcome.deduplicated) throw new Error('expected a new memory')
     const plain = await added(folder, 'The CI runners have two cores')
+    // Says "refs" in its text, names none.
+    const wordy = await added(folder, 'refs: the release refs are protected branches')
     const { memories } = opened.store
-    const ids = [outcome.stored.record.id, plain.record.id, 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3']
+    const ids = [outcome.stored.record.id, plain.record.id, wordy.record.id, 'mem_01J9Z8Q4T5V6W7X8Y9Z0A1B2C3']
     expect(Object.fromEntries(await memories.refs(folder, ids))).toEqual({ [outcome.stored.record.id]: ['adr-0007'] })
     await memories.rewrite(folder, [{ ...outcome.stored.record, refs: ['adr-0009', 'src/outbox.ts'] }], 'point at the new decision', write)
     expect(Object.fromEntries(await memories.refs(folder, ids))).toEqual({ [outcome.stored.record.id]: ['adr-0009', 'src/outbox.ts'] })
