@@ -10,7 +10,7 @@ export interface MentionedPath {
   /** Workspace-relative: a file, or a folder ending in `/`. */
   path: string
   isFile: boolean
-  /** A file name alone (`Cargo.toml`): a file of that name in any folder. */
+  /** A file name alone (`Cargo.toml`): a file of that name in any folder; a folder name alone (`test/`): the folder of that name a file sits in. */
   anyFolder?: boolean
 }
 
@@ -23,14 +23,21 @@ function scopeFolder(appliesTo: readonly string[]): string {
 /** A file name written as code on its own (`Cargo.toml`, `package.json`): the rule is about every file of that name. */
 const fileNameInCode = /`([\w-][\w.-]*\.[a-z]{1,5})`/g
 
+/** A folder name written as code on its own (`test/`, `__tests__/`): the rule is about the files every folder of that name holds. */
+const folderNameInCode = /`([\w-][\w.-]*)\/`/g
+
 export function mentionedPaths(text: string, appliesTo: readonly string[]): MentionedPath[] {
   const found = new Map<string, MentionedPath>()
   for (const match of text.matchAll(fileNameInCode)) {
     const name = match[1] ?? ''
     found.set(name, { path: name, isFile: true, anyFolder: true })
   }
-  if (!text.includes('/')) return [...found.values()]
   const scope = scopeFolder(appliesTo)
+  for (const match of text.matchAll(folderNameInCode)) {
+    const path = `${scope}${match[1] ?? ''}/`
+    found.set(path, { path, isFile: false, anyFolder: true })
+  }
+  if (!text.includes('/')) return [...found.values()]
   // A link to a site is not a file of the repository.
   for (const token of pathsIn(text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' '))) {
     const segments = token.replace(/^(?:\.\/)+/, '').split('/')
@@ -65,6 +72,17 @@ function besideTaskFile(mention: MentionedPath, path: string): boolean {
 }
 
 /**
+ * Whether a file sits directly in a folder of the name a rule wrote alone (`test/`), inside the rule's scope
+ * (`worker/test/`: any `test/` under `worker/`). Only the folder the file sits in: `src/` alone would otherwise hold
+ * every file of a package.
+ */
+function inFolderNamed(mention: string, path: string): boolean {
+  const folder = `${posix.dirname(path)}/`
+  const scope = mention.slice(0, mention.slice(0, -1).lastIndexOf('/') + 1)
+  return folder.startsWith(scope) && (folder === mention || folder.endsWith(`/${mention.slice(scope.length)}`))
+}
+
+/**
  * How closely a rule's named paths meet the task's files: 2 when it names one of them, 1 when it names a folder holding
  * one or a file beside one in its feature's folder, else 0.
  */
@@ -74,7 +92,9 @@ export function mentionMatch(mentioned: readonly MentionedPath[], taskPaths: rea
     const path = taskPath.replace(/^\.\//, '')
     for (const mention of mentioned) {
       if (mention.isFile && (mention.anyFolder === true ? posix.basename(path) === mention.path : mention.path === path)) return 2
-      if ((!mention.isFile && path.startsWith(mention.path)) || besideTaskFile(mention, path)) best = 1
+      if (!mention.isFile && mention.anyFolder === true) {
+        if (inFolderNamed(mention.path, path)) best = 1
+      } else if ((!mention.isFile && path.startsWith(mention.path)) || besideTaskFile(mention, path)) best = 1
     }
   }
   return best

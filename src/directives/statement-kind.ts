@@ -63,6 +63,9 @@ const emphasisLabel = /^(\*\*)?(critical|important|mandatory|note|warning)\b[^:]
 /** A label that introduces an example ("Example: patch summary file lines"): it shows a rule, it asks nothing itself. */
 const exampleLabel = /^(examples?|for example|for instance|e\.g\.?)\s*[^:]{0,60}:/i
 
+/** A requirement stated of every member of a kind: "Every doc needs `[MODES: ...]`", "Each package requires a README". */
+const quantifiedRequirement = /^(every|each|all)\s+[\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?\s+(needs|need|requires|require)\b/iu
+
 export type StatementKind = 'rule' | 'description'
 
 function firstWord(text: string): string {
@@ -119,8 +122,29 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   const insisting = insistingCapitals.test(trimmed.replace(negatedFact, ' '))
   if (normativeWords.test(trimmed) || insisting || underRulesHeading) return 'rule'
   const instruction = instructionPart(trimmed)
-  if (instructionOpening.test(instruction)) return 'rule'
-  return imperativeVerbs.has(firstWord(instruction)) ? 'rule' : 'description'
+  if (instructionOpening.test(instruction) || quantifiedRequirement.test(instruction)) return 'rule'
+  return imperativeVerbs.has(firstWord(instruction)) || laterInstruction(instruction) ? 'rule' : 'description'
+}
+
+/** "see X", "refer to Y" after a comma points to more reading; it asks nothing of the change itself. */
+const pointerVerbs = new Set(['see', 'refer', 'read', 'reference', 'consult', 'look'])
+
+/** A verb followed by what it acts on: code, an article or pronoun, or a word and a preposition ("add `x` to y", "run the tests"), not a noun phrase ("build tools"). */
+const verbWithObject =
+  /^[\p{L}']+\s+(`|(the|a|an|it|them|this|that|these|those|its|their|with|to|in|on|from|into)\b|\S+\s+(to|in|into|with|for|from|on|as|under)\b)/u
+
+/**
+ * A series of instructions whose first verb is not one the list knows goes on with one it does: "Edit JSDoc in
+ * `lib/`, run `pnpm docs`", "Prefix `unstable_`, add `unstable: true` to frontmatter". Its later clauses start
+ * with a verb in lower case; a description's list of things ("Manual bundler, runtime route config") does not.
+ */
+function laterInstruction(instruction: string): boolean {
+  if (!/^\p{Lu}/u.test(instruction)) return false
+  const firstSentence = instruction.split(/[.:!?](?:\s|$)/, 1)[0] ?? ''
+  return firstSentence
+    .split(/[,;]\s+(?:and\s+|then\s+)?/)
+    .slice(1)
+    .some((clause) => /^\p{Ll}/u.test(clause) && !pointerVerbs.has(firstWord(clause)) && imperativeVerbs.has(firstWord(clause)) && verbWithObject.test(clause))
 }
 
 /** Plain-word strength of a rule without a BCP 14 keyword: MUST when it forbids or insists, else SHOULD. */

@@ -153,6 +153,7 @@ describe('mentionedPaths', () => {
       'worker/**',
     ])
     expect(mentioned).toEqual([
+      { path: 'worker/src/', isFile: false, anyFolder: true },
       { path: 'worker/src/app.ts', isFile: true },
       { path: 'worker/src/queues/', isFile: false },
     ])
@@ -166,6 +167,18 @@ describe('mentionedPaths', () => {
     expect(mentionMatch(mentioned, ['codex-rs/core/Cargo.toml'])).toBe(2)
     expect(mentionMatch(mentioned, ['codex-rs/core/src/lib.rs'])).toBe(0)
     expect(mentionMatch(mentionedPaths('Use named exports in package `index.ts` files', []), ['packages/client/src/index.ts'])).toBe(2)
+  })
+
+  it('reads a folder name written alone as code (`test/`) as the folder of that name a file sits in, inside the scope of its rule', () => {
+    const root = mentionedPaths('Tests in `test/` folder (never `src/` or `__tests__/`)', [])
+    expect(mentionMatch(root, ['packages/runtime/test/route-validation.test.ts'])).toBe(1)
+    expect(mentionMatch(root, ['test/cli.test.ts'])).toBe(1)
+    // Only the folder the file sits in: a file deeper under `src/` is not named by it.
+    expect(mentionMatch(root, ['packages/runtime/src/agent/router.ts'])).toBe(0)
+    expect(mentionMatch(root, ['packages/runtime/testing/helpers.ts'])).toBe(0)
+    const scoped = mentionedPaths('Put fixtures in `fixtures/`', ['worker/**'])
+    expect(mentionMatch(scoped, ['worker/queues/fixtures/job.json'])).toBe(1)
+    expect(mentionMatch(scoped, ['web/fixtures/job.json'])).toBe(0)
   })
 
   it('meets a task with a rule that names a file beside its own in the folder of its feature, and with no folder of another package', () => {

@@ -20,6 +20,22 @@ describe('statementKind', () => {
     expect(statementKind('Snapshots: `toMatchSnapshot()` with files in `src/__snapshots__/`', true)).toBe('rule')
   })
 
+  it('reads a series of instructions whose first verb is unlisted as a rule, by its later clauses (react-router AGENTS.md)', () => {
+    expect(statementKind('API docs: Edit JSDoc in `packages/react-router/lib/`, run `pnpm docs`')).toBe('rule')
+    expect(statementKind('Unstable features: Prefix `unstable_`, add `unstable: true` to frontmatter, include warning block')).toBe('rule')
+    expect(statementKind('Formatting and linting use `ruff`; run `make format` (applies fixes) and `make lint` (checks only).')).toBe('rule')
+    // A list of things whose later item starts like a verb ("build tools"), a pointer to more reading, a later sentence: not a series of instructions.
+    expect(statementKind('Root Workspace dependencies: Shared dev tools, build tools, testing frameworks')).toBe('description')
+    expect(statementKind('Authentication, see [authorization-and-rbac.mdc](mdc:.cursor/rules/authorization-and-rbac.mdc)')).toBe('description')
+    expect(statementKind('Some tests rely on inline snapshots. Then, run the tests again')).toBe('description')
+  })
+
+  it('reads a requirement stated of every member of a kind as a rule', () => {
+    expect(statementKind('Mode indicators: Every doc needs `[MODES: framework, data, declarative]`')).toBe('rule')
+    expect(statementKind('Each package requires a README')).toBe('rule')
+    expect(statementKind('Every package has a README')).toBe('description')
+  })
+
   it('tells rules from file maps, command lists, descriptions and links (lines of real rules files)', () => {
     const rules = [
       'Never run `prettier` — use `yarn format` (Oxfmt) instead',
