@@ -73,7 +73,7 @@ function besideTaskFile(mention: MentionedPath, path: string): boolean {
 
 /**
  * Whether a file sits directly in a folder of the name a rule wrote alone (`test/`), inside the rule's scope
- * (`worker/test/`: any `test/` under `worker/`). Only the folder the file sits in: `src/` alone would otherwise hold
+ * (`worker/test/` means every `test/` under `worker/`). Only the folder the file sits in: `src/` alone would otherwise hold
  * every file of a package.
  */
 function inFolderNamed(mention: string, path: string): boolean {
