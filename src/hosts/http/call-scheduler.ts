@@ -4,8 +4,9 @@ import type { ToolCall } from './tool-call.js'
 import type { CallRunner } from './tool-threads.js'
 
 /**
- * How a call queues: `write` calls change a tenant's store and go before its searches, so a
- * write is admitted at the next free thread (up to the tenant's bound of writes at once); `heavy` calls (an ingest, a rebuild, an evaluation,
+ * How a call queues: `write` calls change a tenant's store and go before its searches (those that
+ * arrived up to the write lead before them), so a write is admitted at the next free thread (up to
+ * the tenant's bound of writes at once); `heavy` calls (an ingest, a rebuild, an evaluation,
  * any large body) may take every thread but one, so reads always have a thread of their own.
  */
 export interface CallKind {
@@ -38,6 +39,11 @@ export interface SchedulerSettings {
   maxWaitingPerTenant: number
   /** Writes of one tenant that run at once; beyond it its searches take the free threads. */
   maxWritesPerTenant: number
+  /**
+   * How much sooner a write is wanted than a search: a write goes before the tenant's searches
+   * that arrived less than this long before it, and after those that have waited longer.
+   */
+  writeLeadMs: number
 }
 
 /** How long a call waited for a thread, and how long its thread took to answer it. */
@@ -127,8 +133,8 @@ export class CallScheduler {
     // Beyond the bound a tenant's writes leave the free threads to its searches (two writes of one
     // folder at once also wait on each other's lock, a thread idle that a search could have used).
     if (queue.writesRunning < this.settings.maxWritesPerTenant) {
-      const write = queue.writes.shift()
-      if (write !== undefined) return write
+      const [write, read] = [queue.writes[0], queue.reads[0]]
+      if (write !== undefined && (read === undefined || write.queuedAt - read.queuedAt <= this.settings.writeLeadMs)) return queue.writes.shift()
     }
     // One heavy call per tenant at a time, and never on the last free thread.
     if (queue.heavy.length > 0 && queue.heavyRunning === 0 && this.heavyRunning < this.heavySlots) return queue.heavy.shift()

@@ -11,6 +11,8 @@ export interface ServeLimits {
   maxWaitingPerTenant: number
   /** Writes of one tenant run at once (MK_SERVE_TENANT_WRITES); beyond it its searches take the free threads. Default: every thread. */
   maxWritesPerTenant: number
+  /** How much sooner a write is wanted than a search (MK_SERVE_WRITE_LEAD_MS): see SchedulerSettings.writeLeadMs. */
+  writeLeadMs: number
   /** The largest request body (MK_SERVE_MAX_BODY_BYTES); a larger one is answered 413. */
   maxBodyBytes: number
   /** A body at least this large makes its call heavy: it never takes the last free thread. */
@@ -28,6 +30,7 @@ export const defaultServeLimits: Omit<ServeLimits, 'threads' | 'maxWritesPerTena
   heavyBodyBytes: 64 * 1024,
   maxScopesPerTenant: 64,
   toolTimeoutMs: 30_000,
+  writeLeadMs: 200,
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, range: [number, number], meaning: string): number {
@@ -55,6 +58,13 @@ export function serveLimitsFrom(env: NodeJS.ProcessEnv): ServeLimits {
     ),
     maxBodyBytes: wholeNumber(env, 'MK_SERVE_MAX_BODY_BYTES', defaultServeLimits.maxBodyBytes, [1024, 1024 * 1024 * 1024], 'the largest request body in bytes'),
     heavyBodyBytes: defaultServeLimits.heavyBodyBytes,
+    writeLeadMs: wholeNumber(
+      env,
+      'MK_SERVE_WRITE_LEAD_MS',
+      defaultServeLimits.writeLeadMs,
+      [0, 60_000],
+      "how many milliseconds sooner a tenant's write is wanted than its search",
+    ),
     maxScopesPerTenant: wholeNumber(
       env,
       'MK_SERVE_MAX_SCOPES',

@@ -51,7 +51,7 @@ const call = (tenantId: string, label: string): ToolCall => ({ tool: 'memory_sea
 const read: CallKind = { write: false, heavy: false }
 const write: CallKind = { write: true, heavy: false }
 const heavy: CallKind = { write: true, heavy: true }
-const settings = { maxOpenTenants: 16, maxWaitingPerTenant: 100, maxWritesPerTenant: 16 }
+const settings = { maxOpenTenants: 16, maxWaitingPerTenant: 100, maxWritesPerTenant: 16, writeLeadMs: 200 }
 
 describe('CallScheduler', () => {
   it('serves tenants in turn: a burst of one tenant waits behind itself, not in front of another tenant', async () => {
@@ -75,6 +75,20 @@ describe('CallScheduler', () => {
     void scheduler.run(call('a', 'add'), write)
     await finish('search1')
     expect(started()).toEqual(['search1', 'add'])
+  })
+
+  it('admits a search before a write when it has waited longer than the write lead', async () => {
+    const { runner, started, finish } = scriptedRunner(1)
+    // A lead of 0 ms: a write is wanted no sooner than a search, so each goes in the order it came.
+    const scheduler = new CallScheduler(runner, { ...settings, writeLeadMs: 0 })
+    void scheduler.run(call('a', 'search1'), read)
+    void scheduler.run(call('a', 'search2'), read)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    void scheduler.run(call('a', 'add'), write)
+    await finish('search1')
+    expect(started()).toEqual(['search1', 'search2'])
+    await finish('search2')
+    expect(started()).toEqual(['search1', 'search2', 'add'])
   })
 
   it('admits writes on every free thread by default', async () => {

@@ -35,7 +35,7 @@ describe('TenantSites', () => {
     const { runner, calls } = scriptedBuilds()
     let now = 0
     const sites = new TenantSites(
-      new CallScheduler(runner, { maxOpenTenants: 8, maxWaitingPerTenant: 8, maxWritesPerTenant: 8 }),
+      new CallScheduler(runner, { maxOpenTenants: 8, maxWaitingPerTenant: 8, maxWritesPerTenant: 8, writeLeadMs: 200 }),
       runtimeEnvFrom({}),
       { recheckMs: 1000, maxAgeMs: 60_000 },
       () => now,
@@ -79,10 +79,14 @@ describe('TenantSites', () => {
       closeTenant: async () => undefined,
       close: async () => undefined,
     }
-    const sites = new TenantSites(new CallScheduler(failing, { maxOpenTenants: 8, maxWaitingPerTenant: 8, maxWritesPerTenant: 8 }), runtimeEnvFrom({}), {
-      recheckMs: 1000,
-      maxAgeMs: 60_000,
-    })
+    const sites = new TenantSites(
+      new CallScheduler(failing, { maxOpenTenants: 8, maxWaitingPerTenant: 8, maxWritesPerTenant: 8, writeLeadMs: 200 }),
+      runtimeEnvFrom({}),
+      {
+        recheckMs: 1000,
+        maxAgeMs: 60_000,
+      },
+    )
     await expect(sites.folder('team-a')).rejects.toThrow('the site could not be built: disk full')
     await expect(sites.folder('team-a')).rejects.toThrow('disk full')
   })
