@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { processExists } from '../../src/hosts/http/daemon.js'
 import { runMk, type MkRun } from '../helpers/mk.js'
 import { startServe, type RunningServe } from '../helpers/serve.js'
@@ -198,7 +198,8 @@ describe('mk daemon', () => {
     const again = JSON.parse((await runMk(['daemon', 'start', '--json'], { cwd: local.root, env })).stdout) as { pid: number }
     expect(again.pid).toBe(state.pid)
     expect((await runMk(['memory', 'search', 'orders', '--json'], { cwd: local.root, env })).exitCode).toBe(0)
-    expect(await readFile(state.log, 'utf8')).toContain('"tool":"memory_search"')
+    // The server writes a request's log line after it answers: the search may have exited before it is written.
+    await vi.waitFor(async () => expect(await readFile(state.log, 'utf8')).toContain('"tool":"memory_search"'), { timeout: 10_000, interval: 50 })
     const stopped = JSON.parse((await runMk(['daemon', 'stop', '--json'], { cwd: local.root, env })).stdout) as { running: boolean; pid: number }
     expect(stopped).toMatchObject({ running: false, pid: state.pid })
     expect(processExists(state.pid)).toBe(false)
