@@ -129,6 +129,8 @@ describe('mk site build --memories', () => {
         expect(await page.locator('svg.graph a.node').count()).toBe(2)
         await page.locator('svg.graph a.node').first().focus()
         await page.keyboard.press('Enter')
+        // The link's navigation lands after the key press returns: wait for it, do not read the URL at once.
+        await page.waitForURL(/#f\d+-e\d+$/)
         expect(new URL(page.url()).hash).toMatch(/^#f\d+-e\d+$/)
         expect(await seriousAxeViolations(page)).toEqual([])
         await screenshot(page, 'memories')
