@@ -48,12 +48,12 @@ export function renderError(error: ErrorObject, json: boolean, terminal: Termina
   )
 }
 
-/** Print a tool's outcome and return the process exit code (0 ok, 1 blocking findings, 2 error). */
 /** A warning on stderr, as every command and fast path prints one. */
 export function writeWarning(terminal: Terminal, message: string): void {
   writeText(terminal.stderr, terminal.env, `${terminalStyle.yellow('warning')} ${message}`)
 }
 
+/** Print a tool's outcome and return the process exit code (0 ok, 1 blocking findings, 2 error). */
 export function renderOutcome(outcome: DispatchOutcome, json: boolean, terminal: Terminal): 0 | 1 | 2 {
   if (!outcome.ok) {
     renderError(outcome.error, json, terminal)

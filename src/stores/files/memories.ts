@@ -21,6 +21,7 @@ const mostRefsKept = 20_000
 // Loaded on first use: a command that reads no memory never pays for the memory modules.
 const fileStore = () => import('../../memory/store.js')
 const memoryFormat = () => import('../../memory/format.js')
+const documents = () => import('./indexing/refresh.js')
 
 /**
  * The refs a memory file names: none when its text never says "refs" (most memories, whose
@@ -44,7 +45,6 @@ async function refsOfFile(file: string): Promise<string[]> {
     throw error
   }
 }
-const documents = () => import('./indexing/refresh.js')
 
 /** Memories as Markdown files per folder; private folders' changes are commits of MK_HOME's git history. Every write keeps the index in step. */
 export class FilesMemories implements MemoryStore {
