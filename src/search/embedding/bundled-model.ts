@@ -157,21 +157,24 @@ function graphInputs(tf: Tfjs, encodings: readonly number[][]): Record<string, T
   }
 }
 
+/** The lengths a template serves: texts the model reads whole, not empty (its test checks each of them). */
+const templated = (length: number): boolean => length >= 1 && length <= modelPositions
+
 /**
  * The plan for one text of `length` word pieces that this model has or can make without running the
  * graph: texts the model reads whole share one template, so only the first two lengths are recorded.
  */
 function planFor(model: BundledModel, length: number): KernelPlan | undefined {
   const known = model.plans.get(length)
-  if (known !== undefined || typeof model.template !== 'object' || length > modelPositions) return known
+  if (known !== undefined || typeof model.template !== 'object' || !templated(length)) return known
   const plan = planOfLength(model.tf, model.template, length)
   model.plans.set(length, plan)
   return plan
 }
 
 function learnTemplate(model: BundledModel, length: number, plan: KernelPlan): void {
-  if (model.template !== undefined || length > modelPositions) return
-  const first = [...model.plans].find(([recorded]) => recorded !== length && recorded <= modelPositions)
+  if (model.template !== undefined || !templated(length)) return
+  const first = [...model.plans].find(([recorded]) => recorded !== length && templated(recorded))
   if (first !== undefined) model.template = planTemplate(first[1], first[0], plan, length) ?? 'none'
 }
 
