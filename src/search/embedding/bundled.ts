@@ -127,14 +127,17 @@ async function releaseShared(): Promise<void> {
 
 /**
  * Loads this thread's model and keeps it for the thread's life, as a user that never closes: a
- * server thread's first new question or memory then does not wait for the model to load.
+ * server thread's first new question or memory then does not wait for the model to load. Two texts
+ * of different lengths teach the model its plan template (bundled-model.ts), so no question records one.
  */
 export async function holdBundledModel(): Promise<void> {
   if (!shared.held) {
     shared.held = true
     shared.users++
   }
-  embedWithModel(await sharedModel(), ['warming up'])
+  const model = await sharedModel()
+  embedWithModel(model, ['warming up'])
+  embedWithModel(model, ['warming up the model of this thread'])
 }
 
 export const bundledModelLoaded = (): boolean => shared.model !== undefined
