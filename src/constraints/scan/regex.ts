@@ -1,5 +1,6 @@
 import { RE2JS, RE2Set } from 're2js'
 import { compileOnce } from '../../knowledge/pattern.js'
+import { exactLiterals } from './required-literals.js'
 import { unlimited, type ScanBudget } from './scan-budget.js'
 
 type Budget = Pick<ScanBudget, 'spend'>
@@ -22,8 +23,36 @@ export interface CompiledPattern {
   lineMatchOffsets(text: string, budget?: Budget): number[]
 }
 
+/**
+ * The starts of the non-overlapping occurrences of `literals` in `text`, leftmost first, as RE2
+ * finds a pattern made of them (none begins another, so at most one occurs at any offset). Each
+ * literal's next occurrence is looked up again only once a match has passed it.
+ */
+function literalOffsets(text: string, literals: readonly string[], budget: Budget, found: number): number[] {
+  const offsets: number[] = []
+  const next = literals.map((literal) => text.indexOf(literal))
+  for (let from = 0; ;) {
+    let start = -1
+    let length = 0
+    literals.forEach((literal, index) => {
+      let at = next[index] as number
+      if (at !== -1 && at < from) next[index] = at = text.indexOf(literal, from)
+      if (at !== -1 && (start === -1 || at < start)) {
+        start = at
+        length = literal.length
+      }
+    })
+    if (start === -1) return offsets
+    offsets.push(start)
+    budget.spend(found + offsets.length)
+    from = start + length
+  }
+}
+
 export function compilePattern(pattern: string): CompiledPattern {
   const whole = compileOnce(pattern)
+  // Plain literal text is located by indexOf: the engine's fixed cost per line was most of a cold check's pattern work.
+  const literals = exactLiterals(pattern)
   // Multiline: `^` and `$` anchor at line boundaries when a whole file is searched at once.
   // Compiled on first use: names, specifiers and literal-guided searches never need it.
   let lines: RE2JS | undefined
@@ -39,6 +68,7 @@ export function compilePattern(pattern: string): CompiledPattern {
       return result
     },
     matchColumns(line, budget = unlimited, found = 0) {
+      if (literals !== undefined) return literalOffsets(line, literals, budget, found)
       const columns: number[] = []
       const matcher = whole.matcher(line)
       while (matcher.find()) {
@@ -49,6 +79,8 @@ export function compilePattern(pattern: string): CompiledPattern {
       return columns
     },
     lineMatchOffsets(text, budget = unlimited) {
+      // A literal holds no line break, so each of its occurrences lies within one line.
+      if (literals !== undefined) return literalOffsets(text, literals, budget, 0)
       const offsets: number[] = []
       lines ??= RE2JS.compile(pattern, RE2JS.MULTILINE)
       const matcher = lines.matcher(text)

@@ -323,3 +323,18 @@ export function requiredLiterals(pattern: string): RequiredLiterals | undefined 
   const anyOf = read === undefined ? undefined : best([read.facts.required, read.facts.exact])
   return read === undefined || anyOf === undefined ? undefined : { anyOf, lowerCase, lineLocal: !read.anchorsText && !flagsAnchorText }
 }
+
+/**
+ * The strings a (valid RE2) pattern matches when it is nothing but literal text and alternatives of
+ * it (`console\.log\(`, `TODO|FIXME`): its matches are then the occurrences of those strings, which
+ * `indexOf` finds without a regular expression engine. Undefined when any part is not plain
+ * literal text, the pattern folds case, a string is empty or spans lines, or one string begins
+ * another (which one RE2 takes would depend on the order of the alternatives).
+ */
+export function exactLiterals(pattern: string): readonly string[] | undefined {
+  if (/\(\?[a-zA-Z-]*i/u.test(pattern)) return undefined
+  const exact = readFacts(pattern, false)?.facts.exact
+  if (exact === undefined || exact.length === 0) return undefined
+  const plain = exact.every((literal) => literal !== '' && !literal.includes('\n') && !exact.some((other) => other !== literal && other.startsWith(literal)))
+  return plain ? exact : undefined
+}

@@ -1,6 +1,20 @@
+import { RE2JS } from 're2js'
 import { describe, expect, it } from 'vitest'
 import { compilePattern, compilePatternSet } from '../../../src/constraints/scan/regex.js'
+import { exactLiterals } from '../../../src/constraints/scan/required-literals.js'
 import { patternError } from '../../../src/knowledge/pattern.js'
+import { generate, patterns, random } from './generated-texts.js'
+
+/** Where re2js finds a pattern's non-overlapping matches in one line. */
+function re2jsColumns(pattern: string, line: string): number[] {
+  const matcher = RE2JS.compile(pattern).matcher(line)
+  const columns: number[] = []
+  while (matcher.find()) {
+    columns.push(matcher.start())
+    if (matcher.end() >= line.length) break
+  }
+  return columns
+}
 
 describe('constraint patterns', () => {
   it('matches (a+)+$ against a long line of a characters without backtracking', () => {
@@ -33,6 +47,24 @@ describe('constraint patterns', () => {
     const offsets = pattern.lineMatchOffsets(text)
     expect(offsets.map((offset) => text.slice(offset, offset + 2))).toEqual(['==', '==', '=='])
     expect(offsets).toEqual([2, 13, text.indexOf('d ==') + 2])
+  })
+
+  it('locates patterns of plain literal text where re2js finds them (checked on generated texts)', () => {
+    const literalPatterns = [...patterns, 'aa', 'a|b', 'ab|ba', '😀', 'FIXME|TODO|todo', 'x\\(\\)'].filter((pattern) => exactLiterals(pattern) !== undefined)
+    expect(literalPatterns).toEqual(expect.arrayContaining(['TODO|FIXME', 'console\\.log\\(', 'aa', 'ab|ba']))
+    const next = random(11)
+    const texts = Array.from({ length: 3000 }, () => generate(next) + generate(next).repeat(3))
+    for (const pattern of literalPatterns) {
+      const compiled = compilePattern(pattern)
+      for (const text of texts) {
+        const lines = text.split('\n')
+        const expected = lines.flatMap((line, index) =>
+          re2jsColumns(pattern, line).map((column) => lines.slice(0, index).join('\n').length + (index > 0 ? 1 : 0) + column),
+        )
+        expect(compiled.lineMatchOffsets(text), `${pattern} in ${JSON.stringify(text)}`).toEqual(expected)
+        for (const line of lines) expect(compiled.matchColumns(line), `${pattern} in ${JSON.stringify(line)}`).toEqual(re2jsColumns(pattern, line))
+      }
+    }
   })
 
   it('reports which patterns of a set occur', () => {

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js'
 import { describe, expect, it } from 'vitest'
-import { requiredLiterals, requiredRun } from '../../../src/constraints/scan/required-literals.js'
+import { exactLiterals, requiredLiterals, requiredRun } from '../../../src/constraints/scan/required-literals.js'
 import { generate, patterns, random } from './generated-texts.js'
 
 function longestRun(text: string, members: Uint8Array): number {
@@ -50,6 +50,16 @@ describe('required literals', () => {
     expect(run('[]a-]{2,}')).toEqual({ min: 2, members: '-]a' })
     for (const pattern of ['[^a]{5}', '(?i)[a-z]{5}', '[a-z]{5}|b', '[a-z]{0,5}', '([a-z]){5}', '[[:alpha:]]{5}', '[\\x41-Z]{5}', '[a-z]'])
       expect(run(pattern)).toBeUndefined()
+  })
+
+  it('tells the patterns that are plain literal text, and the strings they match', () => {
+    expect(exactLiterals('console\\.log\\(')).toEqual(['console.log('])
+    expect(exactLiterals('TODO|FIXME')).toEqual(['TODO', 'FIXME'])
+    expect(exactLiterals('(?:foo|bar)baz')).toEqual(['foobaz', 'barbaz'])
+    expect(exactLiterals('(a|)bc')).toEqual(['abc', 'bc'])
+    // One alternative begins another: RE2 would take the one written first.
+    expect(exactLiterals('a|ab')).toBeUndefined()
+    for (const pattern of ['(?i)todo', '\\bvar', 'ab?', '^TODO', 'o{2}', '\\Qa.b\\E', 'a\\nb']) expect(exactLiterals(pattern), pattern).toBeUndefined()
   })
 
   it('never rules out a text that a pattern matches (checked against re2js on generated texts)', () => {
