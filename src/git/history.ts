@@ -1,7 +1,8 @@
-import * as fs from 'node:fs'
 import { dirname, relative } from 'node:path'
-import git from 'isomorphic-git'
 import { toPosix } from '../fs/walk.js'
+import { repositoryRootOf } from './head.js'
+import { walkFileChanges, type FileChange } from './history-walk.js'
+import { GitObjects } from './object-reader.js'
 
 export interface FileVersion {
   /** Short commit id. */
@@ -11,29 +12,51 @@ export interface FileVersion {
   message: string
 }
 
+function versionOf({ commit }: FileChange): FileVersion {
+  return {
+    version: commit.oid.slice(0, 7),
+    timestamp: new Date(commit.authoredAt * 1000).toISOString(),
+    author: commit.author,
+    message: commit.message.trim(),
+  }
+}
+
 /**
- * The commits that changed a file, newest first; undefined when the file is
- * not inside a git repository, empty when it was never committed.
+ * The commits that changed a file, newest first, as `git log --follow` lists them (src/git/history-walk.ts);
+ * undefined when the file is not inside a git repository, empty when it was never committed.
  */
 export async function fileHistory(absolutePath: string): Promise<FileVersion[] | undefined> {
-  let dir: string
-  try {
-    dir = await git.findRoot({ fs, filepath: dirname(absolutePath) })
-  } catch {
-    return undefined
+  const root = repositoryRootOf(dirname(absolutePath))
+  if (root === undefined) return undefined
+  const path = toPosix(relative(root, absolutePath))
+  const changes = await walkFileChanges(await GitObjects.open(root), [path])
+  return (changes.get(path) ?? []).map(versionOf)
+}
+
+/**
+ * fileHistory of many files, keyed by the path given, from one walk of each repository's history. A repository
+ * that cannot be read (missing objects, a format isomorphic-git does not know) gives its files undefined, as a
+ * file outside any repository: the caller shows what it can.
+ */
+export async function fileHistories(absolutePaths: readonly string[]): Promise<Map<string, FileVersion[] | undefined>> {
+  const byRoot = new Map<string, string[]>()
+  const histories = new Map<string, FileVersion[] | undefined>()
+  for (const absolutePath of absolutePaths) {
+    const root = repositoryRootOf(dirname(absolutePath))
+    if (root === undefined) histories.set(absolutePath, undefined)
+    else byRoot.set(root, [...(byRoot.get(root) ?? []), absolutePath])
   }
-  try {
-    const commits = await git.log({ fs, dir, filepath: toPosix(relative(dir, absolutePath)), force: true, follow: true, cache: {} })
-    return commits.map(({ oid, commit }) => ({
-      version: oid.slice(0, 7),
-      timestamp: new Date(commit.author.timestamp * 1000).toISOString(),
-      author: commit.author.name,
-      message: commit.message.trim(),
-    }))
-  } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') return []
-    throw error
+  for (const [root, files] of byRoot) {
+    const paths = new Map(files.map((file) => [file, toPosix(relative(root, file))]))
+    let changes: Map<string, FileChange[]> | undefined
+    try {
+      changes = await walkFileChanges(await GitObjects.open(root), [...paths.values()])
+    } catch {
+      changes = undefined
+    }
+    for (const [file, path] of paths) histories.set(file, changes === undefined ? undefined : (changes.get(path) ?? []).map(versionOf))
   }
+  return histories
 }
 
 export interface FileVersionText extends FileVersion {
@@ -41,39 +64,19 @@ export interface FileVersionText extends FileVersion {
 }
 
 /**
- * The file's content at each commit that changed it, newest first, at most `limit` of them; undefined when the
- * file is not inside a git repository. A commit where the file was deleted is left out.
+ * The file's content at each commit that changed it, newest first (renames followed, as fileHistory does), at
+ * most `limit` of them; undefined when the file is not inside a git repository. A commit where the file was
+ * deleted is left out.
  */
 export async function fileTextOverHistory(absolutePath: string, limit: number): Promise<FileVersionText[] | undefined> {
-  let dir: string
-  try {
-    dir = await git.findRoot({ fs, filepath: dirname(absolutePath) })
-  } catch {
-    return undefined
-  }
-  const filepath = toPosix(relative(dir, absolutePath))
-  const cache = {}
-  let commits: Awaited<ReturnType<typeof git.log>>
-  try {
-    commits = await git.log({ fs, dir, filepath, force: true, cache })
-  } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') return []
-    throw error
-  }
+  const root = repositoryRootOf(dirname(absolutePath))
+  if (root === undefined) return undefined
+  const path = toPosix(relative(root, absolutePath))
+  const objects = await GitObjects.open(root)
   const versions: FileVersionText[] = []
-  for (const { oid, commit } of commits.slice(0, limit)) {
-    try {
-      const { blob } = await git.readBlob({ fs, dir, oid, filepath, cache })
-      versions.push({
-        version: oid.slice(0, 7),
-        timestamp: new Date(commit.author.timestamp * 1000).toISOString(),
-        author: commit.author.name,
-        message: commit.message.trim(),
-        text: new TextDecoder().decode(blob),
-      })
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'NotFoundError') throw error
-    }
+  for (const change of (await walkFileChanges(objects, [path])).get(path) ?? []) {
+    if (versions.length === limit) break
+    if (change.blob !== undefined) versions.push({ ...versionOf(change), text: new TextDecoder().decode(await objects.blob(change.blob)) })
   }
   return versions
 }

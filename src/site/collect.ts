@@ -2,8 +2,7 @@ import { basename, join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { runCheck } from '../constraints/check.js'
 import { MkError } from '../errors.js'
-import { inBatches } from '../fs/in-batches.js'
-import { fileHistory } from '../git/history.js'
+import { fileHistories } from '../git/history.js'
 import type { KnowledgeBase } from '../knowledge/load.js'
 import { baselineHistory } from './baseline-history.js'
 import type { SiteData, SiteViolation } from './model.js'
@@ -57,25 +56,19 @@ export async function collectSite(workspace: Workspace, options: CollectOptions)
   const related = relatedItems(items)
   const pages = pageNames(items)
   const checked = await currentViolations(workspace, options.version)
-  const histories = await inBatches(items, 8, async (item) => {
-    try {
-      return await fileHistory(item.absolutePath)
-    } catch {
-      // A repository isomorphic-git cannot read (a shallow clone, a worktree) leaves the page without history, not the site unbuilt.
-      return undefined
-    }
-  })
+  // A repository that cannot be read leaves its pages without history, not the site unbuilt.
+  const histories = await fileHistories(items.map((item) => item.absolutePath))
   return {
     title: `${basename(workspace.root)} knowledge`,
     builtAt: options.now.toISOString(),
     checkProblem: checked.problem,
     totalViolations: checked.total,
     baselineHistory: await baselineHistory(workspace),
-    items: items.map((item, index) => ({
+    items: items.map((item) => ({
       item,
       page: pages.get(item.id) ?? 'item.html',
       relatesTo: related.get(item.id) ?? [],
-      history: histories[index],
+      history: histories.get(item.absolutePath),
       violations: checked.byItem.get(item.id) ?? [],
     })),
   }
