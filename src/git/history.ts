@@ -33,50 +33,52 @@ export async function fileHistory(absolutePath: string): Promise<FileVersion[] |
   return (changes.get(path) ?? []).map(versionOf)
 }
 
-/**
- * fileHistory of many files, keyed by the path given, from one walk of each repository's history. A repository
- * that cannot be read (missing objects, a format isomorphic-git does not know) gives its files undefined, as a
- * file outside any repository: the caller shows what it can.
- */
-export async function fileHistories(absolutePaths: readonly string[]): Promise<Map<string, FileVersion[] | undefined>> {
-  const byRoot = new Map<string, string[]>()
-  const histories = new Map<string, FileVersion[] | undefined>()
-  for (const absolutePath of absolutePaths) {
-    const root = repositoryRootOf(dirname(absolutePath))
-    if (root === undefined) histories.set(absolutePath, undefined)
-    else byRoot.set(root, [...(byRoot.get(root) ?? []), absolutePath])
-  }
-  for (const [root, files] of byRoot) {
-    const paths = new Map(files.map((file) => [file, toPosix(relative(root, file))]))
-    let changes: Map<string, FileChange[]> | undefined
-    try {
-      changes = await walkFileChanges(await GitObjects.open(root), [...paths.values()])
-    } catch {
-      changes = undefined
-    }
-    for (const [file, path] of paths) histories.set(file, changes === undefined ? undefined : (changes.get(path) ?? []).map(versionOf))
-  }
-  return histories
-}
-
 export interface FileVersionText extends FileVersion {
   text: string
 }
 
-/**
- * The file's content at each commit that changed it, newest first (renames followed, as fileHistory does), at
- * most `limit` of them; undefined when the file is not inside a git repository. A commit where the file was
- * deleted is left out.
- */
-export async function fileTextOverHistory(absolutePath: string, limit: number): Promise<FileVersionText[] | undefined> {
-  const root = repositoryRootOf(dirname(absolutePath))
-  if (root === undefined) return undefined
-  const path = toPosix(relative(root, absolutePath))
-  const objects = await GitObjects.open(root)
-  const versions: FileVersionText[] = []
-  for (const change of (await walkFileChanges(objects, [path])).get(path) ?? []) {
-    if (versions.length === limit) break
-    if (change.blob !== undefined) versions.push({ ...versionOf(change), text: new TextDecoder().decode(await objects.blob(change.blob)) })
+/** The histories of some files from one walk of each repository's history, the text of their versions read on demand. */
+export interface FilesHistory {
+  /** The file's fileHistory; undefined also where its repository could not be read (missing objects, a format isomorphic-git does not know). */
+  versions(absolutePath: string): FileVersion[] | undefined
+  /** The file's text at each commit that changed it, newest first, at most `limit` of them, deletions left out; undefined as versions is. */
+  texts(absolutePath: string, limit: number): Promise<FileVersionText[] | undefined>
+}
+
+interface Walked {
+  objects: GitObjects
+  changes: FileChange[]
+}
+
+/** The history of each of the files, asked for together so that each repository's history is walked once. */
+export async function filesHistory(absolutePaths: readonly string[]): Promise<FilesHistory> {
+  const byRoot = new Map<string, string[]>()
+  for (const absolutePath of absolutePaths) {
+    const root = repositoryRootOf(dirname(absolutePath))
+    if (root !== undefined) byRoot.set(root, [...(byRoot.get(root) ?? []), absolutePath])
   }
-  return versions
+  const walked = new Map<string, Walked>()
+  for (const [root, files] of byRoot) {
+    const paths = new Map(files.map((file) => [file, toPosix(relative(root, file))]))
+    try {
+      const objects = await GitObjects.open(root)
+      const changes = await walkFileChanges(objects, [...paths.values()])
+      for (const [file, path] of paths) walked.set(file, { objects, changes: changes.get(path) ?? [] })
+    } catch {
+      // The repository's files are left without history; the other repositories' still have theirs.
+    }
+  }
+  return {
+    versions: (absolutePath) => walked.get(absolutePath)?.changes.map(versionOf),
+    texts: async (absolutePath, limit) => {
+      const file = walked.get(absolutePath)
+      if (file === undefined) return undefined
+      const texts: FileVersionText[] = []
+      for (const change of file.changes) {
+        if (texts.length === limit) break
+        if (change.blob !== undefined) texts.push({ ...versionOf(change), text: new TextDecoder().decode(await file.objects.blob(change.blob)) })
+      }
+      return texts
+    },
+  }
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileHistories, fileHistory, fileTextOverHistory } from '../../../src/git/history.js'
+import { fileHistory, filesHistory } from '../../../src/git/history.js'
 import { makeWorkspace, type TempWorkspace } from '../../helpers/workspace.js'
 
 let workspace: TempWorkspace
@@ -139,28 +139,30 @@ describe('fileHistory', () => {
   })
 })
 
-describe('fileHistories', () => {
+describe('filesHistory', () => {
   it('gives every file what fileHistory gives it alone, from one walk', async () => {
     const absolute = [...paths.map((path) => join(repo, path)), join(dirname(repo), 'outside.md')]
-    const histories = await fileHistories(absolute)
-    for (const path of absolute) expect(histories.get(path), path).toEqual(await fileHistory(path))
+    const history = await filesHistory(absolute)
+    for (const path of absolute) expect(history.versions(path), path).toEqual(await fileHistory(path))
   })
 
   it('gives undefined for the files of a repository it cannot read, and still reads the others', async () => {
     const broken = join(dirname(repo), 'broken')
     await mkdir(join(broken, '.git', 'objects'), { recursive: true })
     await writeFile(join(broken, '.git', 'HEAD'), `${'1'.repeat(40)}\n`)
-    const histories = await fileHistories([join(broken, 'x.md'), join(repo, 'notes/b.md')])
-    expect(histories.get(join(broken, 'x.md'))).toBeUndefined()
-    expect(histories.get(join(repo, 'notes/b.md'))?.map((version) => version.version)).toEqual(gitFollow(repo, 'notes/b.md'))
+    const history = await filesHistory([join(broken, 'x.md'), join(repo, 'notes/b.md')])
+    expect(history.versions(join(broken, 'x.md'))).toBeUndefined()
+    expect(history.versions(join(repo, 'notes/b.md'))?.map((version) => version.version)).toEqual(gitFollow(repo, 'notes/b.md'))
     await expect(fileHistory(join(broken, 'x.md'))).rejects.toThrow()
   })
-})
 
-describe('fileTextOverHistory', () => {
-  it('gives the text at each commit that changed the file, newest first, deletions left out', async () => {
-    const versions = await fileTextOverHistory(join(repo, 'notes/a-renamed.md'), 3)
-    expect(versions?.map((version) => version.text)).toEqual(['a three\n', 'a from the side\n', 'a from the side\n'])
-    expect((await fileTextOverHistory(join(repo, 'notes/b.md'), 10))?.map((version) => version.text)).toEqual(['b two\n', 'b one\n'])
+  it('gives the text at each commit that changed a file, newest first, deletions left out', async () => {
+    const [renamed, deleted] = [join(repo, 'notes/a-renamed.md'), join(repo, 'notes/b.md')]
+    const [uncommitted, outside] = [join(repo, 'notes/d.md'), join(dirname(repo), 'outside.md')]
+    const history = await filesHistory([renamed, deleted, uncommitted, outside])
+    expect((await history.texts(renamed, 3))?.map((version) => version.text)).toEqual(['a three\n', 'a from the side\n', 'a from the side\n'])
+    expect((await history.texts(deleted, 10))?.map((version) => version.text)).toEqual(['b two\n', 'b one\n'])
+    expect(await history.texts(uncommitted, 10)).toEqual([])
+    expect(await history.texts(outside, 10)).toBeUndefined()
   })
 })
