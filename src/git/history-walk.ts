@@ -1,5 +1,6 @@
 import { posix } from 'node:path'
 import type { Commit, GitObjects, TreeEntry } from './object-reader.js'
+import { minimumRenameScore, similarityScore } from './similarity.js'
 
 export interface FileChange {
   commit: Commit
@@ -32,31 +33,45 @@ function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean 
   return a?.oid === b?.oid && a?.mode === b?.mode
 }
 
+const regularFile = (entry: TreeEntry): boolean => entry.type === 'blob' && entry.mode.startsWith('100')
+
 /** Whether git's exact rename detection pairs these: the same blob, and the same mode unless both are regular files. */
 function sameContent(a: TreeEntry, b: TreeEntry): boolean {
-  return a.type === 'blob' && b.type === 'blob' && a.oid === b.oid && (a.mode === b.mode || (a.mode.startsWith('100') && b.mode.startsWith('100')))
+  return a.type === 'blob' && b.type === 'blob' && a.oid === b.oid && (a.mode === b.mode || (regularFile(a) && regularFile(b)))
 }
 
 /**
- * Where a file the commit added was in its parent, if it was renamed or copied there unchanged: the same blob in
- * one of the parent's folders on the way to the file (its own folder, then each one above). A source the commit
- * removed (a rename) beats one it kept (a copy), then one of the same name, then the nearer folder.
+ * Where a file the commit added was in its parent, as git --follow finds it, looking only in the parent's folders
+ * on the way to the file (its own folder, then each one above). First the same blob: a source the commit removed
+ * (a rename) beats one it kept (a copy), then one of the same name, then the nearer folder. Else the file the
+ * commit removed that git's rename detection scores most similar, at least 50 %.
  */
 async function renameSource(objects: GitObjects, commitTree: string, parentTree: string, path: string, added: TreeEntry): Promise<string | undefined> {
-  let best: { path: string; score: number } | undefined
+  let exact: { path: string; score: number } | undefined
+  const removed: { path: string; blob: string }[] = []
   for (let folder = posix.dirname(path); ; folder = posix.dirname(folder)) {
     const inParent = await objects.entryAt(parentTree, folder === '.' ? '' : folder)
     if (inParent?.type === 'tree') {
       for (const [name, entry] of await objects.tree(inParent.oid)) {
         const candidate = folder === '.' ? name : `${folder}/${name}`
-        if (candidate === path || !sameContent(entry, added)) continue
-        const removed = (await objects.entryAt(commitTree, candidate)) === undefined
-        const score = (removed ? 2 : 0) + (name === posix.basename(path) ? 1 : 0)
-        if (best === undefined || score > best.score) best = { path: candidate, score }
+        if (candidate === path || entry.type !== 'blob') continue
+        const gone = (await objects.entryAt(commitTree, candidate)) === undefined
+        if (sameContent(entry, added)) {
+          const score = (gone ? 2 : 0) + (name === posix.basename(path) ? 1 : 0)
+          if (exact === undefined || score > exact.score) exact = { path: candidate, score }
+        } else if (gone && regularFile(entry) && regularFile(added)) removed.push({ path: candidate, blob: entry.oid })
       }
     }
-    if (folder === '.') return best?.path
+    if (folder === '.') break
   }
+  if (exact !== undefined || removed.length === 0) return exact?.path
+  const content = await objects.blob(added.oid)
+  let similar: { path: string; score: number } | undefined
+  for (const source of removed) {
+    const score = similarityScore(await objects.blob(source.blob), content)
+    if (score >= minimumRenameScore && score > (similar?.score ?? 0)) similar = { path: source.path, score }
+  }
+  return similar?.path
 }
 
 /**
@@ -66,7 +81,7 @@ async function renameSource(objects: GitObjects, commitTree: string, parentTree:
  * nothing) and kept for each file whose blob or mode differs: added, modified or deleted. Merge commits are
  * never listed and their parents are all walked, as git log --follow does: the change a branch brought is
  * listed at the commit on the branch that made it, and a conflict resolved in a merge is not listed. Where a
- * commit added the file, an unchanged rename or copy is followed: older commits are read at the old path.
+ * commit added the file, a rename or copy is followed (renameSource): older commits are read at the old path.
  * Only the trees on the way to the files (and their folders, when looking for a rename) are read.
  */
 export async function walkFileChanges(objects: GitObjects, paths: readonly string[]): Promise<Map<string, FileChange[]>> {

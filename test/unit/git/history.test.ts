@@ -35,7 +35,7 @@ function gitFollow(dir: string, path: string): string[] {
     .map((oid) => oid.slice(0, 7))
 }
 
-const paths = ['notes/a-renamed.md', 'notes/b.md', 'notes/c.md', 'notes/top.md', 'notes/d.md']
+const paths = ['notes/a-renamed.md', 'notes/b.md', 'notes/c.md', 'notes/top.md', 'notes/e-renumbered.md', 'notes/g.md', 'notes/d.md']
 
 beforeAll(async () => {
   workspace = await makeWorkspace()
@@ -45,6 +45,8 @@ beforeAll(async () => {
   await write('notes/b.md', 'b one\n')
   await write('notes/c.md', 'c one\n')
   await write('top.md', 'top\n')
+  await write('notes/e.md', Array.from({ length: 12 }, (_, line) => `Line ${line} of e, long enough to count.\n`).join(''))
+  await write('notes/f.md', 'f, which g replaces\n')
   commit(repo, 'Start the notes')
   await write('notes/a.md', 'a two\n')
   commit(repo, 'Edit a')
@@ -73,10 +75,16 @@ beforeAll(async () => {
   await write('notes/c.md', 'c resolved\n')
   commit(repo, 'Merge side2, resolving c')
   await rm(join(repo, 'notes/b.md'))
+  // g takes f's place with other text: git sees no rename, and g's history starts here.
+  await rm(join(repo, 'notes/f.md'))
+  await write('notes/g.md', 'g, nothing like f at all\n')
   commit(repo, 'Delete b')
   gitCli(repo, 'mv', 'notes/a.md', 'notes/a-renamed.md')
   commit(repo, 'Rename a')
   gitCli(repo, 'mv', 'top.md', 'notes/top.md')
+  // Renamed with an edit, as an ADR renumbered with its heading: git's similarity follows it.
+  gitCli(repo, 'mv', 'notes/e.md', 'notes/e-renumbered.md')
+  await write('notes/e-renumbered.md', Array.from({ length: 12 }, (_, line) => `Line ${line === 0 ? 'zero' : line} of e, long enough to count.\n`).join(''))
   commit(repo, 'Move top into notes')
   await write('notes/a-renamed.md', 'a three\n')
   await chmod(join(repo, 'notes/c.md'), 0o755)
@@ -89,7 +97,7 @@ afterAll(async () => workspace?.cleanup())
 
 describe('fileHistory', () => {
   it('lists the commits git log --follow lists for each file: edits, a deletion, renames, merges', async () => {
-    for (const path of ['notes/a-renamed.md', 'notes/b.md', 'notes/c.md', 'notes/top.md']) {
+    for (const path of paths.filter((path) => path !== 'notes/d.md')) {
       const history = await fileHistory(join(repo, path))
       expect(
         history?.map((version) => version.version),
@@ -99,6 +107,8 @@ describe('fileHistory', () => {
     // The reference itself is what the scenario means to check.
     expect(gitFollow(repo, 'notes/a-renamed.md')).toHaveLength(5)
     expect(gitFollow(repo, 'notes/c.md')).toHaveLength(4)
+    expect(gitFollow(repo, 'notes/e-renumbered.md')).toHaveLength(2)
+    expect(gitFollow(repo, 'notes/g.md')).toHaveLength(1)
   })
 
   it('gives each version its author, time and message', async () => {
