@@ -12,8 +12,8 @@ const skipReason = browserSkipReason()
 if (skipReason !== undefined) console.warn(skipReason)
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
-// Chromium's start and a crawl of every page on a busy machine. Building the site of mk's own knowledge, history
-// of every item included, takes about 4 s of CPU at 1,037 commits (one walk of the history, src/git/history-walk.ts).
+// Room for Chromium to start and crawl every page on a busy machine. Building the site of mk's own knowledge,
+// every item's history included, takes about 3 s of CPU at 1,037 commits (one history walk, src/git/history-walk.ts).
 const slow = 180_000
 
 interface Built {
