@@ -1,7 +1,8 @@
-import * as fs from 'node:fs'
 import { dirname, relative } from 'node:path'
-import git from 'isomorphic-git'
 import { toPosix } from '../fs/walk.js'
+import { repositoryRootOf } from './head.js'
+import { walkFileChanges, type FileChange } from './history-walk.js'
+import { GitObjects } from './object-reader.js'
 
 export interface FileVersion {
   /** Short commit id. */
@@ -11,69 +12,73 @@ export interface FileVersion {
   message: string
 }
 
+function versionOf({ commit }: FileChange): FileVersion {
+  return {
+    version: commit.oid.slice(0, 7),
+    timestamp: new Date(commit.authoredAt * 1000).toISOString(),
+    author: commit.author,
+    message: commit.message.trim(),
+  }
+}
+
 /**
- * The commits that changed a file, newest first; undefined when the file is
- * not inside a git repository, empty when it was never committed.
+ * The commits that changed a file, newest first, as `git log --follow` lists them (src/git/history-walk.ts);
+ * undefined when the file is not inside a git repository, empty when it was never committed.
  */
 export async function fileHistory(absolutePath: string): Promise<FileVersion[] | undefined> {
-  let dir: string
-  try {
-    dir = await git.findRoot({ fs, filepath: dirname(absolutePath) })
-  } catch {
-    return undefined
-  }
-  try {
-    const commits = await git.log({ fs, dir, filepath: toPosix(relative(dir, absolutePath)), force: true, follow: true, cache: {} })
-    return commits.map(({ oid, commit }) => ({
-      version: oid.slice(0, 7),
-      timestamp: new Date(commit.author.timestamp * 1000).toISOString(),
-      author: commit.author.name,
-      message: commit.message.trim(),
-    }))
-  } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') return []
-    throw error
-  }
+  const root = repositoryRootOf(dirname(absolutePath))
+  if (root === undefined) return undefined
+  const path = toPosix(relative(root, absolutePath))
+  const changes = await walkFileChanges(await GitObjects.open(root), [path])
+  return (changes.get(path) ?? []).map(versionOf)
 }
 
 export interface FileVersionText extends FileVersion {
   text: string
 }
 
-/**
- * The file's content at each commit that changed it, newest first, at most `limit` of them; undefined when the
- * file is not inside a git repository. A commit where the file was deleted is left out.
- */
-export async function fileTextOverHistory(absolutePath: string, limit: number): Promise<FileVersionText[] | undefined> {
-  let dir: string
-  try {
-    dir = await git.findRoot({ fs, filepath: dirname(absolutePath) })
-  } catch {
-    return undefined
+/** The histories of some files from one walk of each repository's history, the text of their versions read on demand. */
+export interface FilesHistory {
+  /** The file's fileHistory; undefined also where its repository could not be read (missing objects, a format isomorphic-git does not know). */
+  versions(absolutePath: string): FileVersion[] | undefined
+  /** The file's text at each commit that changed it, newest first, at most `limit` of them, deletions left out; undefined as versions is. */
+  texts(absolutePath: string, limit: number): Promise<FileVersionText[] | undefined>
+}
+
+interface Walked {
+  objects: GitObjects
+  changes: FileChange[]
+}
+
+/** The history of each of the files, asked for together so that each repository's history is walked once. */
+export async function filesHistory(absolutePaths: readonly string[]): Promise<FilesHistory> {
+  const byRoot = new Map<string, string[]>()
+  for (const absolutePath of absolutePaths) {
+    const root = repositoryRootOf(dirname(absolutePath))
+    if (root !== undefined) byRoot.set(root, [...(byRoot.get(root) ?? []), absolutePath])
   }
-  const filepath = toPosix(relative(dir, absolutePath))
-  const cache = {}
-  let commits: Awaited<ReturnType<typeof git.log>>
-  try {
-    commits = await git.log({ fs, dir, filepath, force: true, cache })
-  } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') return []
-    throw error
-  }
-  const versions: FileVersionText[] = []
-  for (const { oid, commit } of commits.slice(0, limit)) {
+  const walked = new Map<string, Walked>()
+  for (const [root, files] of byRoot) {
+    const paths = new Map(files.map((file) => [file, toPosix(relative(root, file))]))
     try {
-      const { blob } = await git.readBlob({ fs, dir, oid, filepath, cache })
-      versions.push({
-        version: oid.slice(0, 7),
-        timestamp: new Date(commit.author.timestamp * 1000).toISOString(),
-        author: commit.author.name,
-        message: commit.message.trim(),
-        text: new TextDecoder().decode(blob),
-      })
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'NotFoundError') throw error
+      const objects = await GitObjects.open(root)
+      const changes = await walkFileChanges(objects, [...paths.values()])
+      for (const [file, path] of paths) walked.set(file, { objects, changes: changes.get(path) ?? [] })
+    } catch {
+      // The repository's files are left without history; the other repositories' still have theirs.
     }
   }
-  return versions
+  return {
+    versions: (absolutePath) => walked.get(absolutePath)?.changes.map(versionOf),
+    texts: async (absolutePath, limit) => {
+      const file = walked.get(absolutePath)
+      if (file === undefined) return undefined
+      const texts: FileVersionText[] = []
+      for (const change of file.changes) {
+        if (texts.length === limit) break
+        if (change.blob !== undefined) texts.push({ ...versionOf(change), text: new TextDecoder().decode(await file.objects.blob(change.blob)) })
+      }
+      return texts
+    },
+  }
 }

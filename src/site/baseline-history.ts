@@ -3,7 +3,7 @@ import type { Workspace } from '../config/workspace.js'
 import { parseBaseline } from '../constraints/waivers/baseline.js'
 import { MkError } from '../errors.js'
 import { requireInsideWorkspace } from '../fs/path-guard.js'
-import { fileTextOverHistory } from '../git/history.js'
+import type { FilesHistory, FileVersionText } from '../git/history.js'
 
 export interface BaselinePoint {
   version: string
@@ -15,18 +15,28 @@ export interface BaselinePoint {
 /** Commits of the baseline file read for the chart; older ones are left off it. */
 const maxPoints = 60
 
+/** The committed baseline file, relative to the workspace; undefined when .mkrc names one outside it (it is not charted then). */
+export function baselineFile(workspace: Workspace): string | undefined {
+  try {
+    return requireInsideWorkspace(workspace.root, workspace.config.check.baseline, '.mkrc check.baseline')
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * How many violations the committed baseline tolerated at each commit that changed it, oldest first: falling
- * means decisions are being honoured. Undefined when the workspace has no baseline in git history.
+ * means decisions are being honoured. Undefined when the workspace has no baseline in git history; `history`
+ * must have been asked for the baseline file.
  */
-export async function baselineHistory(workspace: Workspace): Promise<BaselinePoint[] | undefined> {
-  let file: string
-  let versions: Awaited<ReturnType<typeof fileTextOverHistory>>
+export async function baselineHistory(workspace: Workspace, history: FilesHistory): Promise<BaselinePoint[] | undefined> {
+  const file = baselineFile(workspace)
+  if (file === undefined) return undefined
+  let versions: FileVersionText[] | undefined
   try {
-    file = requireInsideWorkspace(workspace.root, workspace.config.check.baseline, '.mkrc check.baseline')
-    versions = await fileTextOverHistory(join(workspace.root, file), maxPoints)
+    versions = await history.texts(join(workspace.root, file), maxPoints)
   } catch {
-    // A baseline outside the workspace, or a repository isomorphic-git cannot read, leaves the chart out, not the site unbuilt.
+    // A version whose blob cannot be read leaves the chart out, not the site unbuilt.
     return undefined
   }
   if (versions === undefined || versions.length === 0) return undefined

@@ -2,10 +2,9 @@ import { basename, join } from 'node:path'
 import type { Workspace } from '../config/workspace.js'
 import { runCheck } from '../constraints/check.js'
 import { MkError } from '../errors.js'
-import { inBatches } from '../fs/in-batches.js'
-import { fileHistory } from '../git/history.js'
+import { filesHistory } from '../git/history.js'
 import type { KnowledgeBase } from '../knowledge/load.js'
-import { baselineHistory } from './baseline-history.js'
+import { baselineFile, baselineHistory } from './baseline-history.js'
 import type { SiteData, SiteViolation } from './model.js'
 import { pageNames, relatedItems } from './relations.js'
 
@@ -57,25 +56,20 @@ export async function collectSite(workspace: Workspace, options: CollectOptions)
   const related = relatedItems(items)
   const pages = pageNames(items)
   const checked = await currentViolations(workspace, options.version)
-  const histories = await inBatches(items, 8, async (item) => {
-    try {
-      return await fileHistory(item.absolutePath)
-    } catch {
-      // A repository isomorphic-git cannot read (a shallow clone, a worktree) leaves the page without history, not the site unbuilt.
-      return undefined
-    }
-  })
+  // One walk of the history for every item and the baseline; a repository that cannot be read leaves its pages without history.
+  const baseline = baselineFile(workspace)
+  const history = await filesHistory([...items.map((item) => item.absolutePath), ...(baseline === undefined ? [] : [join(workspace.root, baseline)])])
   return {
     title: `${basename(workspace.root)} knowledge`,
     builtAt: options.now.toISOString(),
     checkProblem: checked.problem,
     totalViolations: checked.total,
-    baselineHistory: await baselineHistory(workspace),
-    items: items.map((item, index) => ({
+    baselineHistory: await baselineHistory(workspace, history),
+    items: items.map((item) => ({
       item,
       page: pages.get(item.id) ?? 'item.html',
       relatesTo: related.get(item.id) ?? [],
-      history: histories[index],
+      history: history.versions(item.absolutePath),
       violations: checked.byItem.get(item.id) ?? [],
     })),
   }
