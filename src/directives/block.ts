@@ -1,5 +1,5 @@
 import type { TokenCounter } from '../token-count.js'
-import type { DirectiveSeverity } from './model.js'
+import { directiveHeadings, type DirectiveSeverity } from './model.js'
 import type { RankedDirective } from './rank.js'
 import { oneLine } from '../text.js'
 
@@ -48,7 +48,8 @@ function codeUnder(code: string): string {
 
 function directiveLine(entry: RankedDirective, includeBreadcrumbs: boolean, citationNumber: number): string {
   const { directive } = entry
-  const where = includeBreadcrumbs && directive.breadcrumb.length > 0 ? ` — ${directive.breadcrumb.join(' > ')}` : ''
+  const headings = directiveHeadings(directive)
+  const where = includeBreadcrumbs && headings.length > 0 ? ` — ${headings.join(' > ')}` : ''
   const why = entry.rationale === '' ? '' : ` (${entry.rationale})`
   const line = `- [${directive.severity}] ${shortRule(directive.text)}${where}${why} [${citationNumber}: ${directive.path}#${directive.section}]`
   // The example written with the rule goes with it, indented under its bullet.

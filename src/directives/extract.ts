@@ -136,6 +136,10 @@ interface Statement {
    * rule as a rules heading would make it, and it is about what the introduction names.
    */
   introducedBy?: string
+  /** For an item of a list under a bold label ("**Response Schemas** (API responses):"), that label: it names what the items are about, as a heading would. */
+  caption?: string
+  /** A short paragraph or list item that opens in bold and ends in a colon: the caption of the list right after it. */
+  captions?: string
 }
 
 /** A statement that ends in a colon and reads as a rule introduces the list after it, which holds what it asks for: its text, else undefined. */
@@ -169,6 +173,18 @@ function boldLabel(paragraph: Paragraph): string | undefined {
   return text.length <= 80 ? text : undefined
 }
 
+/** Longest bold label read as the caption of the list after it. */
+const longestCaption = 80
+
+/**
+ * A short text that opens in bold and ends in a colon ("**Provider Options Schemas** (user-facing):",
+ * "**Key packages**:") names what the list after it is about, as a small heading would: its text
+ * without the colon, else undefined.
+ */
+function captionOf(text: string, children: readonly PhrasingContent[]): string | undefined {
+  return opensInBold(children) && text.length <= longestCaption && text.endsWith(':') ? text.slice(0, -1).trim() : undefined
+}
+
 /** Paragraph sentences and list items in document order, each under its heading path. Code, HTML and tables say nothing normative. */
 function statementsBySection(body: string, bodyStartLine: number, wholeParagraphs: boolean): { headingPath: string[]; statements: Statement[] }[] {
   const tree = remark().parse(body)
@@ -181,7 +197,7 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
   let lastStatement: Statement | undefined
   // Whether the block being visited follows a bold label that insists ("**CRITICAL - Attribute Usage:**").
   let insisting = false
-  const visitListItem = (item: ListItem, ordered: boolean, introducedBy: string | undefined, labelled: boolean): void => {
+  const visitListItem = (item: ListItem, ordered: boolean, introducedBy: string | undefined, labelled: boolean, caption: string | undefined): void => {
     const own = item.children.filter((child) => child.type !== 'list' && child.type !== 'code')
     const text = squeeze(own.map(plainText).join(' '))
     const lead = own[0]
@@ -194,14 +210,18 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
       line: lineOf(item),
       inList: true,
       ...(introducedBy === undefined ? {} : { introducedBy }),
+      ...(caption === undefined ? {} : { caption }),
       ...(emphasis ? { emphasis } : {}),
       ...(code.length === 0 ? {} : { code: code.join('\n') }),
       ...(ordered ? { step: true } : {}),
     }
     if (text !== '') current().push(statement)
+    const introducing = introducedRules(statement)
+    // A label item ("**Response Schemas**:") captions its own items; under a rule that introduces them they read with the rule instead.
+    const itemCaption = introducing === undefined && lead?.type === 'paragraph' ? (captionOf(text, lead.children) ?? caption) : caption
     if (completed === undefined)
       for (const child of item.children)
-        if (child.type === 'list') for (const entry of child.children) visitListItem(entry, child.ordered === true, introducedRules(statement), labelled)
+        if (child.type === 'list') for (const entry of child.children) visitListItem(entry, child.ordered === true, introducing, labelled, itemCaption)
   }
   const visit = (node: RootContent): void => {
     const previous = lastStatement
@@ -219,7 +239,7 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
       const label = boldLabel(node) ?? ''
       insisting = insistingLabel.test(label)
       // Not a statement, unless a short list completes it ("**Forbidden versions:**" and the versions).
-      lastStatement = { text: label, line: lineOf(node), inList: false, label: true }
+      lastStatement = { text: label, line: lineOf(node), inList: false, label: true, captions: label.replace(/:$/, '').trim() }
     } else if (node.type === 'paragraph') {
       const text = squeeze(plainText(node))
       const found = wholeParagraphs && text.length <= longestParagraph ? (text === '' ? [] : [text]) : sentences(text)
@@ -228,12 +248,19 @@ function statementsBySection(body: string, bodyStartLine: number, wholeParagraph
         current().push({ text: sentence, line: lineOf(node), inList: false, ...(bold && (labelled || position === 0) ? { emphasis: true } : {}) }),
       )
       lastStatement = found.length > 0 ? current().at(-1) : undefined
+      const captions = captionOf(text, node.children)
+      if (lastStatement !== undefined && captions !== undefined) lastStatement.captions = captions
     } else if (node.type === 'list') {
       const completed = previous !== undefined && previous.text.endsWith(':') ? completedBy(previous.text, node.children) : undefined
       if (previous !== undefined && completed !== undefined) {
         previous.text = completed
         if (previous.label === true) current().push({ text: completed, line: previous.line, inList: false, ...(labelled ? { emphasis: true } : {}) })
-      } else for (const item of node.children) visitListItem(item, node.ordered === true, introducedRules(previous), labelled)
+      } else {
+        const introducedBy = introducedRules(previous)
+        // A list a rule introduces reads with that rule; one under a bold label, with the label.
+        const caption = introducedBy === undefined ? previous?.captions : undefined
+        for (const item of node.children) visitListItem(item, node.ordered === true, introducedBy, labelled, caption)
+      }
       lastStatement = current().at(-1)
     } else if (node.type === 'blockquote') {
       for (const child of node.children) visit(child)
@@ -333,6 +360,7 @@ export function extractDirectives(item: KnowledgeItem): Directive[] {
         ...(statement.step === true ? { step: true } : {}),
         ...(item.activation === 'requested' && item.summary !== undefined ? { requestedWhen: item.summary } : {}),
         ...contextOf(statement.introducedBy, sectionContext),
+        ...(statement.caption === undefined ? {} : { caption: statement.caption }),
         tags: item.tags,
         topics: item.topics,
         appliesTo: item.appliesTo,

@@ -11,7 +11,7 @@ export function severityRank(severity: DirectiveSeverity): number {
 }
 
 /** Changes whenever extraction reads a file differently, so an index built by an older mk reads the knowledge again. */
-export const directiveExtraction = 4
+export const directiveExtraction = 5
 
 /**
  * The headings under an item's title: the title ("Codex Guidelines for `worker`", read as "Codex
@@ -20,6 +20,11 @@ export const directiveExtraction = 4
 export function headingsBelowTitle(headingPath: readonly string[], title: string): string[] {
   const first = headingPath[0]
   return first !== undefined && (first === title || plainHeading(first) === title) ? headingPath.slice(1) : [...headingPath]
+}
+
+/** The headings a directive sits under, and the bold label captioning its list: where a reader finds it. */
+export function directiveHeadings(directive: Pick<Directive, 'breadcrumb' | 'caption'>): string[] {
+  return directive.caption === undefined ? directive.breadcrumb : [...directive.breadcrumb, directive.caption]
 }
 
 export function activationOf(item: { activation?: RuleActivation | undefined }): RuleActivation | undefined {
@@ -66,4 +71,6 @@ export interface Directive {
   requestedWhen?: string
   /** What its section says around the rules about where they apply ("snapshot tests, especially in `codex-rs/tui`"): the paths named there are the rule's too. */
   context?: string
+  /** The bold label above the list it is an item of ("Response Schemas (API responses)"): a small heading, shown and searched with its headings. */
+  caption?: string
 }

@@ -4,7 +4,7 @@ import type { ContextVocabulary, DetectedContext } from './context.js'
 import { contentTerms, topicsOf } from './context.js'
 import { normativeHeading } from './statement-kind.js'
 import { mentionedPaths, mentionMatch, type MentionedPath } from './mentioned-paths.js'
-import { headingsBelowTitle, severityRank, type Directive } from './model.js'
+import { directiveHeadings, headingsBelowTitle, severityRank, type Directive } from './model.js'
 
 /** A directive with what ranking needs precomputed once per knowledge version. */
 export interface RankableDirective {
@@ -33,9 +33,12 @@ export interface DirectiveTopics {
 
 const lower = (values: readonly string[]): string[] => values.map((value) => value.toLowerCase())
 
-/** The headings a directive sits under below its document's title: the title names the whole file, not the rule. */
+/**
+ * The headings a directive sits under below its document's title (the title names the whole file,
+ * not the rule), and the bold label captioning its list, which is a small heading.
+ */
 function headingsUnderTitle(directive: Directive): string[] {
-  return headingsBelowTitle(directive.breadcrumb, directive.itemTitle)
+  return headingsBelowTitle(directiveHeadings(directive), directive.itemTitle)
 }
 
 /** What a directive is about; computed when the index is refreshed, because the vocabulary pass is the costly part of ranking. */

@@ -1,6 +1,6 @@
 import type { IndexDocument } from '../search/types.js'
 import { ruleActivations, type RuleActivation } from '../knowledge/model.js'
-import { directiveSeverities, type Directive, type DirectiveSeverity } from './model.js'
+import { directiveHeadings, directiveSeverities, type Directive, type DirectiveSeverity } from './model.js'
 import type { DirectiveTopics } from './rank.js'
 
 /** What a directive keeps in the index's `meta` column; the common fields hold the rest. */
@@ -21,6 +21,7 @@ interface DirectiveMeta extends DirectiveTopics {
   emphasis?: boolean
   requestedWhen?: string
   context?: string
+  caption?: string
 }
 
 /** The index document of a directive: its text is what full text and vectors search; the breadcrumb is its title. */
@@ -42,6 +43,7 @@ export function directiveDocument(directive: Directive, topics: DirectiveTopics)
     ...(directive.emphasis === true ? { emphasis: true } : {}),
     ...(directive.requestedWhen === undefined ? {} : { requestedWhen: directive.requestedWhen }),
     ...(directive.context === undefined ? {} : { context: directive.context }),
+    ...(directive.caption === undefined ? {} : { caption: directive.caption }),
     ownTopics: topics.ownTopics,
     itemTopics: topics.itemTopics,
   }
@@ -50,7 +52,7 @@ export function directiveDocument(directive: Directive, topics: DirectiveTopics)
     kind: 'directive',
     layer: directive.layer,
     // A requested rule is found by what its description says it is for, as well as by its own words.
-    title: [directive.breadcrumb.join(' > '), directive.requestedWhen ?? ''].filter((part) => part !== '').join(' — '),
+    title: [directiveHeadings(directive).join(' > '), directive.requestedWhen ?? ''].filter((part) => part !== '').join(' — '),
     content: directive.text,
     tags: directive.tags,
     source: directive.source,
@@ -75,6 +77,7 @@ function parseMeta(json: string): DirectiveMeta | undefined {
   if (meta.code !== undefined && typeof meta.code !== 'string') return undefined
   if (meta.requestedWhen !== undefined && typeof meta.requestedWhen !== 'string') return undefined
   if (meta.context !== undefined && typeof meta.context !== 'string') return undefined
+  if (meta.caption !== undefined && typeof meta.caption !== 'string') return undefined
   if (meta.activation !== undefined && !(ruleActivations as readonly unknown[]).includes(meta.activation)) return undefined
   return meta as DirectiveMeta
 }
@@ -109,6 +112,7 @@ export function storedDirective(doc: IndexDocument): { directive: Directive; top
     ...(meta.emphasis === true ? { emphasis: true } : {}),
     ...(meta.requestedWhen === undefined ? {} : { requestedWhen: meta.requestedWhen }),
     ...(meta.context === undefined ? {} : { context: meta.context }),
+    ...(meta.caption === undefined ? {} : { caption: meta.caption }),
   }
   return { directive, topics: { ownTopics: meta.ownTopics, itemTopics: meta.itemTopics } }
 }

@@ -117,9 +117,10 @@ const fifthHeldOutTasks = await readTasks('tasks-held-out-5.json')
  * it (sixth round of issue 29): 3 of 6. 4 of 6 once, in a rules section, a labelled convention that names no path
  * ("Test files: `*.test.ts` alongside source files") is a rule, a change made after reading this set's misses, so it
  * no longer judges unseen work; the other sets stayed as they were. The Mistral task's `.nullish()` rule sits at the
- * block's edge: served in 2 of 7 runs, so it is not counted.
+ * block's edge: served in 2 of 7 runs, so it is not counted. 6 of 6 (every run) once a bold label captions the list
+ * after it ("**Response Schemas** (API responses):"), a change made after reading this set's misses (rules9).
  */
-const sixthHeldOutServedAtLeast = 4
+const sixthHeldOutServedAtLeast = 6
 const sixthHeldOutTasks = await readTasks('tasks-held-out-6.json')
 /**
  * remix-run/react-router, one AGENTS.md of 158 lines with a long testing section, whose tasks were written and committed
@@ -129,6 +130,13 @@ const sixthHeldOutTasks = await readTasks('tasks-held-out-6.json')
  */
 const seventhHeldOutServedAtLeast = 6
 const seventhHeldOutTasks = await readTasks('tasks-held-out-7.json')
+/**
+ * apache/airflow, a long root AGENTS.md with a testing standards section and providers/AGENTS.md, whose tasks were
+ * written and committed before mk ran on them (ninth round of issue 29): 2 of 6, the same with the code before that
+ * round's change (a bold label captions its list).
+ */
+const eighthHeldOutServedAtLeast = 2
+const eighthHeldOutTasks = await readTasks('tasks-held-out-8.json')
 
 /** Each set: its name in the test's title and log, its tasks, how many it must have, and the least number fully served. */
 const sets = [
@@ -140,6 +148,7 @@ const sets = [
   { name: 'the 6 tasks of the fifth held-out set', tasks: fifthHeldOutTasks, count: 6, atLeast: fifthHeldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 6 tasks of the sixth held-out set', tasks: sixthHeldOutTasks, count: 6, atLeast: sixthHeldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 6 tasks of the seventh held-out set', tasks: seventhHeldOutTasks, count: 6, atLeast: seventhHeldOutServedAtLeast, timeoutMs: 300_000 },
+  { name: 'the 6 tasks of the eighth held-out set', tasks: eighthHeldOutTasks, count: 6, atLeast: eighthHeldOutServedAtLeast, timeoutMs: 300_000 },
 ]
 
 describe('directives from real agent rules files', () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import { composeBlock } from '../../../src/directives/block.js'
 import { buildVocabulary, detectContext, headingTopics } from '../../../src/directives/context.js'
 import { extractDirectives } from '../../../src/directives/extract.js'
 import { mentionedPaths, mentionMatch } from '../../../src/directives/mentioned-paths.js'
 import type { Directive } from '../../../src/directives/model.js'
 import { prepareDirective, rankDirectives } from '../../../src/directives/rank.js'
 import { statementKind } from '../../../src/directives/statement-kind.js'
+import { directiveDocument, storedDirective } from '../../../src/directives/stored.js'
 import type { KnowledgeItem } from '../../../src/knowledge/model.js'
 import { parseKnowledgeFile } from '../../../src/knowledge/parse.js'
 import { directiveOf } from '../../helpers/directive.js'
@@ -144,6 +146,62 @@ describe('extractDirectives: what a rule reads with', () => {
     )
     // A description that names no path says nothing about where the section's rules apply.
     expect(contextOf('Keep functions short.')).toBeUndefined()
+  })
+})
+
+describe('extractDirectives: a bold label captions the list after it', () => {
+  const body = [
+    '# Guide',
+    '',
+    '## Provider Development',
+    '',
+    '**Provider Options Schemas** (user-facing):',
+    '',
+    '- Use `.optional()` unless `null` is meaningful',
+    '- Be as restrictive as possible for future flexibility',
+    '',
+    '**Key rules:**',
+    '',
+    '- Keep handlers small',
+    '- Never log secrets',
+    '',
+    '## Schemas',
+    '',
+    '- **Response Schemas**:',
+    '  - Use `.nullish()` instead of `.optional()`',
+    '',
+    '## Routes',
+    '',
+    '- New api routes should follow these guidelines:',
+    '  - Use the middleware as a wrapper',
+    '',
+  ].join('\n')
+
+  it('gives each item the label above its list, as a small heading', async () => {
+    const found = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body)))
+    const captionOf = (text: string): string | undefined => found.find((directive) => directive.text === text)?.caption
+    expect(captionOf('Be as restrictive as possible for future flexibility')).toBe('Provider Options Schemas (user-facing)')
+    expect(captionOf('Never log secrets')).toBe('Key rules')
+    expect(captionOf('Use `.nullish()` instead of `.optional()`')).toBe('Response Schemas')
+    // A list a rule introduces reads with the rule (its context), not with a caption.
+    expect(captionOf('Use the middleware as a wrapper')).toBeUndefined()
+  })
+
+  it('searches, ranks and shows a rule with its caption', async () => {
+    const [optional] = extractDirectives(await item('knowledge/rules/guide.md', rulesFile(body)))
+    if (optional === undefined) throw new Error('no directive')
+    const vocabulary = buildVocabulary({ learnedTopics: headingTopics(['Provider Development', 'Provider Options Schemas (user-facing)']) })
+    expect([...prepareDirective(optional, vocabulary).sectionTopics]).toContain('provider options schemas user-facing')
+    const document = directiveDocument(optional, { ownTopics: [], itemTopics: [] })
+    expect(document.title).toBe('Guide > Provider Development > Provider Options Schemas (user-facing)')
+    expect(storedDirective(document)?.directive.caption).toBe('Provider Options Schemas (user-facing)')
+    const block = composeBlock([{ directive: optional, rationale: '', keys: [] }], [], {
+      tokenBudget: 400,
+      maxItems: 8,
+      includeBreadcrumbs: true,
+      countTokens: (text) => text.length,
+    })
+    expect(block.contextBlock).toContain('— Guide > Provider Development > Provider Options Schemas (user-facing)')
   })
 })
 
