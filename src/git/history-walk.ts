@@ -40,36 +40,69 @@ function sameContent(a: TreeEntry, b: TreeEntry): boolean {
   return a.type === 'blob' && b.type === 'blob' && a.oid === b.oid && (a.mode === b.mode || (regularFile(a) && regularFile(b)))
 }
 
-/**
- * Where a file the commit added was in its parent, as git --follow finds it, looking only in the parent's folders
- * on the way to the file (its own folder, then each one above). First the same blob: a source the commit removed
- * (a rename) beats one it kept (a copy), then one of the same name, then the nearer folder. Else the file the
- * commit removed that git's rename detection scores most similar, at least 50 %.
- */
-async function renameSource(objects: GitObjects, commitTree: string, parentTree: string, path: string, added: TreeEntry): Promise<string | undefined> {
-  let exact: { path: string; score: number } | undefined
-  const removed: { path: string; blob: string }[] = []
+/** The files a commit removed, by path: the parent's blobs it no longer has at that path, read only in the folders it changed. */
+async function removedFiles(objects: GitObjects, before: string, after: string | undefined, folder: string, into: Map<string, TreeEntry>): Promise<void> {
+  const now = after === undefined ? undefined : await objects.tree(after)
+  for (const [name, entry] of await objects.tree(before)) {
+    const kept = now?.get(name)
+    if (kept?.oid === entry.oid) continue
+    const path = folder === '' ? name : `${folder}/${name}`
+    if (entry.type === 'tree') await removedFiles(objects, entry.oid, kept?.type === 'tree' ? kept.oid : undefined, path, into)
+    else if (entry.type === 'blob' && kept?.type !== 'blob') into.set(path, entry)
+  }
+}
+
+/** How many leading folders two paths share: the nearer of two equal sources is the one in the closer folder. */
+function sharedFolders(a: string, b: string): number {
+  const [left, right] = [a.split('/').slice(0, -1), b.split('/').slice(0, -1)]
+  let shared = 0
+  while (shared < left.length && left[shared] === right[shared]) shared++
+  return shared
+}
+
+/** Whether the first ranking is higher at the first place the two differ. */
+function outranks(a: readonly number[], b: readonly number[]): boolean {
+  const at = a.findIndex((value, index) => value !== b[index])
+  return at !== -1 && (a[at] as number) > (b[at] as number)
+}
+
+/** The blobs of the parent's folders on the way to a path: its own folder, then each one above. */
+async function blobsOnTheWay(objects: GitObjects, parentTree: string, path: string, into: Map<string, TreeEntry>): Promise<void> {
   for (let folder = posix.dirname(path); ; folder = posix.dirname(folder)) {
     const inParent = await objects.entryAt(parentTree, folder === '.' ? '' : folder)
     if (inParent?.type === 'tree') {
-      for (const [name, entry] of await objects.tree(inParent.oid)) {
-        const candidate = folder === '.' ? name : `${folder}/${name}`
-        if (candidate === path || entry.type !== 'blob') continue
-        const gone = (await objects.entryAt(commitTree, candidate)) === undefined
-        if (sameContent(entry, added)) {
-          const score = (gone ? 2 : 0) + (name === posix.basename(path) ? 1 : 0)
-          if (exact === undefined || score > exact.score) exact = { path: candidate, score }
-        } else if (gone && regularFile(entry) && regularFile(added)) removed.push({ path: candidate, blob: entry.oid })
-      }
+      for (const [name, entry] of await objects.tree(inParent.oid)) if (entry.type === 'blob') into.set(folder === '.' ? name : `${folder}/${name}`, entry)
     }
     if (folder === '.') break
   }
-  if (exact !== undefined || removed.length === 0) return exact?.path
+}
+
+/**
+ * Where a file the commit added was in its parent, as git --follow finds it, among the files the commit removed
+ * anywhere (found in the folders it changed) and the files of the parent's folders on the way to the file. First
+ * the same blob: a source the commit removed (a rename) beats one it kept (a copy), then one of the same name,
+ * then the one in the nearer folder. Else the removed file that git's rename detection scores most similar, at
+ * least 50 %. Git also takes kept files elsewhere as sources; reading the parent's whole tree for that would cost
+ * a whole-tree read per added file.
+ */
+async function renameSource(objects: GitObjects, commitTree: string, parentTree: string, path: string, added: TreeEntry): Promise<string | undefined> {
+  const removed = new Map<string, TreeEntry>()
+  await removedFiles(objects, parentTree, commitTree, '', removed)
+  const candidates = new Map(removed)
+  await blobsOnTheWay(objects, parentTree, path, candidates)
+  let exact: { path: string; rank: number[] } | undefined
+  for (const [candidate, entry] of candidates) {
+    if (candidate === path || !sameContent(entry, added)) continue
+    const rank = [removed.has(candidate) ? 1 : 0, posix.basename(candidate) === posix.basename(path) ? 1 : 0, sharedFolders(candidate, path)]
+    if (exact === undefined || outranks(rank, exact.rank)) exact = { path: candidate, rank }
+  }
+  if (exact !== undefined || !regularFile(added)) return exact?.path
   const content = await objects.blob(added.oid)
   let similar: { path: string; score: number } | undefined
-  for (const source of removed) {
-    const score = similarityScore(await objects.blob(source.blob), content)
-    if (score >= minimumRenameScore && score > (similar?.score ?? 0)) similar = { path: source.path, score }
+  for (const [source, entry] of removed) {
+    if (!regularFile(entry)) continue
+    const score = similarityScore(await objects.blob(entry.oid), content)
+    if (score >= minimumRenameScore && score > (similar?.score ?? 0)) similar = { path: source, score }
   }
   return similar?.path
 }
@@ -82,7 +115,7 @@ async function renameSource(objects: GitObjects, commitTree: string, parentTree:
  * never listed and their parents are all walked, as git log --follow does: the change a branch brought is
  * listed at the commit on the branch that made it, and a conflict resolved in a merge is not listed. Where a
  * commit added the file, a rename or copy is followed (renameSource): older commits are read at the old path.
- * Only the trees on the way to the files (and their folders, when looking for a rename) are read.
+ * Only the trees on the way to the files are read, and, where a commit added one, the folders it changed.
  */
 export async function walkFileChanges(objects: GitObjects, paths: readonly string[]): Promise<Map<string, FileChange[]>> {
   const followed = new Map<string, Followed>(paths.map((path) => [path, { path, changes: [] }]))

@@ -149,6 +149,46 @@ describe('fileHistory', () => {
   })
 })
 
+describe('fileHistory across folders', () => {
+  it('follows a file moved from a sibling folder, with or without edits, as git log --follow does', async () => {
+    const other = join(dirname(repo), 'moves')
+    await mkdir(other)
+    const put = async (path: string, content: string): Promise<void> => {
+      await mkdir(dirname(join(other, path)), { recursive: true })
+      await writeFile(join(other, path), content)
+    }
+    const lines = (name: string, changed = -1): string =>
+      Array.from({ length: 12 }, (_, line) => `Line ${line === changed ? 'changed' : line} of ${name}, long enough to count.\n`).join('')
+    gitCli(other, 'init', '-q', '-b', 'main')
+    await put('docs/adr/a.md', lines('a'))
+    await put('docs/adr/h.md', lines('h'))
+    commit(other, 'Start')
+    await put('docs/adr/a.md', lines('a', 3))
+    commit(other, 'Edit a')
+    // A copy in a sibling folder while the original stays, then the original moved beside it.
+    await put('knowledge/adr/copy.md', lines('a', 3))
+    commit(other, 'Copy a')
+    gitCli(other, 'mv', 'docs/adr/a.md', 'knowledge/adr/moved.md')
+    // Moved to a sibling folder and edited in the same commit, as an ADR folder reorganised.
+    gitCli(other, 'mv', 'docs/adr/h.md', 'knowledge/adr/0002-h.md')
+    await put('knowledge/adr/0002-h.md', lines('h', 0))
+    commit(other, 'Move the ADRs')
+    for (const path of ['knowledge/adr/moved.md', 'knowledge/adr/0002-h.md']) {
+      const history = await fileHistory(join(other, path))
+      expect(
+        history?.map((version) => version.version),
+        path,
+      ).toEqual(gitFollow(other, path))
+    }
+    // The reference itself is what the scenario means to check.
+    expect(gitFollow(other, 'knowledge/adr/moved.md')).toHaveLength(3)
+    expect(gitFollow(other, 'knowledge/adr/0002-h.md')).toHaveLength(2)
+    // Where mk stops short of git: a copy of a file kept in another folder begins its own history (ADR 0039).
+    expect(gitFollow(other, 'knowledge/adr/copy.md')).toHaveLength(3)
+    expect(await fileHistory(join(other, 'knowledge/adr/copy.md'))).toHaveLength(1)
+  })
+})
+
 describe('filesHistory', () => {
   it('gives every file what fileHistory gives it alone, from one walk', async () => {
     const absolute = [...paths.map((path) => join(repo, path)), join(dirname(repo), 'outside.md')]
