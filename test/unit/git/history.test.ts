@@ -35,6 +35,17 @@ function gitFollow(dir: string, path: string): string[] {
     .map((oid) => oid.slice(0, 7))
 }
 
+/** Each file's history, as fileHistory gives it, is the list git log --follow prints for it. */
+async function expectGitsHistory(dir: string, files: readonly string[]): Promise<void> {
+  for (const path of files) {
+    const history = await fileHistory(join(dir, path))
+    expect(
+      history?.map((version) => version.version),
+      path,
+    ).toEqual(gitFollow(dir, path))
+  }
+}
+
 const paths = ['notes/a-renamed.md', 'notes/b.md', 'notes/c.md', 'notes/top.md', 'notes/e-renumbered.md', 'notes/g.md', 'notes/d.md']
 
 beforeAll(async () => {
@@ -97,13 +108,10 @@ afterAll(async () => workspace?.cleanup())
 
 describe('fileHistory', () => {
   it('lists the commits git log --follow lists for each file: edits, a deletion, renames, merges', async () => {
-    for (const path of paths.filter((path) => path !== 'notes/d.md')) {
-      const history = await fileHistory(join(repo, path))
-      expect(
-        history?.map((version) => version.version),
-        path,
-      ).toEqual(gitFollow(repo, path))
-    }
+    await expectGitsHistory(
+      repo,
+      paths.filter((path) => path !== 'notes/d.md'),
+    )
     // The reference itself is what the scenario means to check.
     expect(gitFollow(repo, 'notes/a-renamed.md')).toHaveLength(5)
     expect(gitFollow(repo, 'notes/c.md')).toHaveLength(4)
@@ -139,13 +147,7 @@ describe('fileHistory', () => {
   it('reads a shallow clone as git does, its oldest commit as a root', async () => {
     const shallow = join(dirname(repo), 'shallow')
     execFileSync('git', ['clone', '-q', '--depth', '3', `file://${repo}`, shallow])
-    for (const path of ['notes/a-renamed.md', 'notes/c.md']) {
-      const history = await fileHistory(join(shallow, path))
-      expect(
-        history?.map((version) => version.version),
-        path,
-      ).toEqual(gitFollow(shallow, path))
-    }
+    await expectGitsHistory(shallow, ['notes/a-renamed.md', 'notes/c.md'])
   })
 })
 
@@ -173,13 +175,7 @@ describe('fileHistory across folders', () => {
     gitCli(other, 'mv', 'docs/adr/h.md', 'knowledge/adr/0002-h.md')
     await put('knowledge/adr/0002-h.md', lines('h', 0))
     commit(other, 'Move the ADRs')
-    for (const path of ['knowledge/adr/moved.md', 'knowledge/adr/0002-h.md']) {
-      const history = await fileHistory(join(other, path))
-      expect(
-        history?.map((version) => version.version),
-        path,
-      ).toEqual(gitFollow(other, path))
-    }
+    await expectGitsHistory(other, ['knowledge/adr/moved.md', 'knowledge/adr/0002-h.md'])
     // The reference itself is what the scenario means to check.
     expect(gitFollow(other, 'knowledge/adr/moved.md')).toHaveLength(3)
     expect(gitFollow(other, 'knowledge/adr/0002-h.md')).toHaveLength(2)
