@@ -123,31 +123,55 @@ const codeUnitCommandOrder: Plugin = {
   },
 }
 
-/**
- * Node modules oclif requires when its modules load but uses only on paths a short command never
- * takes, each about 1 ms of every command: node:perf_hooks when performance tracking is on
- * (OCLIF_PERF), node:readline to read an argument given as `-` from stdin. In the bundle each is
- * required when first used.
- */
-const lazyOclifBuiltins: readonly { file: string; module: string; members: readonly string[] }[] = [
-  { file: 'performance.js', module: 'perf_hooks', members: ['performance', 'PerformanceObserver'] },
-  { file: 'parser/parse.js', module: 'readline', members: ['createInterface'] },
-]
+/** An edit of one oclif file's text in the bundle; it throws when the file no longer reads as expected. */
+type OclifEdit = (source: string, path: string) => string
 
-const lazyOclifModules: Plugin = {
-  name: 'lazy-oclif-modules',
+/**
+ * A node module oclif requires when its module loads but uses only on paths a short command never
+ * takes, each about 1-3 ms of every command: in the bundle it is required when first used.
+ */
+function requiredWhenUsed(module: string, members: readonly string[]): OclifEdit {
+  return (source, path) => {
+    const name = `node_${module}_1`
+    const eager = `const ${name} = require("node:${module}");`
+    const uses = source.match(new RegExp(`${name}\\.\\w+`, 'g')) ?? []
+    if (!source.includes(eager) || uses.some((use) => !members.includes(use.slice(name.length + 1))))
+      throw new Error(`${path} no longer uses node:${module} as expected: review the oclif-edits bundle plugin`)
+    const getters = members.map((member) => `get ${member}() { return require("node:${module}").${member} }`)
+    return source.replace(eager, `const ${name} = { ${getters.join(', ')} };`)
+  }
+}
+
+function replaced(text: string, by: string): OclifEdit {
+  return (source, path) => {
+    if (!source.includes(text)) throw new Error(`${path} no longer holds ${text}: review the oclif-edits bundle plugin`)
+    return source.replace(text, by)
+  }
+}
+
+/**
+ * Edits of oclif's files, by path under @oclif/core/lib:
+ * - node:perf_hooks is used only when performance tracking is on (OCLIF_PERF), node:readline only
+ *   to read an argument given as `-` from stdin, node:child_process only to name the parent shell
+ *   on Windows;
+ * - the config asks wsl-utils whether it runs in WSL at every start, and wsl-utils requires
+ *   node:child_process and powershell-utils when it loads (2.7 ms) for helpers oclif uses only on
+ *   Windows: the answer is is-wsl's, which wsl-utils re-exports.
+ */
+const oclifEdits: Readonly<Record<string, readonly OclifEdit[]>> = {
+  'performance.js': [requiredWhenUsed('perf_hooks', ['performance', 'PerformanceObserver'])],
+  'parser/parse.js': [requiredWhenUsed('readline', ['createInterface'])],
+  'util/os.js': [requiredWhenUsed('child_process', ['execSync']), replaced("(await import('wsl-utils')).isWsl", "(await import('is-wsl')).default")],
+}
+
+const oclifEditsPlugin: Plugin = {
+  name: 'oclif-edits',
   setup(build) {
-    for (const { file, module, members } of lazyOclifBuiltins) {
+    for (const [file, edits] of Object.entries(oclifEdits)) {
       const path = `@oclif/core/lib/${file}`.split('/').map((part) => part.replaceAll('.', '\\.'))
       build.onLoad({ filter: new RegExp(`[/\\\\]${path.join('[/\\\\]')}$`) }, async (args) => {
         const source = await readFile(args.path, 'utf8')
-        const name = `node_${module}_1`
-        const eager = `const ${name} = require("node:${module}");`
-        const uses = source.match(new RegExp(`${name}\\.\\w+`, 'g')) ?? []
-        if (!source.includes(eager) || uses.some((use) => !members.includes(use.slice(name.length + 1))))
-          throw new Error(`${args.path} no longer uses node:${module} as expected: review the lazy-oclif-modules bundle plugin`)
-        const getters = members.map((member) => `get ${member}() { return require("node:${module}").${member} }`)
-        return { contents: source.replace(eager, `const ${name} = { ${getters.join(', ')} };`), loader: 'js' }
+        return { contents: edits.reduce((text, edit) => edit(text, args.path), source), loader: 'js' }
       })
     }
   },
@@ -214,7 +238,7 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder, lazyOclifModules],
+  plugins: [englishOnlyZod, noEsprima, noSecretlintProfiler, betterSqliteAddon, codeUnitCommandOrder, oclifEditsPlugin],
   alias: { 'sha.js/sha1.js': `${dist}src/git/sha1.js` },
   // The sources are ES modules; in the bundle, import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__mkBundleUrl' },
