@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
-import { load as loadSqliteVec } from 'sqlite-vec'
 import { pidAlive } from '../fs/process-liveness.js'
 import { applicationTag, createTables, schemaVersion } from './schema.js'
 
@@ -48,6 +48,11 @@ function configure(db: Database.Database): void {
 
 const withVectorFunctions = new WeakSet<Database.Database>()
 
+// Required when first used, not imported: resolving the package through its exports map sets up
+// Node's ES module resolver, 3 ms of every start that opens the index.
+const require = createRequire(import.meta.url)
+type SqliteVec = typeof import('sqlite-vec')
+
 /**
  * Loads sqlite-vec's functions into a connection the first time one of its statements needs
  * them (src/search/statements.ts): loading the extension cost 2-3 ms of CPU, more on a busy
@@ -56,7 +61,7 @@ const withVectorFunctions = new WeakSet<Database.Database>()
  */
 export function loadVectorFunctions(db: Database.Database): void {
   if (withVectorFunctions.has(db)) return
-  loadSqliteVec(db)
+  ;(require('sqlite-vec') as SqliteVec).load(db)
   withVectorFunctions.add(db)
 }
 

@@ -82,14 +82,14 @@ Intl.Collator = function (...args) {
   return new Collator(...args)
 }
 process.on('exit', () => {
-  appendFileSync(process.env.MK_TEST_REQUIRED, Object.keys(require.cache).join('\\n') + '\\n')
+  appendFileSync(process.env.MK_TEST_REQUIRED, process.argv.slice(2, 4).join(' ') + ': ' + Object.keys(require.cache).join('\\t') + '\\n')
   const builtins = process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice('NativeModule '.length))
   appendFileSync(process.env.MK_TEST_BUILTINS, process.argv.slice(2, 4).join(' ') + ': ' + builtins.join(' ') + '\\n')
 })
 `
 
 /** Runs the built mk as a person would: mk -v, then an add and a search in a fresh workspace; returns what the probe recorded. */
-async function probeBuiltMk(): Promise<{ localeCalls: string; required: string[]; builtins: Map<string, string[]> }> {
+async function probeBuiltMk(): Promise<{ localeCalls: string; required: Map<string, string[]>; builtins: Map<string, string[]> }> {
   const probeFile = join(folder, 'probe.cjs')
   const localeCalls = join(folder, 'locale.txt')
   const required = join(folder, 'required.txt')
@@ -115,11 +115,14 @@ async function probeBuiltMk(): Promise<{ localeCalls: string; required: string[]
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
   }
-  const byCommand = (await readFile(builtins, 'utf8'))
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line): [string, string[]] => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2).split(' ')])
-  return { localeCalls: await readFile(localeCalls, 'utf8'), required: (await readFile(required, 'utf8')).split('\n'), builtins: new Map(byCommand) }
+  const byCommand = async (file: string, separator: string): Promise<Map<string, string[]>> =>
+    new Map(
+      (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line): [string, string[]] => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2).split(separator)]),
+    )
+  return { localeCalls: await readFile(localeCalls, 'utf8'), required: await byCommand(required, '\t'), builtins: await byCommand(builtins, ' ') }
 }
 
 describe('what the built mk sets up to start', () => {
@@ -135,7 +138,13 @@ describe('what the built mk sets up to start', () => {
 
   it("reads better-sqlite3's JavaScript from the bundle and only its native addon from the package", async () => {
     const { required } = await probeBuiltMk()
-    const fromPackage = required.filter((file) => /[/\\]better-sqlite3[/\\]/.test(file))
+    const fromPackage = [...required.values()].flat().filter((file) => /[/\\]better-sqlite3[/\\]/.test(file))
     expect([...new Set(fromPackage)]).toEqual([expect.stringMatching(/[/\\]better-sqlite3[/\\]build[/\\]Release[/\\]better_sqlite3\.node$/)])
+  })
+
+  it('mk memory add opens the index without requiring sqlite-vec: resolving the package costs 3 ms, and an add never compares vectors', async () => {
+    const added = (await probeBuiltMk()).required.get('memory add')
+    expect(added).toContainEqual(expect.stringMatching(/better_sqlite3\.node$/))
+    expect(added?.filter((file) => /[/\\]sqlite-vec[/\\]/.test(file))).toEqual([])
   })
 })
