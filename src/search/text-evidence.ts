@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import { filterClause } from './filters.js'
+import { holds, readPhraseMatches, summedBm25, type PhraseMatchCache, type PhraseMatches } from './phrase-matches.js'
 import { queryGroups, type QueryGroup } from './query-groups.js'
 import { statement } from './statements.js'
 import type { DocumentHead, SearchFilters } from './types.js'
@@ -24,6 +25,8 @@ export interface TextEvidence {
 export interface HeldDocuments {
   heads: ReadonlyMap<number, DocumentHead>
   allows(filters: SearchFilters | undefined): (rowid: number) => boolean
+  /** The matches of the phrases searched for since the documents last changed. */
+  phrases: PhraseMatchCache
 }
 
 /** FTS5's BM25 idf, floored as FTS5 floors it. */
@@ -47,23 +50,79 @@ const isOwnWord = (group: QueryGroup): boolean => group.full.length === 1 && gro
 export function textEvidence(db: Database.Database, text: string, filters: SearchFilters | undefined, limit: number, held?: HeldDocuments): TextEvidence[] {
   const groups = queryGroups(text)
   if (groups.length === 0) return []
+  if (held !== undefined) return heldTextEvidence(db, groups, held, filters, limit)
   const matching = statement(db, 'SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?', 'pluck')
   const holdersOf = (phrases: readonly string[]): Set<number> =>
     phrases.length === 0 ? new Set() : new Set(matching.all(phrases.map(quoted).join(' OR ')) as number[])
-  // The held heads are every document's, brought up to date before this search.
-  const documents = held?.heads.size ?? (statement(db, 'SELECT count(*) FROM docs', 'pluck').get() as number)
+  const documents = statement(db, 'SELECT count(*) FROM docs', 'pluck').get() as number
   const holding = groups.map((group) => {
     const [full, partial] = [holdersOf(group.full), holdersOf(group.partial)]
     return { full, partial, holders: new Set([...full, ...partial]).size }
   })
   const { phrases: allPhrases, ownWords: ownPhrases } = queryPhrases(groups)
   const phrases = allPhrases.map(quoted).join(' OR ')
-  const rows = held === undefined ? matchedRows(db, phrases, filters, limit) : heldMatches(db, phrases, held, filters, limit)
+  const rows = matchedRows(db, phrases, filters, limit)
   const ownWords = ownPhrases.map(quoted).join(' OR ')
   // BM25 depends on the query and the whole index, not on which rows are read: when the query is
   // its own words alone (no category, no synonym) the candidates' BM25 is already the one wanted.
   const ownBm25 = ownWords === phrases ? new Map(rows.map(({ rowid, bm25 }) => [rowid, bm25])) : new Map(ownWords === '' ? [] : bm25OfMatches(db, ownWords))
   return scoreTextEvidence(groups, holding, documents, rows, ownBm25)
+}
+
+/**
+ * textEvidence for a connection that holds every document's head, the filters' allowed rows and
+ * the matches of the phrases it searched for: each phrase is read once until the documents change,
+ * the query's BM25 is added up from its phrases' parts, and the allowed matches are ranked here,
+ * neither joining the documents' rows nor sorting in SQL (9 of 10 ms of a search's full text at
+ * 10,000 memories). It finds exactly what the statements find.
+ */
+function heldTextEvidence(
+  db: Database.Database,
+  groups: readonly QueryGroup[],
+  held: HeldDocuments,
+  filters: SearchFilters | undefined,
+  limit: number,
+): TextEvidence[] {
+  const matchesOf = (phrase: string): PhraseMatches => held.phrases.matchesOf(phrase, (asked) => readPhraseMatches(db, asked))
+  const holding = groups.map((group): GroupHolders => {
+    const [full, partial] = [group.full.map(matchesOf), group.partial.map(matchesOf)]
+    return { full: heldByAny(full), partial: heldByAny(partial), holders: holderCount([...full, ...partial]) }
+  })
+  const { phrases, ownWords } = queryPhrases(groups)
+  const bm25 = summedBm25(phrases.map(matchesOf))
+  const rows = bestAllowed(bm25, held, filters, limit)
+  const ownIsWhole = ownWords.length === phrases.length && ownWords.every((word, n) => word === phrases[n])
+  return scoreTextEvidence(groups, holding, held.heads.size, rows, ownIsWhole ? bm25 : summedBm25(ownWords.map(matchesOf)))
+}
+
+const heldByAny = (phrases: readonly PhraseMatches[]): RowSet => ({ has: (rowid) => phrases.some((matches) => holds(matches, rowid)) })
+
+/** How many documents hold at least one of these phrases. */
+function holderCount(phrases: readonly PhraseMatches[]): number {
+  if (phrases.length === 1) return phrases[0]?.rowids.length ?? 0
+  const holders = new Set<number>()
+  for (const { rowids } of phrases) for (const rowid of rowids) holders.add(rowid)
+  return holders.size
+}
+
+/** The `limit` matches the filters allow with the highest BM25, equal BM25 in row id order (as SQLite's sort keeps them). */
+function bestAllowed(bm25: ReadonlyMap<number, number>, held: HeldDocuments, filters: SearchFilters | undefined, limit: number): Match[] {
+  const allows = held.allows(filters)
+  const rowids: number[] = []
+  const scores: number[] = []
+  for (const [rowid, score] of bm25) {
+    if (!allows(rowid)) continue
+    rowids.push(rowid)
+    scores.push(score)
+  }
+  const cutoff = limit >= scores.length ? -Infinity : largest(Float64Array.from(scores), limit)
+  const order: number[] = []
+  for (let n = 0; n < scores.length; n++) if ((scores[n] as number) >= cutoff) order.push(n)
+  order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || (rowids[a] as number) - (rowids[b] as number))
+  return order.slice(0, Math.max(0, limit)).map((n) => {
+    const rowid = rowids[n] as number
+    return { rowid, bm25: scores[n] as number, head: held.heads.get(rowid) }
+  })
 }
 
 type Match = { rowid: number; bm25: number; head: DocumentHead | undefined }
@@ -85,31 +144,6 @@ function matchedRows(db: Database.Database, phrases: string, filters: SearchFilt
   return rows.map(([rowid, bm25, id, layer, source, dedupKey]) => ({ rowid, bm25, head: { id, layer, source: source ?? undefined, dedupKey } }))
 }
 
-/**
- * matchedRows for a connection that holds every document's head and the filters' allowed rows:
- * FTS5 alone, neither joining the documents' rows nor sorting, then the allowed ones ranked here
- * (half of the full-text time at 10,000 memories). Equal BM25 in row id order, as SQLite's
- * sort kept them.
- */
-function heldMatches(db: Database.Database, phrases: string, held: HeldDocuments, filters: SearchFilters | undefined, limit: number): Match[] {
-  const allows = held.allows(filters)
-  const rowids: number[] = []
-  const scores: number[] = []
-  for (const [rowid, bm25] of bm25OfMatches(db, phrases)) {
-    if (!allows(rowid)) continue
-    rowids.push(rowid)
-    scores.push(bm25)
-  }
-  const cutoff = limit >= scores.length ? -Infinity : largest(Float64Array.from(scores), limit)
-  const order: number[] = []
-  for (let n = 0; n < scores.length; n++) if ((scores[n] as number) >= cutoff) order.push(n)
-  order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || (rowids[a] as number) - (rowids[b] as number))
-  return order.slice(0, Math.max(0, limit)).map((n) => {
-    const rowid = rowids[n] as number
-    return { rowid, bm25: scores[n] as number, head: held.heads.get(rowid) }
-  })
-}
-
 /** The phrases a query's groups match (each once), and those that are the query's own words. */
 export function queryPhrases(groups: readonly QueryGroup[]): { phrases: string[]; ownWords: string[] } {
   return {
@@ -123,9 +157,14 @@ export function queryPhrases(groups: readonly QueryGroup[]): { phrases: string[]
  * and those holding a partial one, and how many documents of the whole index hold either.
  */
 export interface GroupHolders {
-  full: ReadonlySet<number>
-  partial: ReadonlySet<number>
+  full: RowSet
+  partial: RowSet
   holders: number
+}
+
+/** Which rows a set holds; all scoring asks of it. */
+export interface RowSet {
+  has(rowid: number): boolean
 }
 
 /**

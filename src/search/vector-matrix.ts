@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3'
 import { filterClause, unexpired } from './filters.js'
 import { readMeta } from './meta.js'
+import { PhraseMatchCache } from './phrase-matches.js'
 import { statement } from './statements.js'
 import type { HeldDocuments } from './text-evidence.js'
 import type { DocumentHead, SearchFilters } from './types.js'
@@ -134,6 +135,7 @@ function readMatrix(db: Database.Database, version: string, model: string | unde
   // In rowid order: the calibration samples the first, and ties rank by rowid.
   const table = VectorTable.of(rows(), listed.length)
   const allowed = new Map<string, Allowed>()
+  const phrases = new PhraseMatchCache()
 
   const allowedRows = (where: { sql: string; params: unknown[] }, rowids?: readonly number[]): [number, number | null][] =>
     rowids === undefined
@@ -190,6 +192,7 @@ function readMatrix(db: Database.Database, version: string, model: string | unde
     model,
     changeSeq,
     heads,
+    phrases,
     nearest(query, filters, limit, first) {
       const { positions, expiresAt, expiring } = allowedBy(filters)
       const now = filters?.now ?? Date.now()
@@ -208,6 +211,8 @@ function readMatrix(db: Database.Database, version: string, model: string | unde
     },
     follow(changed) {
       if (changed.length === 0) return true
+      // Any changed document changes every phrase's BM25 (the index's size, its average length).
+      phrases.clear()
       const current = statement(
         db,
         'SELECT d.rowid, d.id, d.layer, d.source, d.dedup_key, v.embedding FROM docs d LEFT JOIN vectors v ON v.rowid = d.rowid WHERE d.rowid IN (SELECT value FROM json_each(?))',

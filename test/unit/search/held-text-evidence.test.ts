@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { removeDocuments } from '../../../src/search/documents.js'
 import { openIndex } from '../../../src/search/search-index.js'
 import { textEvidence } from '../../../src/search/text-evidence.js'
 import { vectorMatrix } from '../../../src/search/vector-matrix.js'
@@ -70,5 +71,28 @@ describe('full-text evidence on a connection that holds the documents', () => {
     }
     expect(compared).toBeGreaterThan(500)
     db.close()
+  })
+
+  it('follows writes: a search after documents change finds what the statement finds, not the phrases read before', async () => {
+    const index = openIndex(path, { embedder: wordEmbedder({ dimensions: 32 }) })
+    index.upsert(Array.from({ length: 60 }, (_, n) => memory(n)))
+    await index.embedPending()
+    const db = new Database(path)
+    const questions = ['which database is read-only', 'who owns the billing service', 'deploy approvals']
+    for (const question of questions) expect(textEvidence(db, question, undefined, 25, vectorMatrix(db))).toEqual(textEvidence(db, question, undefined, 25))
+    // Another connection's writes: new holders of the words asked, one removed, one rewritten.
+    index.upsert(Array.from({ length: 15 }, (_, n) => memory(300 + n)))
+    index.upsert([{ ...memory(4), content: 'the billing service database is read-only on mondays' }])
+    index.remove(['m8'])
+    for (const question of questions) {
+      const joined = textEvidence(db, question, undefined, 25)
+      expect(joined.some(({ rowid }) => rowid > 60)).toBe(true)
+      expect(textEvidence(db, question, undefined, 25, vectorMatrix(db))).toEqual(joined)
+    }
+    // And this connection's own.
+    expect(removeDocuments(db, ['m12'], true)).toBe(1)
+    for (const question of questions) expect(textEvidence(db, question, undefined, 25, vectorMatrix(db))).toEqual(textEvidence(db, question, undefined, 25))
+    db.close()
+    index.close()
   })
 })
