@@ -22,10 +22,11 @@ const meaningFloor = 0.2
 const rememberedLimit = 3
 
 /**
- * Places of the block kept for the rules of the section on the task's kind of work, once it holds
- * one (issue 29, ADR 0034): 3 moved no task of the fixtures, 5 cost two of the seen set.
+ * The share of the block's places kept for the rules of the section on the task's kind of work,
+ * once it holds one (issue 29, ADR 0034): half, 4 of the default 8; 3 moved no task of the
+ * fixtures, 5 cost two of the seen set.
  */
-const taskKindPlaces = 4
+const taskKindShare = 0.5
 
 export interface DirectiveQuery {
   taskDescription: string
@@ -188,7 +189,7 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   }
 
   const memories = query.includeMemories ? (await sources.recall(task, rememberedLimit)).filter((fact) => fact.score >= similarityFloor) : []
-  ranked = keepPlacesForTaskKind(ranked, query.maxItems, taskKindPlaces)
+  ranked = keepPlacesForTaskKind(ranked, query.maxItems, Math.floor(query.maxItems * taskKindShare))
   const composed = composeBlock(ranked, memories, {
     tokenBudget: query.tokenBudget,
     maxItems: query.maxItems,
