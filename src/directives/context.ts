@@ -25,6 +25,8 @@ export interface DetectedContext {
   topics: string[]
   /** The topics of the noun the task's verb acts on ("tests" of "Write tests for ..."): the kind of work, not its subject. */
   intentTopics: string[]
+  /** That noun and its base forms, as stems ("test"): a section whose heading says one of them is on the kind of work by name. */
+  taskKindWords: string[]
   /** The task's most specific technical words. */
   keywords: string[]
   /** 0–1: how much vocabulary evidence the detection rests on. */
@@ -108,6 +110,11 @@ export function withBase(word: string): string[] {
   return [...new Set([word, stripped, `${stripped}e`, ...undoubled])]
 }
 
+/** The stems of a word and of its base forms: "Testing" and "tests" both give "test". */
+export function baseStems(word: string): string[] {
+  return [...new Set(withBase(word).map(stem))]
+}
+
 /**
  * Topics learned from the knowledge itself: each heading a rule sits under ("Linting & Formatting",
  * "Pull Requests", "Queue Playbook") is a topic named by its words, so a task that says "lint" or
@@ -175,13 +182,15 @@ export function detectContext(text: string, vocabulary: ContextVocabulary, modeS
   for (const topic of mode?.topics ?? []) topicCounts.set(topic, (topicCounts.get(topic) ?? 0) + 1)
 
   const layers = rankedNames(layerCounts)
+  const headNoun = taskHeadNoun(prose)
   const top = layerCounts.get(layers[0] ?? '') ?? 0
   const evidence = [...topicCounts.values(), ...layerCounts.values()].reduce((sum, count) => sum + count, 0)
   return {
     detectedLayer: layers[0],
     layers: layers.filter((layer) => (layerCounts.get(layer) ?? 0) * 2 >= top),
     topics: rankedNames(topicCounts),
-    intentTopics: topicsOf(taskHeadNoun(prose) ?? '', vocabulary),
+    intentTopics: topicsOf(headNoun ?? '', vocabulary),
+    taskKindWords: headNoun === undefined ? [] : baseStems(headNoun),
     keywords: specificKeywords(text, vocabulary, 8),
     confidence: Math.round((1 - 0.6 ** evidence) * 100) / 100,
     paths,

@@ -7,6 +7,7 @@ import { severityRank, type Directive } from './model.js'
 import type { ModeSlug } from './modes.js'
 import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
 import { storedDirective } from './stored.js'
+import { keepPlacesForTaskKind } from './task-kind-places.js'
 
 /** Longer task texts are cut to this many characters before detection and search. */
 export const maxTaskCharacters = 2000
@@ -19,6 +20,13 @@ const meaningPlaces = 3
 const meaningFloor = 0.2
 
 const rememberedLimit = 3
+
+/**
+ * The share of the block's places kept for the rules of the section on the task's kind of work,
+ * once it holds one (issue 29, ADR 0034): half, 4 of the default 8; 3 moved no task of the
+ * fixtures, 5 cost two of the seen set.
+ */
+const taskKindShare = 0.5
 
 export interface DirectiveQuery {
   taskDescription: string
@@ -181,6 +189,7 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   }
 
   const memories = query.includeMemories ? (await sources.recall(task, rememberedLimit)).filter((fact) => fact.score >= similarityFloor) : []
+  ranked = keepPlacesForTaskKind(ranked, query.maxItems, Math.floor(query.maxItems * taskKindShare))
   const composed = composeBlock(ranked, memories, {
     tokenBudget: query.tokenBudget,
     maxItems: query.maxItems,

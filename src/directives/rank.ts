@@ -1,7 +1,8 @@
 import { Minimatch } from 'minimatch'
 import { knowledgeLayers } from '../config/layers.js'
 import type { ContextVocabulary, DetectedContext } from './context.js'
-import { contentTerms, topicsOf } from './context.js'
+import { baseStems, contentTerms, topicsOf } from './context.js'
+import { words } from '../words.js'
 import { normativeHeading } from './statement-kind.js'
 import { mentionedPaths, mentionMatch, type MentionedPath } from './mentioned-paths.js'
 import { directiveHeadings, headingsBelowTitle, severityRank, type Directive } from './model.js'
@@ -15,6 +16,8 @@ export interface RankableDirective {
   itemTopics: ReadonlySet<string>
   /** Vocabulary topics of the headings it sits under and of its item's title: the kind of work its section is about ("Testing"). */
   sectionTopics: ReadonlySet<string>
+  /** The words of those headings and that title with their base forms, as stems ("Testing Standards": testing, test, standard). */
+  sectionWords: ReadonlySet<string>
   authoritativeFor: ReadonlySet<string>
   /** applies_to entries that are architecture layers. */
   appliesToLayers: readonly string[]
@@ -50,11 +53,13 @@ export function directiveTopics(directive: Directive, vocabulary: ContextVocabul
 }
 
 export function prepareDirective(directive: Directive, vocabulary: ContextVocabulary, topics = directiveTopics(directive, vocabulary)): RankableDirective {
+  const section = [directive.itemTitle, ...headingsUnderTitle(directive)].join('. ')
   return {
     directive,
     ownTopics: new Set(topics.ownTopics),
     itemTopics: new Set(topics.itemTopics),
-    sectionTopics: new Set(topicsOf([directive.itemTitle, ...headingsUnderTitle(directive)].join('. '), vocabulary)),
+    sectionTopics: new Set(topicsOf(section, vocabulary)),
+    sectionWords: new Set(words(section).flatMap(baseStems)),
     authoritativeFor: new Set(lower(directive.authoritativeFor)),
     appliesToLayers: lower(directive.appliesTo).filter((entry) => vocabulary.layers.has(entry)),
     appliesToGlobs: directive.appliesTo.filter((entry) => entry.includes('/') || entry.includes('*')).map((entry) => new Minimatch(entry, { dot: true })),
@@ -85,6 +90,8 @@ export interface RankedDirective {
   keys: number[]
   /** Taken part only for being close to the task in meaning: no word, topic, file or activation of its own matched. */
   byMeaningOnly?: boolean
+  /** A heading of its section names the kind of work the task is ("Testing Standards", for "Write a test that ..."). */
+  onTaskKind?: boolean
 }
 
 /** directive > rule > section > pattern: a sentence written with a keyword says more than a list item in a rules file or a pattern. */
@@ -294,10 +301,14 @@ export function rankDirectives(
       always && !matched && !close && score < options.similarityFloor ? 'always applies' : undefined,
     ].filter((reason): reason is string => reason !== undefined)
     const byMeaningOnly = !matched && !always && score < options.similarityFloor
+    const intent = [...candidate.sectionTopics].some((topic) => intentTopics.has(topic))
+    // And by the heading's own word: a learned topic ("testing standards") is also named by its other words ("Coding Standards").
+    const onTaskKind = intent && context.taskKindWords.some((word) => candidate.sectionWords.has(word))
     scored.push({
       directive: candidate.directive,
       rationale: reasons.join('; '),
       ...(byMeaningOnly ? { byMeaningOnly } : {}),
+      ...(onTaskKind ? { onTaskKind } : {}),
       keys: [
         // Strict mode has already dropped the rules for other layers; the rest (for this layer or for every layer) rank alike.
         layerMismatch ? -1 : 0,
@@ -305,7 +316,7 @@ export function rankDirectives(
           score,
           ownTopics: ownOverlap.length,
           itemTopics: itemOverlap.length,
-          intent: [...candidate.sectionTopics].some((topic) => intentTopics.has(topic)),
+          intent,
           fileMatch,
           nearest,
           authority: authority.length > 0,
