@@ -56,37 +56,28 @@ describe('reading a phrase', () => {
   })
 })
 
+/** Asks the cache for each phrase in turn; returns the phrases it read from the index. */
+function phrasesRead(cache: PhraseMatchCache, asked: readonly string[]): string[] {
+  const read: string[] = []
+  for (const phrase of asked) {
+    cache.matchesOf(phrase, (reading) => {
+      read.push(reading)
+      return matches([1, 2, 3])
+    })
+  }
+  return read
+}
+
 describe('the phrase match cache', () => {
   it('reads a phrase once until cleared', () => {
     const cache = new PhraseMatchCache()
-    const read: string[] = []
-    const reader = (phrase: string): PhraseMatches => {
-      read.push(phrase)
-      return matches([1, 2, 3])
-    }
-    cache.matchesOf('database', reader)
-    cache.matchesOf('database', reader)
-    cache.matchesOf('staging', reader)
-    expect(read).toEqual(['database', 'staging'])
+    expect(phrasesRead(cache, ['database', 'database', 'staging'])).toEqual(['database', 'staging'])
     cache.clear()
-    cache.matchesOf('database', reader)
-    expect(read).toEqual(['database', 'staging', 'database'])
+    expect(phrasesRead(cache, ['database', 'staging'])).toEqual(['database', 'staging'])
   })
 
   it('drops the phrases used longest ago once it holds more rows than its bound', () => {
-    const cache = new PhraseMatchCache(6)
-    const read: string[] = []
-    const reader = (phrase: string): PhraseMatches => {
-      read.push(phrase)
-      return matches([1, 2, 3])
-    }
-    cache.matchesOf('a', reader)
-    cache.matchesOf('b', reader)
-    // Used again: 'b' is now the one used longest ago.
-    cache.matchesOf('a', reader)
-    cache.matchesOf('c', reader)
-    cache.matchesOf('a', reader)
-    cache.matchesOf('b', reader)
-    expect(read).toEqual(['a', 'b', 'c', 'b'])
+    // Three rows each, six at most: 'a' asked again before 'c' leaves 'b' the one used longest ago.
+    expect(phrasesRead(new PhraseMatchCache(6), ['a', 'b', 'a', 'c', 'a', 'b'])).toEqual(['a', 'b', 'c', 'b'])
   })
 })
