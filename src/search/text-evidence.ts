@@ -73,8 +73,8 @@ export function textEvidence(db: Database.Database, text: string, filters: Searc
  * textEvidence for a connection that holds every document's head, the filters' allowed rows and
  * the matches of the phrases it searched for: each phrase is read once until the documents change,
  * the query's BM25 is added up from its phrases' parts, and the allowed matches are ranked here,
- * neither joining the documents' rows nor sorting in SQL (9 of 10 ms of a search's full text at
- * 10,000 memories). It finds exactly what the statements find.
+ * neither joining the documents' rows nor sorting in SQL: at 10,000 memories 1.1-1.6 ms instead
+ * of 5-6 (ADR 0025). It finds exactly what the statements find.
  */
 function heldTextEvidence(
   db: Database.Database,
