@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,15 +7,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 const loader = new URL('../../dist/src/hosts/cli/load-bundle.js', import.meta.url).href
 
-/** A bundle shaped like mk's: its build line, CommonJS, a package imported at run time (as src/import-package.ts does), and `run`. */
-const bundleSource = `//mk-build:0001
-exports.run = async () => {
+/** A bundle as scripts/bundle.ts writes one: its build line, then CommonJS inside Node's module wrapper. */
+const built = (id: string, code: string): string => `//mk-build:${id}\n(function (exports, require, module, __filename, __dirname) { ${code}\n});`
+
+/** A bundle shaped like mk's: a package imported at run time (as src/import-package.ts does), and `run`. */
+const bundleSource = built(
+  '0001',
+  `exports.run = async () => {
   const { tmpdir } = await globalThis[Symbol.for('mk.importPackage')]('node:os')
   const again = require(__filename)
   console.log(JSON.stringify({ sameInstance: again === module.exports, dynamicImport: typeof tmpdir }))
   process.exit()
-}
-`
+}`,
+)
 
 let folder: string
 let bundle: string
@@ -71,12 +76,20 @@ describe('loadBundle', () => {
   })
 
   it('never runs a cache made from an earlier build, even one of the same length', async () => {
-    const build = (id: string, value: string) => `//mk-build:${id}\nexports.run = async () => { console.log(${JSON.stringify(value)}); process.exit() }\n`
+    const build = (id: string, value: string) => built(id, `exports.run = async () => { console.log(${JSON.stringify(value)}); process.exit() }`)
     await writeFile(bundle, build('aaaa', 'one'))
     expect(launch().stdout).toBe('one\n')
     // V8 would take the old cache for this source: it checks only the length.
     await writeFile(bundle, build('bbbb', 'two'))
     expect(launch().stdout).toBe('two\n')
     expect((await readdir(folder)).filter((name) => name.endsWith('.code-cache')).sort()).toEqual(['bundle.cjs.aaaa.code-cache', 'bundle.cjs.bbbb.code-cache'])
+  })
+
+  it("reads mk's own bundle as built: inside the module wrapper, its build line naming the text that follows", async () => {
+    const source = await readFile(new URL('../../dist/bundle/mk.cjs', import.meta.url), 'latin1')
+    const [buildLine = '', rest = ''] = source.split(/\n(.*)/s)
+    expect(rest.startsWith('(function (exports, require, module, __filename, __dirname) { ')).toBe(true)
+    expect(rest.endsWith('\n});')).toBe(true)
+    expect(buildLine).toBe(`//mk-build:${createHash('sha256').update(rest).digest('hex').slice(0, 16)}`)
   })
 })

@@ -57,7 +57,8 @@ export function codeCacheFileFor(file: string, source: string, args: readonly st
 }
 
 /**
- * Load mk's CommonJS bundle (scripts/bundle.ts) with a V8 code cache kept
+ * Load mk's bundle (scripts/bundle.ts: CommonJS, written inside Node's module
+ * wrapper, so it is not require()d on its own) with a V8 code cache kept
  * beside it: V8 then reads the bytecode of the functions earlier runs compiled
  * instead of compiling them again, 40-60 ms of a short command (ADR 0001). A
  * missing or rejected cache (another Node version) is written when the process
@@ -76,7 +77,8 @@ export function loadBundle(path: string, args: readonly string[] = []): BundleEx
   // V8 checks only that a cache was made from a source of the same length: the name carries the bundle's hash.
   const cacheFile = codeCacheFileFor(file, source, args)
   const cachedData = readOptional(cacheFile)
-  const script = new Script(Module.wrap(source), { filename: file, ...(cachedData === undefined ? {} : { cachedData }) })
+  // scripts/bundle.ts writes the bundle inside the module wrapper: compiled as read, V8 keeps this one copy of the source.
+  const script = new Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) })
   if (cachedData === undefined || script.cachedDataRejected === true) process.once('exit', () => writeCodeCache(cacheFile, script))
   ;(globalThis as { [lentImport]?: (specifier: string) => Promise<unknown> })[lentImport] = (specifier) => import(specifier)
   const bundle = new Module(file)
