@@ -28,6 +28,14 @@ function fail(message: string, run?: SpawnSyncReturns<string>): never {
   process.exit(1)
 }
 
+// Whatever ran the bundle earlier in the build (the oclif manifest's writer) left a cache of only what it compiled, which no run replaces.
+await Promise.all(
+  [
+    ['knowledge', 'check'],
+    ['memory', 'add'],
+    ['memory', 'search'],
+  ].map((command) => rm(join(folder, cacheOf(command)), { force: true })),
+)
 const check = spawnSync(process.execPath, [mk, 'knowledge', 'check'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
 // 0 or 1 (violations found) ran the whole check; 2 stopped early, and the cache would miss most of it.
 if (check.status !== 0 && check.status !== 1) fail(`mk knowledge check exited ${check.status}`, check)
