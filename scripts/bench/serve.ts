@@ -230,7 +230,13 @@ function serverTimes(lines: readonly RequestLogLine[], tool: string): Record<str
     max_ms: Math.max(0, ...times),
     ...(queue.length === 0
       ? {}
-      : { queue_p50_ms: median(queue), queue_p99_ms: percentile(queue, 0.99), thread_p50_ms: median(thread), thread_p99_ms: percentile(thread, 0.99) }),
+      : {
+          queue_p50_ms: median(queue),
+          queue_p99_ms: percentile(queue, 0.99),
+          queue_max_ms: Math.max(...queue),
+          thread_p50_ms: median(thread),
+          thread_p99_ms: percentile(thread, 0.99),
+        }),
   }
 }
 
