@@ -23,8 +23,8 @@ describe('serveLimitsFrom', () => {
     )
   })
 
-  it('wants a write 200 ms sooner than a search unless MK_SERVE_WRITE_LEAD_MS says otherwise', () => {
-    expect(serveLimitsFrom({}).writeLeadMs).toBe(200)
+  it('puts a write before the searches of its last 300 ms unless MK_SERVE_WRITE_LEAD_MS says otherwise', () => {
+    expect(serveLimitsFrom({}).writeLeadMs).toBe(300)
     expect(serveLimitsFrom({ MK_SERVE_WRITE_LEAD_MS: '0' }).writeLeadMs).toBe(0)
     expect(() => serveLimitsFrom({ MK_SERVE_WRITE_LEAD_MS: '-1' })).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'MK_SERVE_WRITE_LEAD_MS' }) }),
