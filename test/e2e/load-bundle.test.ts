@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { codeCacheFileFor } from '../../src/hosts/cli/load-bundle.js'
 
 const loader = new URL('../../dist/src/hosts/cli/load-bundle.js', import.meta.url).href
 
@@ -91,5 +93,18 @@ describe('loadBundle', () => {
     expect(rest.startsWith('(function (exports, require, module, __filename, __dirname) { ')).toBe(true)
     expect(rest.endsWith('\n});')).toBe(true)
     expect(buildLine).toBe(`//mk-build:${createHash('sha256').update(rest).digest('hex').slice(0, 16)}`)
+  })
+
+  it("ships mk's shared code cache from a check, not from a step that only loaded the bundle", async () => {
+    const built = fileURLToPath(new URL('../../dist/bundle/mk.cjs', import.meta.url))
+    const source = await readFile(built, 'latin1')
+    const shipped = await stat(codeCacheFileFor(built, source, ['knowledge', 'check']))
+    // What loading alone compiles, as the oclif manifest's writer did before the build's warm-up removed its cache.
+    await copyFile(built, bundle)
+    const loadOnly = `import { loadBundle } from ${JSON.stringify(loader)}; loadBundle(${JSON.stringify(bundle)})`
+    expect(spawnSync(process.execPath, ['--input-type=module', '-e', loadOnly]).status).toBe(0)
+    const loaded = await stat(codeCacheFileFor(bundle, source, []))
+    // A check compiles far more than loading (1.9 against 1.1 MB of bytecode); the manifest writer's cache was 1.4 MB.
+    expect(shipped.size).toBeGreaterThan(loaded.size * 1.5)
   })
 })
