@@ -30,7 +30,7 @@ export const defaultServeLimits: Omit<ServeLimits, 'threads' | 'maxWritesPerTena
   heavyBodyBytes: 64 * 1024,
   maxScopesPerTenant: 64,
   toolTimeoutMs: 30_000,
-  // A write is held to its longest wait (300 ms), a search to its p99 (500 ms): at 200, EDF on those two, adds waited up to 360 ms under load (ADR 0024).
+  // A write is held to its longest wait (300 ms), a search only to its p99 (500 ms): at 200 ms adds waited up to 563 ms, at 300 up to 321 (ADR 0024).
   writeLeadMs: 300,
 }
 
