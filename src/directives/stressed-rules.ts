@@ -19,8 +19,9 @@ function isStressed(entry: RankedDirective): boolean {
 
 /**
  * The ranking with the rules an author stressed (in bold, "**MANDATORY**: ...") brought
- * into the first `maxItems` when their section is served there: each follows right after the first
- * rule of its section in the block, and the rules after it move down.
+ * into the first `maxItems` when their section is served there: the best ranked of each section
+ * follows right after the first rule of its section in the block, and the rules after it move
+ * down. One a section, so a file written all in bold does not fill the block.
  */
 export function bringStressedRules(ranked: readonly RankedDirective[], maxItems: number): RankedDirective[] {
   const head = ranked.slice(0, maxItems)
@@ -29,13 +30,17 @@ export function bringStressedRules(ranked: readonly RankedDirective[], maxItems:
   if (stressed.length === 0) return [...ranked]
   const ordered: RankedDirective[] = []
   const placed = new Set<string>()
+  const moved = new Set<RankedDirective>()
   for (const entry of head) {
     ordered.push(entry)
     const section = sectionOf(entry)
     if (placed.has(section)) continue
     placed.add(section)
-    ordered.push(...stressed.filter((candidate) => sectionOf(candidate) === section))
+    const first = stressed.find((candidate) => sectionOf(candidate) === section)
+    if (first !== undefined) {
+      ordered.push(first)
+      moved.add(first)
+    }
   }
-  const moved = new Set(stressed)
   return [...ordered, ...ranked.slice(maxItems).filter((entry) => !moved.has(entry))]
 }

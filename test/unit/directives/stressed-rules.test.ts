@@ -26,6 +26,11 @@ describe('bringStressedRules: a section served brings the rules its author stres
     expect(ids(bringStressedRules([process[0]!, ...other, wholeBold], 4))).toEqual(['a#process-1', 'a#process-4', 'a#other-1', 'a#other-2', 'a#other-3'])
   })
 
+  it('brings one stressed rule of each section, the best ranked, so a file written all in bold does not fill the block', () => {
+    const ranked = [process[0]!, ...other, mandatory, wholeBold]
+    expect(ids(bringStressedRules(ranked, 4))).toEqual(['a#process-1', 'a#process-3', 'a#other-1', 'a#other-2', 'a#other-3', 'a#process-4'])
+  })
+
   it('leaves alone a bold term that names what an item is about, and sections the block does not serve', () => {
     const term = entry('a#process-5', 'Main branch: NEVER commit directly', 'Upgrade Process', true)
     const ranked = [process[0]!, ...other, term]
