@@ -2,7 +2,7 @@ import type { ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'md
 import { remark } from 'remark'
 import type { KnowledgeItem } from '../knowledge/model.js'
 import { activationOf, headingsBelowTitle, severityRank, type Directive, type DirectiveSeverity } from './model.js'
-import { descriptiveHeading, normativeHeading, plainWordsAreStrict, statementKind, statesRequirement } from './statement-kind.js'
+import { descriptiveHeading, insistingLabel, normativeHeading, plainWordsAreStrict, statementKind, statesRequirement } from './statement-kind.js'
 
 /** BCP 14 keywords, longest first so "MUST NOT" wins over "MUST". Only capitals carry the meaning (RFC 8174). */
 const keywords = 'MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL'
@@ -152,9 +152,6 @@ function fenced(node: { lang?: string | null; value: string }): string {
   const fence = '`'.repeat(longest + 1)
   return `${fence}${node.lang ?? ''}\n${node.value}\n${fence}`
 }
-
-/** Words of a bold label that make what follows it a rule the author insists on. */
-const insistingLabel = /\b(critical|important|mandatory|required|must|never|always|warning|forbidden)\b/i
 
 /** Whether a paragraph or list item opens in bold: "**All PRs target `develop`** (NOT `master`)", "**MANDATORY**: Only ever ...". */
 function opensInBold(children: readonly PhrasingContent[]): boolean {

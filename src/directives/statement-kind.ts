@@ -9,6 +9,9 @@
 export const normativeHeading =
   /\b(rules?|decisions?|polic(y|ies)|guidelines?|requirements?|conventions?|standards?|constraints?|do'?s|don'?ts|anti-?patterns?)\b/i
 
+/** Words of a bold label that make what follows it a rule the author insists on. */
+export const insistingLabel = /\b(critical|important|mandatory|required|must|never|always|warning|forbidden)\b/i
+
 /** Headings of sections that describe the code rather than ask anything of it: "Overview", "Purpose", "Project Structure". */
 export const descriptiveHeading =
   /^(overview|purpose|about|introduction|background|context|summary|architecture|structure|project structure|repository structure|layout|directory layout|entry points?|key files|key concepts|how it works|tech stack)\b/i

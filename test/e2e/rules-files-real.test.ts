@@ -73,9 +73,10 @@ async function score(set: readonly Task[]): Promise<{ served: number; report: st
  * task's "handle" and a file name written alone (`index.ts`) names every file of that name (ADR 0034); 16, the issue's
  * target, once a file a rule names beside the task's file, in its feature's folder, names the task's folder (round 4).
  * 17 (two runs) once a rule in a section on the task's kind of work ("Testing" for "Fix the flaky ... test") counts
- * (rules7; the held-out sets stayed as they were).
+ * (rules7; the held-out sets stayed as they were). 18 of 18 once a served section brings the rules its author stressed
+ * ("**MANDATORY**: Only ever upgrade a single package at a time"; rules11, three runs).
  */
-const fullyServedAtLeast = 17
+const fullyServedAtLeast = 18
 /**
  * 3 of 6 before and after the changes of ADR 0034; 4 of 6 after the second round, which was made after reading these
  * tasks' misses, so the set no longer judges unseen work.
@@ -135,9 +136,10 @@ const seventhHeldOutTasks = await readTasks('tasks-held-out-7.json')
  * written and committed before mk ran on them (ninth round of issue 29): 2 of 6, the same with the code before that
  * round's change (a bold label captions its list). 4 of 6 once the block keeps half its places for the section whose
  * heading names the task's kind of work ("Testing Standards" for "Write a test that ...") when it holds one of its rules
- * (rules10, a change made after reading this set's misses, so it no longer judges unseen work).
+ * (rules10, a change made after reading this set's misses, so it no longer judges unseen work). 5 of 6 (three runs) once
+ * a served section brings the rules its author stressed ("**Never create newsfragments for providers.**", rules11).
  */
-const eighthHeldOutServedAtLeast = 4
+const eighthHeldOutServedAtLeast = 5
 const eighthHeldOutTasks = await readTasks('tasks-held-out-8.json')
 
 /** Each set: its name in the test's title and log, its tasks, how many it must have, and the least number fully served. */
