@@ -20,7 +20,7 @@ const bundle = await readFile(bundleFile, 'latin1')
 
 /** The file name of a command's code cache in `folder` (src/hosts/cli/load-bundle.ts). */
 function cacheOf(command: readonly string[]): string {
-  return basename(codeCacheFileFor(bundleFile, bundle, command))
+  return basename(codeCacheFileFor(bundleFile, bundle, command, ''))
 }
 
 function fail(message: string, run?: SpawnSyncReturns<string>): never {
@@ -36,14 +36,16 @@ await Promise.all(
     ['memory', 'search'],
   ].map((command) => rm(join(folder, cacheOf(command)), { force: true })),
 )
-const check = spawnSync(process.execPath, [mk, 'knowledge', 'check'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+// The caches users read: made without the builder's NODE_OPTIONS, which would name caches of their own.
+const plainEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS'))
+const check = spawnSync(process.execPath, [mk, 'knowledge', 'check'], { cwd: root, env: plainEnv, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
 // 0 or 1 (violations found) ran the whole check; 2 stopped early, and the cache would miss most of it.
 if (check.status !== 0 && check.status !== 1) fail(`mk knowledge check exited ${check.status}`, check)
 
 // A scratch workspace and MK_HOME: the build never writes into the builder's own.
 const scratch = await mkdtemp(join(tmpdir(), 'mk-warm-'))
 const workspace = join(scratch, 'ws')
-const env = { ...process.env, MK_HOME: join(scratch, 'home'), NO_COLOR: '1' }
+const env = { ...plainEnv, MK_HOME: join(scratch, 'home'), NO_COLOR: '1' }
 try {
   await mkdir(join(workspace, 'knowledge', 'memory'), { recursive: true })
   // No model: loading one is not what a search's start-up compiles.

@@ -51,9 +51,22 @@ export function codeCacheName(args: readonly string[]): string {
   return ownCodeCaches.has(command) ? `.${command.replace(' ', '-')}` : ''
 }
 
-/** The code cache a command line reads beside the bundle `file`, whose text is `source`. */
-export function codeCacheFileFor(file: string, source: string, args: readonly string[]): string {
-  return `${file}.${buildIdOf(source)}${codeCacheName(args)}.code-cache`
+/** FNV-1a, 32 bits, in hex: a name for a NODE_OPTIONS string without loading node:crypto at every start. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5
+  for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+/**
+ * The code cache a command line reads beside the bundle `file`, whose text is `source`. V8 rejects
+ * a cache made under other flags (`NODE_OPTIONS=--max-old-space-size=…`), and a rejected cache is
+ * written again: runs under NODE_OPTIONS keep caches of their own, or they and plain runs would
+ * each replace the other's (and the build's) with only what one run compiled.
+ */
+export function codeCacheFileFor(file: string, source: string, args: readonly string[], nodeOptions = process.env.NODE_OPTIONS ?? ''): string {
+  const options = nodeOptions.trim() === '' ? '' : `.${shortHash(nodeOptions.trim())}`
+  return `${file}.${buildIdOf(source)}${codeCacheName(args)}${options}.code-cache`
 }
 
 /**
