@@ -7,8 +7,7 @@ import { severityRank, type Directive } from './model.js'
 import type { ModeSlug } from './modes.js'
 import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
 import { storedDirective } from './stored.js'
-import { keepPlacesForTaskKind } from './task-kind-places.js'
-import { bringStressedRules } from './stressed-rules.js'
+import { blockOrder } from './block-order.js'
 
 /** Longer task texts are cut to this many characters before detection and search. */
 export const maxTaskCharacters = 2000
@@ -190,7 +189,7 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
   }
 
   const memories = query.includeMemories ? (await sources.recall(task, rememberedLimit)).filter((fact) => fact.score >= similarityFloor) : []
-  ranked = keepPlacesForTaskKind(bringStressedRules(ranked, query.maxItems), query.maxItems, Math.floor(query.maxItems * taskKindShare))
+  ranked = blockOrder(ranked, query.maxItems, Math.floor(query.maxItems * taskKindShare))
   const composed = composeBlock(ranked, memories, {
     tokenBudget: query.tokenBudget,
     maxItems: query.maxItems,

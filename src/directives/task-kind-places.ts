@@ -1,5 +1,9 @@
 import type { RankedDirective } from './rank.js'
 
+/** Whether the first `maxItems` of a ranking hold a rule of the section on the task's kind of work. */
+export const servesTaskKind = (ranked: readonly RankedDirective[], maxItems: number): boolean =>
+  ranked.slice(0, maxItems).some((entry) => entry.onTaskKind === true)
+
 /**
  * The ranking with places kept in the first `maxItems` for the best rules of the section on the
  * task's kind of work ("Testing Standards" for "Write a test that ..."), once the block holds one
@@ -10,8 +14,13 @@ import type { RankedDirective } from './rank.js'
  * A block that holds none of them is left alone: the ranking did not find that section relevant
  * ("Add a v2 app-server request" is not about a "Client->server request payloads" section).
  */
-export function keepPlacesForTaskKind(ranked: readonly RankedDirective[], maxItems: number, places: number): RankedDirective[] {
-  if (!ranked.slice(0, maxItems).some((entry) => entry.onTaskKind === true)) return [...ranked]
+export function keepPlacesForTaskKind(
+  ranked: readonly RankedDirective[],
+  maxItems: number,
+  places: number,
+  served = servesTaskKind(ranked, maxItems),
+): RankedDirective[] {
+  if (!served) return [...ranked]
   const wanted = Math.min(places, maxItems, ranked.filter((entry) => entry.onTaskKind === true).length)
   const head: RankedDirective[] = []
   const displaced: RankedDirective[] = []
