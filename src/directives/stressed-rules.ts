@@ -26,9 +26,7 @@ function isStressed(entry: RankedDirective): boolean {
 export function bringStressedRules(ranked: readonly RankedDirective[], maxItems: number): RankedDirective[] {
   const head = ranked.slice(0, maxItems)
   const served = new Set(head.map(sectionOf))
-  // One a section: a section whose stressed rule the block already holds brings no other.
-  const stressedServed = new Set(head.filter(isStressed).map(sectionOf))
-  const stressed = ranked.slice(maxItems).filter((entry) => isStressed(entry) && served.has(sectionOf(entry)) && !stressedServed.has(sectionOf(entry)))
+  const stressed = ranked.slice(maxItems).filter((entry) => isStressed(entry) && served.has(sectionOf(entry)))
   if (stressed.length === 0) return [...ranked]
   const ordered: RankedDirective[] = []
   const placed = new Set<string>()

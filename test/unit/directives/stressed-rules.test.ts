@@ -31,11 +31,6 @@ describe('bringStressedRules: a section served brings the rules its author stres
     expect(ids(bringStressedRules(ranked, 4))).toEqual(['a#process-1', 'a#process-3', 'a#other-1', 'a#other-2', 'a#other-3', 'a#process-4'])
   })
 
-  it('brings none for a section whose stressed rule the block already holds', () => {
-    const ranked = [mandatory, ...other.slice(0, 2), wholeBold]
-    expect(bringStressedRules(ranked, 3)).toEqual(ranked)
-  })
-
   it('leaves alone a bold term that names what an item is about, and sections the block does not serve', () => {
     const term = entry('a#process-5', 'Main branch: NEVER commit directly', 'Upgrade Process', true)
     const ranked = [process[0]!, ...other, term]
