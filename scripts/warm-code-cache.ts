@@ -20,7 +20,7 @@ const bundle = await readFile(bundleFile, 'latin1')
 
 /** The file name of a command's code cache in `folder` (src/hosts/cli/load-bundle.ts). */
 function cacheOf(command: readonly string[]): string {
-  return basename(codeCacheFileFor(bundleFile, bundle, command, ''))
+  return basename(codeCacheFileFor(bundleFile, bundle, command))
 }
 
 function fail(message: string, run?: SpawnSyncReturns<string>): never {
@@ -28,15 +28,11 @@ function fail(message: string, run?: SpawnSyncReturns<string>): never {
   process.exit(1)
 }
 
-// Whatever ran the bundle earlier in the build (the oclif manifest's writer) left a cache of only what it compiled, which no run replaces.
-await Promise.all(
-  [
-    ['knowledge', 'check'],
-    ['memory', 'add'],
-    ['memory', 'search'],
-  ].map((command) => rm(join(folder, cacheOf(command)), { force: true })),
-)
-// The caches users read: made without the builder's NODE_OPTIONS, which would name caches of their own.
+// Every cache in the folder goes: earlier builds' (which a packed package would carry), and this build's that
+// whatever ran the bundle before (the oclif manifest's writer) left with only what it compiled, which no run replaces.
+const caches = (await readdir(folder)).filter((name) => name.endsWith('.code-cache'))
+await Promise.all(caches.map((name) => rm(join(folder, name), { force: true })))
+// Without the builder's NODE_OPTIONS: under it mk writes no code cache (src/hosts/cli/load-bundle.ts).
 const plainEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS'))
 const check = spawnSync(process.execPath, [mk, 'knowledge', 'check'], { cwd: root, env: plainEnv, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
 // 0 or 1 (violations found) ran the whole check; 2 stopped early, and the cache would miss most of it.

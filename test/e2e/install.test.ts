@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -47,6 +47,13 @@ describe('the packed package', () => {
       ]),
     )
     expect(shipped.filter((path) => /(^|\/)(test|bench|scripts)\//.test(path))).toEqual([])
+    // The build's code caches and no other: none of an earlier build, none a test's mk run wrote beside them.
+    const build = readFileSync(join(repository, 'dist', 'bundle', 'mk.cjs'), 'latin1')
+      .split('\n', 1)[0]
+      ?.slice('//mk-build:'.length)
+    expect(shipped.filter((path) => path.endsWith('.code-cache')).sort()).toEqual(
+      ['', '.memory-add', '.memory-search'].map((name) => `dist/bundle/mk.cjs.${build}${name}.code-cache`).sort(),
+    )
 
     run('mkdir', ['-p', project], scratch)
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', private: true }))

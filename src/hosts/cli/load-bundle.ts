@@ -51,22 +51,9 @@ export function codeCacheName(args: readonly string[]): string {
   return ownCodeCaches.has(command) ? `.${command.replace(' ', '-')}` : ''
 }
 
-/** FNV-1a, 32 bits, in hex: a name for a NODE_OPTIONS string without loading node:crypto at every start. */
-function shortHash(text: string): string {
-  let hash = 0x811c9dc5
-  for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193)
-  return (hash >>> 0).toString(16).padStart(8, '0')
-}
-
-/**
- * The code cache a command line reads beside the bundle `file`, whose text is `source`. V8 rejects
- * a cache made under other flags (`NODE_OPTIONS=--max-old-space-size=…`), and a rejected cache is
- * written again: runs under NODE_OPTIONS keep caches of their own, or they and plain runs would
- * each replace the other's (and the build's) with only what one run compiled.
- */
-export function codeCacheFileFor(file: string, source: string, args: readonly string[], nodeOptions = process.env.NODE_OPTIONS ?? ''): string {
-  const options = nodeOptions.trim() === '' ? '' : `.${shortHash(nodeOptions.trim())}`
-  return `${file}.${buildIdOf(source)}${codeCacheName(args)}${options}.code-cache`
+/** The code cache a command line reads beside the bundle `file`, whose text is `source`. */
+export function codeCacheFileFor(file: string, source: string, args: readonly string[]): string {
+  return `${file}.${buildIdOf(source)}${codeCacheName(args)}.code-cache`
 }
 
 /**
@@ -92,7 +79,10 @@ export function loadBundle(path: string, args: readonly string[] = []): BundleEx
   const cachedData = readOptional(cacheFile)
   // scripts/bundle.ts writes the bundle inside the module wrapper: compiled as read, V8 keeps this one copy of the source.
   const script = new Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) })
-  if (cachedData === undefined || script.cachedDataRejected === true) process.once('exit', () => writeCodeCache(cacheFile, script))
+  // V8 rejects a cache made under other flags (NODE_OPTIONS=--max-old-space-size=...): a run under
+  // NODE_OPTIONS reads the cache but never writes one, or it would replace the build's with what it alone compiled.
+  const mayWrite = (process.env.NODE_OPTIONS ?? '').trim() === ''
+  if (mayWrite && (cachedData === undefined || script.cachedDataRejected === true)) process.once('exit', () => writeCodeCache(cacheFile, script))
   ;(globalThis as { [lentImport]?: (specifier: string) => Promise<unknown> })[lentImport] = (specifier) => import(specifier)
   const bundle = new Module(file)
   bundle.filename = file
