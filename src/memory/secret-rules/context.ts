@@ -66,7 +66,9 @@ function isOrdinary(value: string): boolean {
     /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/.test(value) ||
     /^\$\{?[A-Za-z_]\w*\}?$|^<[^>]*>$|^\{\{.*\}\}$/.test(value) ||
     // a command-line flag or a keyword argument without its value: "pass `--frozen`", "pass `encoding=`"
-    /^--?[a-z][a-z0-9-]*$|^[a-z_][a-z0-9_]*=$/.test(value)
+    /^--?[a-z][a-z0-9-]*$|^[a-z_][a-z0-9_]*=$/.test(value) ||
+    // a call with keyword or quoted arguments: "mark secret fields with field(repr=False)"
+    /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\((?:(?:[a-z_]\w*=[\w.]*|"[\w.-]*"?|'[\w.-]*'?)(?:,)?)*\)?$/.test(value)
   )
 }
 
