@@ -49,6 +49,47 @@ export function contentTerms(text: string): string[] {
     .map(stem)
 }
 
+/** The language a file's extension names, in the words a rule's description uses ("frontend code (React + TypeScript)"). */
+const languagesByExtension: Readonly<Record<string, readonly string[]>> = {
+  ts: ['typescript'],
+  mts: ['typescript'],
+  cts: ['typescript'],
+  tsx: ['typescript', 'react'],
+  js: ['javascript'],
+  mjs: ['javascript'],
+  cjs: ['javascript'],
+  jsx: ['javascript', 'react'],
+  py: ['python'],
+  rs: ['rust'],
+  rb: ['ruby'],
+  java: ['java'],
+  kt: ['kotlin'],
+  swift: ['swift'],
+  php: ['php'],
+  vue: ['vue'],
+  svelte: ['svelte'],
+  css: ['css'],
+  scss: ['scss', 'css'],
+  sql: ['sql'],
+  md: ['markdown'],
+  mdx: ['markdown'],
+}
+
+/**
+ * What a task's files say of it, as stems: the words of their folders and names (camel case split) and the language
+ * their extension names. An agent choosing which rules to request knows the files it works on.
+ */
+export function pathTerms(paths: readonly string[]): string[] {
+  return paths.flatMap((path) => {
+    const extension = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''
+    const parts = path
+      .replace(/\.[a-z]+$/i, '')
+      .split(/[/._-]+/)
+      .flatMap((part) => part.split(/(?<=\p{Ll})(?=\p{Lu})/u))
+    return [...contentTerms(parts.join(' ')), ...(languagesByExtension[extension] ?? [])]
+  })
+}
+
 const isGlob = (entry: string): boolean => entry.includes('/') || entry.includes('*')
 
 function addTerms(target: Map<string, string[]>, name: string, phrases: readonly string[]): void {

@@ -57,6 +57,12 @@ const labelledValue = /^[\p{L}\p{N} ()/'-]{1,40}:\s*(`|\[|https?:)/u
 const bareLink = /^\[[^\]]+\]\([^)]+\)\.?$/
 /** Words that make a label before a colon an instruction rather than a name. */
 const instructingLabel = /\b(must|never|always|do not|don't|should|only)\b/i
+/** What a parameter list writes after a name: "`table`: Table name (required)", "(default: `[x]` if not specified)". */
+const parameterAnnotation = /\((?:required|optional|default\b[^)]*)\)/gi
+/** Code alone on a line ("`CREATE TABLE IF NOT EXISTS`"): an example of the rule above it, whatever its capitals say. */
+const codeOnly = /^(?:`[^`]+`[\s,;/]*)+:?$/
+/** A word that could be a verb, then a verb of being or having: a statement about a thing so named ("SYNC is not necessary ..."). */
+const statementAboutName = /^[\p{L}']+\s+(?:is|isn't|are|aren't|was|were|has|have|does|doesn't|can|will|would)\b/iu
 /** A table, which CommonMark reads as a paragraph of pipes: a map or a matrix, never one rule. */
 const table = /^\||\|\s*:?-{3,}/
 
@@ -106,7 +112,7 @@ export function isImportPointer(text: string): boolean {
 /** Rule or description, by the shape of the text alone; under a heading such as "Conventions" a plain statement is a rule too. */
 export function statementKind(text: string, underRulesHeading = false): StatementKind {
   const trimmed = text.trim()
-  if (trimmed === '' || trimmed.endsWith('?') || bareLink.test(trimmed) || table.test(trimmed)) return 'description'
+  if (trimmed === '' || trimmed.endsWith('?') || bareLink.test(trimmed) || table.test(trimmed) || codeOnly.test(trimmed)) return 'description'
   if (isImportPointer(trimmed)) return 'description'
   const pathEntry = mapEntry.exec(trimmed)
   const map = pathEntry ?? labelledValue.exec(trimmed)
@@ -114,7 +120,7 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   // Nor is a label one, unless it is an instruction itself ("Never upgrade to these versions: `2.x.x`; ..."), or, in a
   // rules section, a convention that names no path ("Test files: `*.test.ts` alongside source files").
   if (map !== null) {
-    const value = trimmed.slice(map[0].length)
+    const value = trimmed.slice(map[0].length).replace(parameterAnnotation, '')
     // The label's match ends with the code span's opening backtick, so the value up to the next backtick is the span's text.
     const labelledCode = map[0].endsWith('`') ? value.split('`', 1)[0] : undefined
     const convention = underRulesHeading && pathEntry === null && labelledCode !== undefined && !labelledCode.includes('/')
@@ -126,7 +132,8 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   if (normativeWords.test(trimmed) || insisting || underRulesHeading) return 'rule'
   const instruction = instructionPart(trimmed)
   if (instructionOpening.test(instruction) || quantifiedRequirement.test(instruction)) return 'rule'
-  return imperativeVerbs.has(firstWord(instruction)) || laterInstruction(instruction) ? 'rule' : 'description'
+  const imperative = imperativeVerbs.has(firstWord(instruction)) && !statementAboutName.test(instruction)
+  return imperative || laterInstruction(instruction) ? 'rule' : 'description'
 }
 
 /** "see X", "refer to Y" after a comma points to more reading; it asks nothing of the change itself. */

@@ -141,6 +141,13 @@ const seventhHeldOutTasks = await readTasks('tasks-held-out-7.json')
  */
 const eighthHeldOutServedAtLeast = 5
 const eighthHeldOutTasks = await readTasks('tasks-held-out-8.json')
+/**
+ * PostHog/posthog, a root AGENTS.md, a nested ClickHouse migrations AGENTS.md that is mostly description and three Cursor
+ * rules (Python and Rust by glob, frontend requested by its description), whose tasks were written and committed before
+ * mk ran on them (twelfth round of issue 29): 3 of 6.
+ */
+const ninthHeldOutServedAtLeast = 3
+const ninthHeldOutTasks = await readTasks('tasks-held-out-9.json')
 
 /** Each set: its name in the test's title and log, its tasks, how many it must have, and the least number fully served. */
 const sets = [
@@ -153,6 +160,7 @@ const sets = [
   { name: 'the 6 tasks of the sixth held-out set', tasks: sixthHeldOutTasks, count: 6, atLeast: sixthHeldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 6 tasks of the seventh held-out set', tasks: seventhHeldOutTasks, count: 6, atLeast: seventhHeldOutServedAtLeast, timeoutMs: 300_000 },
   { name: 'the 6 tasks of the eighth held-out set', tasks: eighthHeldOutTasks, count: 6, atLeast: eighthHeldOutServedAtLeast, timeoutMs: 300_000 },
+  { name: 'the 6 tasks of the ninth held-out set', tasks: ninthHeldOutTasks, count: 6, atLeast: ninthHeldOutServedAtLeast, timeoutMs: 300_000 },
 ]
 
 describe('directives from real agent rules files', () => {

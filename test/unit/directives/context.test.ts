@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildVocabulary, detectContext, topicsOf } from '../../../src/directives/context.js'
+import { buildVocabulary, detectContext, pathTerms, topicsOf } from '../../../src/directives/context.js'
 import { matchTerms, pathsIn } from '../../../src/directives/terms.js'
 import { stem } from '../../../src/words.js'
 
@@ -51,5 +51,15 @@ describe('terms', () => {
   })
   it('finds paths and file names', () => {
     expect(pathsIn('edit db/migrations/001.sql and README.md, not e.g. this')).toEqual(['db/migrations/001.sql', 'README.md'])
+  })
+})
+
+describe('pathTerms', () => {
+  it('reads the words of a path and the language its extension names', () => {
+    expect(pathTerms(['frontend/src/lib/components/InsightLegend/InsightLegend.tsx'])).toEqual(
+      expect.arrayContaining(['frontend', 'component', 'insight', 'legend', 'typescript', 'react']),
+    )
+    expect(pathTerms(['posthog/api/test/test_cohort.py'])).toEqual(expect.arrayContaining(['posthog', 'api', 'cohort', 'python']))
+    expect(pathTerms(['README'])).toEqual(['readme'])
   })
 })

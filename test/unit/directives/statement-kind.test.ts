@@ -30,6 +30,23 @@ describe('statementKind', () => {
     expect(statementKind('Some tests rely on inline snapshots. Then, run the tests again')).toBe('description')
   })
 
+  it('reads parameter lists, quoted examples and statements about a name as descriptions (PostHog ClickHouse AGENTS.md)', () => {
+    // "(required)" annotates a parameter; it asks nothing of the change.
+    expect(statementKind('`table`: Table name (required)')).toBe('description')
+    expect(statementKind('`node_roles`: List of NodeRole values (default: `[NodeRole.DATA]` if not specified)')).toBe('description')
+    expect(statementKind('`sharded`: must be `True` when operating on sharded tables')).toBe('rule')
+    // A line of code alone, quoted under a rule, is an example of it, whatever its capitals say.
+    expect(statementKind('`CREATE TABLE IF NOT EXISTS`')).toBe('description')
+    expect(statementKind('`ALTER TABLE IF EXISTS DROP COLUMN`', true)).toBe('description')
+    expect(statementKind('Always use `IF EXISTS` or `IF NOT EXISTS` clauses:')).toBe('rule')
+    // A verb's word used as a name, then "is": a statement about the thing ("SYNC is not necessary for ...").
+    expect(statementKind('SYNC is not necessary for non-replicated objects: Kafka table engine, Distributed table engine or MATERIALIZED VIEW.')).toBe(
+      'description',
+    )
+    expect(statementKind('Format is checked in CI by the lint job')).toBe('description')
+    expect(statementKind('Test is the default target')).toBe('description')
+  })
+
   it('reads a requirement stated of every member of a kind as a rule', () => {
     expect(statementKind('Mode indicators: Every doc needs `[MODES: framework, data, declarative]`')).toBe('rule')
     expect(statementKind('Each package requires a README')).toBe('rule')
