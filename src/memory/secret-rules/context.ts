@@ -52,6 +52,26 @@ function classesOf(value: string): number {
   return [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((pattern) => pattern.test(value)).length
 }
 
+/**
+ * A name as code writes it (`extra`, `Connection`, `read_text`, `createAuth`, `AUTH_SECRET`): runs of two or more
+ * lower-case letters after each capital, which random text seldom has.
+ */
+const identifier = String.raw`(?:[a-z]{2,}|[A-Z][a-z]{2,}|[A-Z][A-Z0-9_]+)(?:[A-Z][a-z]{2,}|_[a-z0-9]+|\d)*`
+/**
+ * Code named in a sentence: a dotted path (`Connection.extra`, `process.env.AUTH_SECRET`) or a call whose arguments
+ * open as code's do (`createAuth({`, `field(repr=False)`, `os.environ.get("API_TOKEN")`, `Path.read_text()`), not as a
+ * password's ("Summer(2024)").
+ */
+const codeShape = new RegExp(String.raw`^${identifier}(?:\.${identifier})+(?:\(\))?$|^${identifier}(?:\.${identifier})*\((?:\)|[{['"]|[a-z_]\w*[=,)])`)
+/** Words joined by hyphens or slashes, each a word's shape: "CI-specific", "SDK/ChatGPT", "read/write". */
+const joinedWords = /^(?:[A-Z]?[a-z]{2,}|[A-Z]{2,})+(?:[-/](?:[A-Z]?[a-z]{2,}|[A-Z]{2,})+)+$/
+/** "doesn't", "it's", "we'll". */
+const contraction = /^[A-Za-z]{2,}'[a-z]{1,2}$/
+/** After "pass" the verb ("pass the whole dict", "they pass and check ..."), what follows is not a password. */
+const afterVerbPass = new Set(
+  'the a an this that these those its their your our all any every each it them and or to in on with through by as so if when only both'.split(' '),
+)
+
 /** Values that look random but are ids, names, dates, versions, paths or placeholders. */
 function isOrdinary(value: string): boolean {
   return (
@@ -67,8 +87,9 @@ function isOrdinary(value: string): boolean {
     /^\$\{?[A-Za-z_]\w*\}?$|^<[^>]*>$|^\{\{.*\}\}$/.test(value) ||
     // a command-line flag or a keyword argument without its value: "pass `--frozen`", "pass `encoding=`"
     /^--?[a-z][a-z0-9-]*$|^[a-z_][a-z0-9_]*=$/.test(value) ||
-    // a call with keyword or quoted arguments: "mark secret fields with field(repr=False)"
-    /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\((?:(?:[a-z_]\w*=[\w.]*|"[\w.-]*"?|'[\w.-]*'?)(?:,)?)*\)?$/.test(value)
+    codeShape.test(value) ||
+    joinedWords.test(value) ||
+    contraction.test(value)
   )
 }
 
@@ -93,6 +114,7 @@ export function findContextSecrets(text: string): FoundSecret[] {
       // Part of a longer name (adr-0042-password-policy, DB_PASSWORD, /auth/tokens), not a word of the sentence.
       if (/[-_/.]$/.test(line.slice(0, start)) || /^[-_/.]\w/.test(line.slice(start + match[0].length))) continue
       const tokens = line.slice(start + match[0].length).split(/\s+/)
+      if (/^pass(?:es)?$/i.test(match[0]) && afterVerbPass.has(tokens.find((token) => token !== '')?.toLowerCase() ?? '')) continue
       const afterPasswordWord = passwordWord.test(match[0])
       let previous = match[0].toLowerCase()
       for (const token of tokens.slice(0, wordsAfter + 1)) {
