@@ -1,5 +1,6 @@
 import { cp, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { extractDirectives } from '../../src/directives/extract.js'
 import { parseKnowledgeFile } from '../../src/knowledge/parse.js'
@@ -172,6 +173,65 @@ describe('mk rules export → mk rules ingest', () => {
       // What the format cannot express (a scope, a way of being served) is what the fresh workspace cannot know: those rules come back for everywhere.
       const expected = before.map((key) => (lost.includes(key.item) ? { ...key, scope: [], activation: 'always' } : key))
       expect(after.map(withoutItem)).toEqual(expected.map(withoutItem))
+    },
+    120_000,
+  )
+})
+
+/**
+ * The same round trip on real rules files (test/fixtures/rules-files): Cursor rules written without a heading, rules
+ * always applied with globs beside, rules requested by their description, nested AGENTS.md files. A Cursor export gives
+ * back every directive as it was, sections included; the other formats every directive of the items they do not report,
+ * except the section of an item written without a heading, which a file of several items must give one.
+ */
+const realFixtures = fileURLToPath(new URL('../fixtures/rules-files/', import.meta.url))
+
+async function roundTrip(repo: string, format: string): Promise<{ before: DirectiveKey[]; after: DirectiveKey[]; lost: string[] }> {
+  const original = await makeWorkspace()
+  workspaces.push(original)
+  await cp(join(realFixtures, repo), original.root, { recursive: true, verbatimSymlinks: true })
+  const ingest = await runMk(['rules', 'ingest', '.', '--json'], { cwd: original.root, env: { MK_HOME: original.mkHome } })
+  expect(ingest.exitCode, ingest.stderr).toBe(0)
+  const exported = await runMk(['rules', 'export', '--format', format, '--out', 'exported', '--json'], {
+    cwd: original.root,
+    env: { MK_HOME: original.mkHome },
+  })
+  expect(exported.exitCode, exported.stderr).toBe(0)
+  const lost = [...new Set(parseJson<Exported>(exported).unexpressed.map((entry) => entry.itemId))]
+  const fresh = await makeWorkspace()
+  workspaces.push(fresh)
+  await cp(join(original.root, 'exported'), fresh.root, { recursive: true })
+  const reingest = await runMk(['rules', 'ingest', '.', '--json'], { cwd: fresh.root, env: { MK_HOME: fresh.mkHome } })
+  expect(reingest.exitCode, reingest.stderr).toBe(0)
+  return { before: await directivesOf(original.root), after: await directivesOf(fresh.root), lost }
+}
+
+const withoutSection = ({ section: _section, ...key }: Omit<DirectiveKey, 'item'>): Omit<DirectiveKey, 'item' | 'section'> => key
+const byText = (a: { text: string }, b: { text: string }): number => a.text.localeCompare(b.text)
+
+describe('mk rules export → mk rules ingest, on real rules files', () => {
+  it.each(['posthog', 'langfuse', 'sentry-javascript-cursor'])(
+    '%s: a Cursor export gives back every directive, section and scope included',
+    async (repo) => {
+      const { before, after, lost } = await roundTrip(repo, 'cursor')
+      expect(lost).toEqual([])
+      expect(after.map(withoutItem)).toEqual(before.map(withoutItem))
+    },
+    120_000,
+  )
+
+  it.each([
+    ['posthog', 'agents-md'],
+    ['langfuse', 'copilot'],
+  ])(
+    '%s, %s: every directive of an item it does not report comes back',
+    async (repo, format) => {
+      const { before, after, lost } = await roundTrip(repo, format)
+      const kept = before.filter((key) => !lost.includes(key.item))
+      const keys = (list: DirectiveKey[]): Omit<DirectiveKey, 'item' | 'section'>[] => list.map(withoutItem).map(withoutSection).sort(byText)
+      const keptKeys = keys(kept).map((key) => JSON.stringify(key))
+      expect(keys(after).filter((key) => keptKeys.includes(JSON.stringify(key)))).toEqual(keys(kept))
+      expect(after.length).toBe(before.length)
     },
     120_000,
   )

@@ -88,8 +88,13 @@ function titleHeading(item: ExportedItem): string {
 
 function itemSection(item: ExportedItem, level: number, withScope: boolean, unexpressed: Unexpressed[]): string {
   const scope = withScope && item.globs.length > 0 ? `; applies to ${item.globs.map((glob) => `\`${glob}\``).join(', ')}` : ''
-  return `${'#'.repeat(level)} ${titleHeading(item)}\n\nFrom \`${item.id}\`${scope}.\n\n${itemDirectives(item, level + 1, unexpressed).trim()}`
+  return `${'#'.repeat(level)} ${titleHeading(item)}\n\n${origin(item, scope)}\n\n${itemDirectives(item, level + 1, unexpressed).trim()}`
 }
+
+const origin = (item: ExportedItem, scope = ''): string => `From \`${item.id}\`${scope}.`
+
+/** Written without a heading (many Cursor rules are a list under frontmatter): a heading of its own would become every rule's section. */
+const headless = (item: ExportedItem): boolean => item.directives.every((directive) => directive.breadcrumb.length === 0)
 
 /**
  * The file's markdown. The repository's own file (the root AGENTS.md, copilot-instructions.md) has
@@ -101,7 +106,9 @@ function document(format: ExportFormat, title: string | undefined, items: readon
   const only = items.length === 1 ? items[0] : undefined
   const parts =
     title === undefined && only !== undefined
-      ? [itemSection(only, 1, withScope, unexpressed).replace(/\n\nFrom /, `\n\n${generatedNotice(format)}\n\nFrom `)]
+      ? headless(only)
+        ? [generatedNotice(format), origin(only), itemDirectives(only, 1, unexpressed).trim()]
+        : [itemSection(only, 1, withScope, unexpressed).replace(/\n\nFrom /, `\n\n${generatedNotice(format)}\n\nFrom `)]
       : [`# ${title ?? rootTitle}`, generatedNotice(format), ...items.map((item) => itemSection(item, 2, withScope, unexpressed))]
   return `${parts.join('\n\n').trimEnd()}\n`
 }
@@ -125,7 +132,8 @@ function frontmatterValue(text: string): string {
  */
 function cursorFrontmatter(item: ExportedItem): string[] {
   const activation = item.activation ?? (item.globs.length > 0 ? 'auto' : 'always')
-  const globs = activation === 'auto' ? item.globs : []
+  // An always-applied rule keeps its globs too, as Cursor writes both ("alwaysApply: true" with "globs: web/**").
+  const globs = activation === 'auto' || activation === 'always' ? item.globs : []
   const description = activation === 'manual' ? undefined : (item.summary ?? item.title)
   return [
     `description:${description === undefined ? '' : ` ${frontmatterValue(description)}`}`,
