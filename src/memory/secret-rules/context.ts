@@ -53,24 +53,29 @@ function classesOf(value: string): number {
 }
 
 /**
- * A name as code writes it (`extra`, `Connection`, `read_text`, `createAuth`, `AUTH_SECRET`): runs of two or more
- * lower-case letters after each capital, which random text seldom has.
+ * A name as code writes it (`extra`, `Connection`, `read_text`, `createAuth`, `AUTH_SECRET`): two or more lower-case
+ * letters after each capital, capitals only with underscores between them, no digits after a word: "Key99",
+ * "ABCD1234" and "Kx7" are not names.
  */
-const identifier = String.raw`(?:[a-z]{2,}|[A-Z][a-z]{2,}|[A-Z][A-Z0-9_]+)(?:[A-Z][a-z]{2,}|_[a-z0-9]+|\d)*`
+const identifier = String.raw`(?:[a-z]{2,}|[A-Z][a-z]{2,}|[A-Z]{2,}(?:_[A-Z0-9]+)+)(?:[A-Z][a-z]{2,}|_[a-z0-9]+)*`
+/** Arguments as code writes them: `name=value`, a quoted name. */
+const argument = String.raw`(?:[a-z_]\w*=[\w.'"]*|"[\w.-]*"?|'[\w.-]*'?)`
 /**
- * Code named in a sentence: a dotted path (`Connection.extra`, `process.env.AUTH_SECRET`) or a call whose arguments
- * open as code's do (`createAuth({`, `field(repr=False)`, `os.environ.get("API_TOKEN")`, `Path.read_text()`), not as a
- * password's ("Summer(2024)").
+ * Code named in a sentence: a dotted path with a lower-case part (`Connection.extra`, `process.env.AUTH_SECRET`; not
+ * "Secret.Key"), or a call that ends as code's do (`createAuth({`, `field(repr=False)`, `os.environ.get("API_TOKEN")`,
+ * `Path.read_text()`), not as a password's ("Summer(fun)2024").
  */
-const codeShape = new RegExp(String.raw`^${identifier}(?:\.${identifier})+(?:\(\))?$|^${identifier}(?:\.${identifier})*\((?:\)|[{['"]|[a-z_]\w*[=,)])`)
-/** Words joined by hyphens or slashes, each a word's shape: "CI-specific", "SDK/ChatGPT", "read/write". */
-const joinedWords = /^(?:[A-Z]?[a-z]{2,}|[A-Z]{2,})+(?:[-/](?:[A-Z]?[a-z]{2,}|[A-Z]{2,})+)+$/
-/** "doesn't", "it's", "we'll". */
-const contraction = /^[A-Za-z]{2,}'[a-z]{1,2}$/
-/** After "pass" the verb ("pass the whole dict", "they pass and check ..."), what follows is not a password. */
-const afterVerbPass = new Set(
-  'the a an this that these those its their your our all any every each it them and or to in on with through by as so if when only both'.split(' '),
-)
+const dottedPath = new RegExp(String.raw`^${identifier}(?:\.${identifier})+(?:\(\))?$`)
+const call = new RegExp(String.raw`^${identifier}(?:\.${identifier})*\((?:\)?|[{[]|${argument}(?:,${argument})*\)?)$`)
+const codeShape = (value: string): boolean => (dottedPath.test(value) && /(?:^|\.)[a-z]/.test(value)) || call.test(value)
+/** "doesn't", "it's", "we'll"; not "McDonald's". */
+const contraction = /^[A-Za-z][a-z]+'(?:s|t|re|ve|ll|d|m)$/
+/**
+ * "pass" the verb: after a word that leads a verb ("Always pass", "they pass") and before an article, a pronoun or a
+ * conjunction ("pass the whole dict", "pass and check"). "The guest wifi pass in the lobby is ..." names a password.
+ */
+const leadsVerbPass = new Set('always never must should can could will would please to they we you then also just only first and or not'.split(' '))
+const afterVerbPass = new Set('the a an this that these those its their your our all any every each it them and or'.split(' '))
 
 /** Values that look random but are ids, names, dates, versions, paths or placeholders. */
 function isOrdinary(value: string): boolean {
@@ -87,9 +92,10 @@ function isOrdinary(value: string): boolean {
     /^\$\{?[A-Za-z_]\w*\}?$|^<[^>]*>$|^\{\{.*\}\}$/.test(value) ||
     // a command-line flag or a keyword argument without its value: "pass `--frozen`", "pass `encoding=`"
     /^--?[a-z][a-z0-9-]*$|^[a-z_][a-z0-9_]*=$/.test(value) ||
-    codeShape.test(value) ||
-    joinedWords.test(value) ||
-    contraction.test(value)
+    codeShape(value) ||
+    contraction.test(value) ||
+    // code spans written together ("`Path.read_text()`/`write_text()`"): the quotes of code, inside the value
+    value.includes('`')
   )
 }
 
@@ -100,6 +106,12 @@ function looksSecret(value: string, afterPasswordWord: boolean): boolean {
   const classes = classesOf(value)
   if (value.length >= 16) return shannonEntropy(value) >= 3 && (/\d/.test(value) || classes >= 3)
   return classes >= 3 || (afterPasswordWord && classes >= 2 && /[^A-Za-z]/.test(value))
+}
+
+/** Whether "pass" at the end of `before`, followed by `next`, is the verb (see leadsVerbPass). */
+function isVerbPass(before: string, next: string): boolean {
+  const lead = /([\p{L}']+)\W*$/u.exec(before)?.[1]?.toLowerCase()
+  return (lead === undefined || leadsVerbPass.has(lead)) && afterVerbPass.has(next.toLowerCase())
 }
 
 /** Secrets named by the words before them, sentence by sentence. */
@@ -113,8 +125,11 @@ export function findContextSecrets(text: string): FoundSecret[] {
       const start = match.index ?? 0
       // Part of a longer name (adr-0042-password-policy, DB_PASSWORD, /auth/tokens), not a word of the sentence.
       if (/[-_/.]$/.test(line.slice(0, start)) || /^[-_/.]\w/.test(line.slice(start + match[0].length))) continue
-      const tokens = line.slice(start + match[0].length).split(/\s+/)
-      if (/^pass(?:es)?$/i.test(match[0]) && afterVerbPass.has(tokens.find((token) => token !== '')?.toLowerCase() ?? '')) continue
+      const rest = line.slice(start + match[0].length)
+      // An item of a list of words ("Realtime API, auth, models, ..."), not a secret's name.
+      if (rest.startsWith(',')) continue
+      const tokens = rest.split(/\s+/)
+      if (/^pass$/i.test(match[0]) && isVerbPass(line.slice(0, start), tokens.find((token) => token !== '') ?? '')) continue
       const afterPasswordWord = passwordWord.test(match[0])
       let previous = match[0].toLowerCase()
       for (const token of tokens.slice(0, wordsAfter + 1)) {
