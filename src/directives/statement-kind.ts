@@ -57,12 +57,15 @@ const labelledValue = /^[\p{L}\p{N} ()/'-]{1,40}:\s*(`|\[|https?:)/u
 const bareLink = /^\[[^\]]+\]\([^)]+\)\.?$/
 /** Words that make a label before a colon an instruction rather than a name. */
 const instructingLabel = /\b(must|never|always|do not|don't|should|only)\b/i
-/** What a parameter list writes after a name: "`table`: Table name (required)", "(default: `[x]` if not specified)". */
-const parameterAnnotation = /\((?:required|optional|default\b[^)]*)\)/gi
-/** Code alone on a line ("`CREATE TABLE IF NOT EXISTS`"): an example of the rule above it, whatever its capitals say. */
-const codeOnly = /^(?:`[^`]+`[\s,;/]*)+:?$/
+/**
+ * What a parameter list writes after a name in code: "`table`: Table name (required)", "(default: `[x]` if not
+ * specified)". After a command ("Lint: `pnpm lint` (required)") "(required)" is a requirement.
+ */
+const parameterAnnotation = /\((?:required|optional)\)|\(default\b(?:[^()]|\([^()]*\))*\)/gi
+/** Code spans: capitals inside them are code ("`CREATE TABLE IF NOT EXISTS`"), not the author insisting. */
+const codeSpans = /`[^`]*`/g
 /** A word that could be a verb, then a verb of being or having: a statement about a thing so named ("SYNC is not necessary ..."). */
-const statementAboutName = /^[\p{L}']+\s+(?:is|isn't|are|aren't|was|were|has|have|does|doesn't|can|will|would)\b/iu
+const statementAboutName = /^[\p{L}']+\s+(?:is|isn't|are|aren't|was|were|has|have|does|doesn't|can|will|would)(?=\s|$)/iu
 /** A table, which CommonMark reads as a paragraph of pipes: a map or a matrix, never one rule. */
 const table = /^\||\|\s*:?-{3,}/
 
@@ -112,7 +115,7 @@ export function isImportPointer(text: string): boolean {
 /** Rule or description, by the shape of the text alone; under a heading such as "Conventions" a plain statement is a rule too. */
 export function statementKind(text: string, underRulesHeading = false): StatementKind {
   const trimmed = text.trim()
-  if (trimmed === '' || trimmed.endsWith('?') || bareLink.test(trimmed) || table.test(trimmed) || codeOnly.test(trimmed)) return 'description'
+  if (trimmed === '' || trimmed.endsWith('?') || bareLink.test(trimmed) || table.test(trimmed)) return 'description'
   if (isImportPointer(trimmed)) return 'description'
   const pathEntry = mapEntry.exec(trimmed)
   const map = pathEntry ?? labelledValue.exec(trimmed)
@@ -120,7 +123,8 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   // Nor is a label one, unless it is an instruction itself ("Never upgrade to these versions: `2.x.x`; ..."), or, in a
   // rules section, a convention that names no path ("Test files: `*.test.ts` alongside source files").
   if (map !== null) {
-    const value = trimmed.slice(map[0].length).replace(parameterAnnotation, '')
+    const parameter = pathEntry !== null && map[0].startsWith('`')
+    const value = parameter ? trimmed.slice(map[0].length).replace(parameterAnnotation, '') : trimmed.slice(map[0].length)
     // The label's match ends with the code span's opening backtick, so the value up to the next backtick is the span's text.
     const labelledCode = map[0].endsWith('`') ? value.split('`', 1)[0] : undefined
     const convention = underRulesHeading && pathEntry === null && labelledCode !== undefined && !labelledCode.includes('/')
@@ -128,7 +132,7 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   }
   if (exampleLabel.test(trimmed) && !normativeWords.test(trimmed)) return 'description'
   // "Turbopack does NOT support ..." states a fact in capitals; "(NOT `.test.ts`)" insists.
-  const insisting = insistingCapitals.test(trimmed.replace(negatedFact, ' '))
+  const insisting = insistingCapitals.test(trimmed.replace(codeSpans, ' ').replace(negatedFact, ' '))
   if (normativeWords.test(trimmed) || insisting || underRulesHeading) return 'rule'
   const instruction = instructionPart(trimmed)
   if (instructionOpening.test(instruction) || quantifiedRequirement.test(instruction)) return 'rule'

@@ -37,7 +37,7 @@ describe('statementKind', () => {
     expect(statementKind('`sharded`: must be `True` when operating on sharded tables')).toBe('rule')
     // A line of code alone, quoted under a rule, is an example of it, whatever its capitals say.
     expect(statementKind('`CREATE TABLE IF NOT EXISTS`')).toBe('description')
-    expect(statementKind('`ALTER TABLE IF EXISTS DROP COLUMN`', true)).toBe('description')
+    expect(statementKind('`ALTER TABLE IF EXISTS DROP COLUMN`')).toBe('description')
     expect(statementKind('Always use `IF EXISTS` or `IF NOT EXISTS` clauses:')).toBe('rule')
     // A verb's word used as a name, then "is": a statement about the thing ("SYNC is not necessary for ...").
     expect(statementKind('SYNC is not necessary for non-replicated objects: Kafka table engine, Distributed table engine or MATERIALIZED VIEW.')).toBe(
@@ -45,6 +45,21 @@ describe('statementKind', () => {
     )
     expect(statementKind('Format is checked in CI by the lint job')).toBe('description')
     expect(statementKind('Test is the default target')).toBe('description')
+  })
+
+  it('keeps the rules an independent review found these readings would drop', () => {
+    // A hyphenated or colon name after the verb is not "is", "can" or "will".
+    expect(statementKind('Use will-change sparingly on animated elements.')).toBe('rule')
+    expect(statementKind('Run can-i-deploy before every release.')).toBe('rule')
+    expect(statementKind('Use is:global sparingly in Astro styles.')).toBe('rule')
+    expect(statementKind('Add is-loading to buttons while a request is in flight.')).toBe('rule')
+    // Code alone is a rule where the heading or the rule introducing the list says so ("## Anti-patterns": `eval()`).
+    expect(statementKind('`eval()`', true)).toBe('rule')
+    expect(statementKind('`git push --force`', true)).toBe('rule')
+    // "(required)" after a command in a checklist is a requirement; only a parameter's annotation is not.
+    expect(statementKind('Lint: `pnpm lint` (required)')).toBe('rule')
+    expect(statementKind('Signed commits: `git commit -S` (required)')).toBe('rule')
+    expect(statementKind('`timeout`: Seconds to wait (default: `wait()` result, required by the proxy)')).toBe('description')
   })
 
   it('reads a requirement stated of every member of a kind as a rule', () => {
