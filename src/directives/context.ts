@@ -54,6 +54,7 @@ const languagesByExtension: Readonly<Record<string, readonly string[]>> = {
   ts: ['typescript'],
   mts: ['typescript'],
   cts: ['typescript'],
+  // JSX is React's syntax first; Preact and Solid write it too, so it counts only beside a word of the task.
   tsx: ['typescript', 'react'],
   js: ['javascript'],
   mjs: ['javascript'],
@@ -75,19 +76,32 @@ const languagesByExtension: Readonly<Record<string, readonly string[]>> = {
   mdx: ['markdown'],
 }
 
+/** Folder names every project has: they say where code sits, not what it is about (`src/lib/components/api.ts`). */
+const scaffoldingWords = new Set(
+  'src lib libs app apps package packages component components util utils api apis test tests spec specs web core common shared internal pkg cmd main index dist build'.split(
+    ' ',
+  ),
+)
+
 /**
- * What a task's files say of it, as stems: the words of their folders and names (camel case split) and the language
- * their extension names. An agent choosing which rules to request knows the files it works on.
+ * The words a task's files say it is about, as stems: their folders' and names' words, camel case split, without the
+ * folders every project has (`frontend/src/lib/components/InsightLegend.tsx`: frontend, insight, legend).
  */
-export function pathTerms(paths: readonly string[]): string[] {
-  return paths.flatMap((path) => {
-    const extension = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''
-    const parts = path
-      .replace(/\.[a-z]+$/i, '')
-      .split(/[/._-]+/)
-      .flatMap((part) => part.split(/(?<=\p{Ll})(?=\p{Lu})/u))
-    return [...contentTerms(parts.join(' ')), ...(languagesByExtension[extension] ?? [])]
-  })
+export function pathWords(paths: readonly string[]): string[] {
+  return paths.flatMap((path) =>
+    contentTerms(
+      path
+        .replace(/\.[a-z]+$/i, '')
+        .split(/[/._-]+/)
+        .flatMap((part) => part.split(/(?<=\p{Ll})(?=\p{Lu})/u))
+        .join(' '),
+    ).filter((word) => !scaffoldingWords.has(word)),
+  )
+}
+
+/** The languages a task's files are written in, by their extensions (`.tsx`: typescript, react). */
+export function pathLanguages(paths: readonly string[]): string[] {
+  return paths.flatMap((path) => languagesByExtension[/\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? [])
 }
 
 const isGlob = (entry: string): boolean => entry.includes('/') || entry.includes('*')

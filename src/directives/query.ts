@@ -2,7 +2,16 @@ import type { DocumentIndex } from '../search/document-index.js'
 import type { SearchMode } from '../search/types.js'
 import type { TokenCounter } from '../token-count.js'
 import { composeBlock, type Citation, type RememberedFact } from './block.js'
-import { buildVocabulary, contentTerms, detectContext, headingTopics, pathTerms, type ContextVocabulary, type VocabularyExtension } from './context.js'
+import {
+  buildVocabulary,
+  contentTerms,
+  detectContext,
+  headingTopics,
+  pathLanguages,
+  pathWords,
+  type ContextVocabulary,
+  type VocabularyExtension,
+} from './context.js'
 import { severityRank, type Directive } from './model.js'
 import type { ModeSlug } from './modes.js'
 import { prepareDirective, rankDirectives, type RankableDirective, type RankedDirective } from './rank.js'
@@ -161,7 +170,15 @@ export async function queryDirectives(query: DirectiveQuery, settings: RulesSett
     set.directives,
     context,
     similarity,
-    { strictLayer: query.strictLayer, similarityFloor, meaningPlaces, meaningFloor, taskTerms: new Set([...contentTerms(prose), ...pathTerms(context.paths)]) },
+    {
+      strictLayer: query.strictLayer,
+      similarityFloor,
+      meaningPlaces,
+      meaningFloor,
+      // A requested rule's description is for the agent choosing rules, who knows the files it works on: their words count there.
+      taskTerms: new Set([...contentTerms(prose), ...pathWords(context.paths)]),
+      taskLanguages: new Set(pathLanguages(context.paths)),
+    },
     meaning,
   )
   let ranked = ranking.ranked

@@ -78,8 +78,10 @@ export interface RankOptions {
   meaningPlaces?: number
   /** Meaning evidence (vector evidence, ADR 0010's scale) a rule needs to count among the closest. */
   meaningFloor?: number
-  /** The task's content words (contentTerms), matched against the descriptions of rules an agent requests. */
+  /** The task's content words (contentTerms) and its files' words (pathWords), matched against the descriptions of rules an agent requests. */
   taskTerms?: ReadonlySet<string>
+  /** The languages of the task's files (pathLanguages): they count towards a description's fit beside a word of the task, never alone. */
+  taskLanguages?: ReadonlySet<string>
 }
 
 export interface RankedDirective {
@@ -191,10 +193,11 @@ const descriptionFillers = new Set('rule rules look looking need guideline guide
 /**
  * The descriptions of rules an agent requests (Cursor's "agent requested") that fit the task: the
  * agent reads the descriptions and asks for a rule when the task is what its description says it
- * is for. A description fits when the task names at least a third of the words it is about; words
- * most descriptions share ("Sentry JavaScript SDKs") tell none apart, so they do not count.
+ * is for. A description fits when the task names at least a third of the words it is about, in its
+ * words or its files' (`frontend/…` for "frontend code"), the files' language counting beside them but
+ * never alone; words most descriptions share ("Sentry JavaScript SDKs") tell none apart, so they do not count.
  */
-function fittingRequests(candidates: readonly RankableDirective[], taskTerms: ReadonlySet<string>): Set<string> {
+function fittingRequests(candidates: readonly RankableDirective[], taskTerms: ReadonlySet<string>, languages: ReadonlySet<string>): Set<string> {
   const descriptions = new Map<string, string[]>()
   for (const { directive } of candidates)
     if (directive.requestedWhen !== undefined && !descriptions.has(directive.requestedWhen))
@@ -205,8 +208,9 @@ function fittingRequests(candidates: readonly RankableDirective[], taskTerms: Re
   const fitting = new Set<string>()
   for (const [description, terms] of descriptions) {
     const telling = terms.filter((term) => !common(term))
-    const shared = telling.filter((term) => taskTerms.has(term)).length
-    if (shared > 0 && shared * 3 >= telling.length) fitting.add(description)
+    const named = telling.filter((term) => taskTerms.has(term)).length
+    const shared = named + telling.filter((term) => !taskTerms.has(term) && languages.has(term)).length
+    if (named > 0 && shared * 3 >= telling.length) fitting.add(description)
   }
   return fitting
 }
@@ -246,7 +250,7 @@ export function rankDirectives(
   const layers = new Set(context.layers)
   const scored: RankedDirective[] = []
   const closest = closestInMeaning(candidates, meaning, options)
-  const requested = fittingRequests(candidates, options.taskTerms ?? new Set())
+  const requested = fittingRequests(candidates, options.taskTerms ?? new Set(), options.taskLanguages ?? new Set())
   let considered = 0
   let droppedByLayer = 0
   let droppedByScope = 0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildVocabulary, detectContext, pathTerms, topicsOf } from '../../../src/directives/context.js'
+import { buildVocabulary, detectContext, pathLanguages, pathWords, topicsOf } from '../../../src/directives/context.js'
 import { matchTerms, pathsIn } from '../../../src/directives/terms.js'
 import { stem } from '../../../src/words.js'
 
@@ -54,12 +54,11 @@ describe('terms', () => {
   })
 })
 
-describe('pathTerms', () => {
-  it('reads the words of a path and the language its extension names', () => {
-    expect(pathTerms(['frontend/src/lib/components/InsightLegend/InsightLegend.tsx'])).toEqual(
-      expect.arrayContaining(['frontend', 'component', 'insight', 'legend', 'typescript', 'react']),
-    )
-    expect(pathTerms(['posthog/api/test/test_cohort.py'])).toEqual(expect.arrayContaining(['posthog', 'api', 'cohort', 'python']))
-    expect(pathTerms(['README'])).toEqual(['readme'])
+describe('pathWords and pathLanguages', () => {
+  it('reads the words of a path without the folders every project has, and the language its extension names', () => {
+    expect(pathWords(['frontend/src/lib/components/InsightLegend/InsightLegend.tsx'])).toEqual(['frontend', 'insight', 'legend', 'insight', 'legend'])
+    expect(pathWords(['apps/web/src/components/Sidebar.tsx', 'frontend/src/lib/api.ts'])).toEqual(['sidebar', 'frontend'])
+    expect(pathWords(['posthog/api/test/test_cohort.py'])).toEqual(['posthog', 'cohort'])
+    expect(pathLanguages(['a/b.tsx', 'c.py', 'README'])).toEqual(['typescript', 'react', 'python'])
   })
 })

@@ -294,6 +294,25 @@ describe('rankDirectives: requested rules, named files, emphasis', () => {
     expect(rank('fix the flaky test', [requested, always], ['flaky', 'test'])).toEqual(['tests#writing-1'])
   })
 
+  it("fits a requested rule's description by the task's files, their language counting only beside a word", () => {
+    const frontend = directive('react#top-1', 'Use Tailwind CSS as primary styling solution', {
+      activation: 'requested',
+      requestedWhen: 'Rules for writing frontend code (mostly React + Typescript with Kea)',
+    })
+    const migrations = directive('py#top-1', 'Name migrations after what they change', { activation: 'requested', requestedWhen: 'Writing Python migrations' })
+    const fits = (terms: string[], languages: string[]): string[] =>
+      rankDirectives(
+        [frontend, migrations].map((entry) => prepareDirective(entry, vocabulary)),
+        detectContext('build it', vocabulary),
+        new Map(),
+        { strictLayer: true, similarityFloor: 0.35, taskTerms: new Set(terms), taskLanguages: new Set(languages) },
+      ).ranked.map((entry) => entry.directive.id)
+    // frontend/…/Legend.tsx: a folder word and the language make two of the description's six words.
+    expect(fits(['frontend', 'legend'], ['typescript'])).toEqual(['react#top-1'])
+    // billing/invoice.py: the language alone is no fit.
+    expect(fits(['billing', 'invoice', 'rounding'], ['python'])).toEqual([])
+  })
+
   it('puts a rule that names a file the task touches, and a rule its author emphasised, first', () => {
     const plain = directive('worker#conventions-1', 'Keep handlers small', { activation: 'always' })
     const naming = directive('worker#conventions-2', 'Prefer env-flag gating in `src/app.ts`', { activation: 'always', appliesTo: ['worker/**'] })
