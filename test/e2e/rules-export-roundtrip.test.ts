@@ -221,12 +221,25 @@ describe('mk rules export → mk rules ingest, on real rules files', () => {
   )
 
   it.each([
-    ['posthog', 'agents-md'],
-    ['langfuse', 'copilot'],
+    // Python and Rust rules scoped by file globs, which AGENTS.md writes as prose; a frontend rule requested by its description.
+    ['posthog', 'agents-md', ['cursor-rules-django-python', 'cursor-rules-react-typescript', 'cursor-rules-rust']],
+    // Four rules always applied with globs beside, and one requested by its description.
+    [
+      'langfuse',
+      'copilot',
+      [
+        'cursor-rules-authorization-and-rbac',
+        'cursor-rules-banner-positioning',
+        'cursor-rules-entitlements',
+        'cursor-rules-frontend-features',
+        'cursor-rules-public-api',
+      ],
+    ],
   ])(
     '%s, %s: every directive of an item it does not report comes back',
-    async (repo, format) => {
+    async (repo, format, reported) => {
       const { before, after, lost } = await roundTrip(repo, format)
+      expect([...lost].sort()).toEqual(reported)
       const kept = before.filter((key) => !lost.includes(key.item))
       const keys = (list: DirectiveKey[]): Omit<DirectiveKey, 'item' | 'section'>[] => list.map(withoutItem).map(withoutSection).sort(byText)
       const keptKeys = keys(kept).map((key) => JSON.stringify(key))

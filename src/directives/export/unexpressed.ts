@@ -35,8 +35,10 @@ export function unexpressedBy(format: ExportFormat, items: readonly ExportedItem
         itemId: item.id,
         what: `served on request when its description fits the task: ${name} has no such rule, so its rules read back as rules for every task`,
       })
-    // A Cursor rule always applied with globs beside ("alwaysApply: true", "globs: web/**") keeps its scope and is served for a task naming no path.
-    if (format !== 'cursor' && item.activation === 'always' && item.globs.length > 0)
+    // A Cursor rule always applied with globs beside ("alwaysApply: true", "globs: web/**") is served for a task naming no path; where the
+    // format keeps the scope (a folder's AGENTS.md, a Copilot applyTo) it reads back served only there. A scope written as prose is reported above.
+    const scopeKept = !(nested && folderOf(item) === '')
+    if (format !== 'cursor' && item.activation === 'always' && item.globs.length > 0 && scopeKept)
       found.push({
         itemId: item.id,
         what: `always applied, with its scope beside: ${name} has no such rule, so its rules read back as rules served only where their scope applies`,

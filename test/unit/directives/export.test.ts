@@ -312,6 +312,25 @@ describe('export of rule types and procedures', () => {
     expect(renderExport('agents-md', [requested, manual]).unexpressed.map((entry) => entry.itemId)).toEqual(['cursor-rules-api', 'cursor-rules-release'])
   })
 
+  it('keeps an always-applied rule with globs beside as both in Cursor, and gives one warning for it elsewhere', async () => {
+    const python = await exportedItem('.cursor/rules/python.mdc', '---\nglobs: "**/*.py"\nalwaysApply: true\n---\n- Use type hints.\n')
+    const entitlements = await exportedItem('.cursor/rules/entitlements.mdc', '---\nglobs: web/**\nalwaysApply: true\n---\n- Check the entitlement first.\n')
+    const cursor = renderExport('cursor', [python, entitlements])
+    expect(cursor.files.map((file) => file.content.split('\n').slice(2, 4))).toEqual([
+      ['globs: **/*.py', 'alwaysApply: true'],
+      ['globs: web/**', 'alwaysApply: true'],
+    ])
+    expect(cursor.unexpressed).toEqual([])
+    // A file glob in AGENTS.md is written as prose (one warning); a folder's rules go to its AGENTS.md, served only there (one warning).
+    const agents = renderExport('agents-md', [python, entitlements]).unexpressed
+    expect(agents.map((entry) => [entry.itemId, entry.what.split(':')[0]])).toEqual([
+      ['cursor-rules-entitlements', 'always applied, with its scope beside'],
+      ['cursor-rules-python', 'its scope `**/*.py`'],
+    ])
+    // Written without a heading, each file has none.
+    expect(cursor.files.every((file) => !/^# /m.test(file.content))).toBe(true)
+  })
+
   it('writes the steps of a procedure as a numbered list and an emphasised rule in bold, under their headings', async () => {
     const item = await exportedItem(
       '.cursor/rules/release.mdc',
