@@ -1,4 +1,6 @@
+import { extname } from 'node:path'
 import { Minimatch } from 'minimatch'
+import { identifierParts } from '../search/identifier-parts.js'
 import { isStopWord } from '../search/query-text.js'
 import { stem, words } from '../words.js'
 import { matchTerms, pathsIn, termKey } from './terms.js'
@@ -91,9 +93,9 @@ export function pathWords(paths: readonly string[]): string[] {
   return paths.flatMap((path) =>
     contentTerms(
       path
-        .replace(/\.[a-z]+$/i, '')
+        .slice(0, path.length - extname(path).length)
         .split(/[/._-]+/)
-        .flatMap((part) => part.split(/(?<=\p{Ll})(?=\p{Lu})/u))
+        .flatMap(identifierParts)
         .join(' '),
     ).filter((word) => !scaffoldingWords.has(word)),
   )
@@ -101,7 +103,7 @@ export function pathWords(paths: readonly string[]): string[] {
 
 /** The languages a task's files are written in, by their extensions (`.tsx`: typescript, react). */
 export function pathLanguages(paths: readonly string[]): string[] {
-  return paths.flatMap((path) => languagesByExtension[/\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? [])
+  return paths.flatMap((path) => languagesByExtension[extname(path).slice(1).toLowerCase()] ?? [])
 }
 
 const isGlob = (entry: string): boolean => entry.includes('/') || entry.includes('*')

@@ -123,8 +123,8 @@ export function statementKind(text: string, underRulesHeading = false): Statemen
   // Nor is a label one, unless it is an instruction itself ("Never upgrade to these versions: `2.x.x`; ..."), or, in a
   // rules section, a convention that names no path ("Test files: `*.test.ts` alongside source files").
   if (map !== null) {
-    const parameter = pathEntry !== null && map[0].startsWith('`')
-    const value = parameter ? trimmed.slice(map[0].length).replace(parameterAnnotation, '') : trimmed.slice(map[0].length)
+    const rest = trimmed.slice(map[0].length)
+    const value = pathEntry !== null && map[0].startsWith('`') ? rest.replace(parameterAnnotation, '') : rest
     // The label's match ends with the code span's opening backtick, so the value up to the next backtick is the span's text.
     const labelledCode = map[0].endsWith('`') ? value.split('`', 1)[0] : undefined
     const convention = underRulesHeading && pathEntry === null && labelledCode !== undefined && !labelledCode.includes('/')

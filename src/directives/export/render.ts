@@ -87,11 +87,13 @@ function titleHeading(item: ExportedItem): string {
 }
 
 function itemSection(item: ExportedItem, level: number, withScope: boolean, unexpressed: Unexpressed[]): string {
-  const scope = withScope && item.globs.length > 0 ? `; applies to ${item.globs.map((glob) => `\`${glob}\``).join(', ')}` : ''
-  return `${'#'.repeat(level)} ${titleHeading(item)}\n\n${origin(item, scope)}\n\n${itemDirectives(item, level + 1, unexpressed).trim()}`
+  return `${'#'.repeat(level)} ${titleHeading(item)}\n\n${origin(item, scopeOf(item, withScope))}\n\n${itemDirectives(item, level + 1, unexpressed).trim()}`
 }
 
-const origin = (item: ExportedItem, scope = ''): string => `From \`${item.id}\`${scope}.`
+const scopeOf = (item: ExportedItem, withScope: boolean): string =>
+  withScope && item.globs.length > 0 ? `; applies to ${item.globs.map((glob) => `\`${glob}\``).join(', ')}` : ''
+
+const origin = (item: ExportedItem, scope: string): string => `From \`${item.id}\`${scope}.`
 
 /** Written without a heading (many Cursor rules are a list under frontmatter): a heading of its own would become every rule's section. */
 const headless = (item: ExportedItem): boolean => item.directives.every((directive) => directive.breadcrumb.length === 0)
@@ -106,9 +108,12 @@ function document(format: ExportFormat, title: string | undefined, items: readon
   const only = items.length === 1 ? items[0] : undefined
   const parts =
     title === undefined && only !== undefined
-      ? headless(only)
-        ? [generatedNotice(format), origin(only), itemDirectives(only, 1, unexpressed).trim()]
-        : [itemSection(only, 1, withScope, unexpressed).replace(/\n\nFrom /, `\n\n${generatedNotice(format)}\n\nFrom `)]
+      ? [
+          ...(headless(only) ? [] : [`# ${titleHeading(only)}`]),
+          generatedNotice(format),
+          origin(only, scopeOf(only, withScope)),
+          itemDirectives(only, 2, unexpressed).trim(),
+        ]
       : [`# ${title ?? rootTitle}`, generatedNotice(format), ...items.map((item) => itemSection(item, 2, withScope, unexpressed))]
   return `${parts.join('\n\n').trimEnd()}\n`
 }
